@@ -1,0 +1,78 @@
+/** Kinds of failure an execution reports to the agent (DESIGN.md: execute_code isError kinds). */
+export type ExecutionErrorKind = "syntax" | "type" | "timeout" | "memory" | "tool" | "policy" | "runtime";
+
+export interface ExecutionError {
+  kind: ExecutionErrorKind;
+  /** Error class name as the agent's code saw it (`TypeError`, `ToolError`, ...). */
+  name: string;
+  message: string;
+  /** Stack in the agent's own line numbers (never host frames). */
+  stack?: string;
+  /** 1-based position in the agent's source, when known. */
+  line?: number;
+  column?: number;
+  /** Extra data, e.g. the tool error's content or the validation issues. */
+  data?: unknown;
+}
+
+export type LogLevel = "log" | "info" | "warn" | "error" | "debug";
+
+export interface LogEntry {
+  level: LogLevel;
+  message: string;
+}
+
+/** What the sandbox boundary returns. It never throws into the host. */
+export interface ExecutionResult {
+  result?: unknown;
+  error?: ExecutionError;
+  logs: LogEntry[];
+  /** True when logs were cut at the size cap. */
+  logsTruncated?: boolean;
+  durationMs: number;
+}
+
+/**
+ * An error raised by a host function, carried across the boundary as data.
+ * Inside the sandbox it becomes an instance of the class named by `name`
+ * (`ToolError`, `PolicyError`, `ValidationError`, ...), with `code` and `data`.
+ */
+export interface HostErrorData {
+  name: string;
+  message: string;
+  code?: string;
+  data?: unknown;
+}
+
+/** The functions the host offers to sandboxed code. Values crossing are JSON. */
+export interface HostBridge {
+  /** Calls one tool; `server`/`tool` are the original names. Rejects with a HostError. */
+  callTool(server: string, tool: string, args: unknown, signal: AbortSignal): Promise<unknown>;
+  /** Optional: `searchTools(query, limit, minScore)` inside the sandbox. */
+  searchTools?(query: string, limit: number | undefined, minScore: number | undefined): Promise<unknown>;
+}
+
+/** Which tools code may call: server identifier -> tool identifier -> original names. */
+export type ToolNamespace = Record<string, { server: string; tools: Record<string, string> }>;
+
+export interface RunOptions {
+  /** JavaScript (already compiled from TS), an async function body: top-level await and `return` allowed. */
+  code: string;
+  tools: ToolNamespace;
+  bridge: HostBridge;
+  timeoutMs: number;
+  memoryMb: number;
+  /** Cap on the total size of captured logs, in bytes. */
+  maxLogBytes: number;
+  /** JSON value visible as the global `context`. */
+  context?: unknown;
+  /** Aborted when the caller gives up (e.g. the MCP request was cancelled). */
+  signal?: AbortSignal;
+}
+
+/** A sandbox tier. One implementation per runtime (isolate, process, ...). */
+export interface SandboxRuntime {
+  readonly name: string;
+  run(options: RunOptions): Promise<ExecutionResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,290 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ToolDefinition } from "../catalog/types.ts";
+import { ConcurrencyLimiter } from "./concurrency.ts";
+import { messageOf, type OpenedClient, openClient } from "./connect.ts";
+import { UpstreamError } from "./errors.ts";
+import { listAllTools } from "./list-tools.ts";
+import type { ProcessGroupStdioTransport } from "./stdio-transport.ts";
+import type { UpstreamOptions, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.ts";
+
+/** A connection that stayed up this long resets the restart budget. */
+const STABLE_AFTER_MS = 10_000;
+
+export interface ConnectionEvents {
+  onToolsChanged(server: string, tools: readonly ToolDefinition[]): void;
+  onStatusChanged(status: UpstreamStatus): void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+}
+
+/**
+ * One upstream MCP server: connects, lists its tools, restarts it with
+ * backoff when it dies, and fails calls fast while it is not ready.
+ */
+export class UpstreamConnection {
+  readonly config: UpstreamServerConfig;
+  readonly #options: UpstreamOptions;
+  readonly #events: ConnectionEvents;
+  readonly #limiter: ConcurrencyLimiter;
+  #state: UpstreamState = "connecting";
+  #opened: OpenedClient | undefined;
+  #tools: readonly ToolDefinition[] = [];
+  #error: string | undefined;
+  #stderrTail: string | undefined;
+  #restarts = 0;
+  #failures = 0;
+  #readySince = 0;
+  #restartTimer: NodeJS.Timeout | undefined;
+  #connecting: AbortController | undefined;
+  #refreshing: Promise<void> | undefined;
+
+  constructor(config: UpstreamServerConfig, options: UpstreamOptions, events: ConnectionEvents) {
+    this.config = config;
+    this.#options = options;
+    this.#events = events;
+    this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
+    if (config.disabled) this.#state = "disabled";
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get tools(): readonly ToolDefinition[] {
+    return this.#tools;
+  }
+
+  get state(): UpstreamState {
+    return this.#state;
+  }
+
+  status(): UpstreamStatus {
+    const info = this.#opened?.client.getServerVersion();
+    const instructions = this.#opened?.client.getInstructions();
+    return {
+      server: this.config.name,
+      state: this.#state,
+      transport: this.#opened?.kind ?? (this.config.kind === "stdio" ? "stdio" : undefined),
+      toolCount: this.#tools.length,
+      restarts: this.#restarts,
+      ...(this.#error !== undefined && { error: this.#error }),
+      ...(this.#stderrTail && { stderrTail: this.#stderrTail }),
+      ...(info && { serverInfo: { name: info.name, version: info.version } }),
+      ...(instructions && { instructions }),
+    };
+  }
+
+  /** Connects once; on failure schedules restarts in the background. Never rejects. */
+  async start(): Promise<void> {
+    if (this.#state === "disabled" || this.#state === "closed") return;
+    this.#setState("connecting");
+    const controller = new AbortController();
+    this.#connecting = controller;
+    const timer = setTimeout(
+      () => controller.abort(new Error(`no answer within ${this.#options.connectTimeoutMs} ms`)),
+      this.#options.connectTimeoutMs,
+    );
+    const attempt: { stdio?: ProcessGroupStdioTransport } = {};
+    try {
+      const opened = await openClient(
+        this.config,
+        (client) => this.#prepare(client),
+        controller.signal,
+        attempt,
+      );
+      if (this.#isClosed()) {
+        await opened.transport.close();
+        return;
+      }
+      this.#opened = opened;
+      const tools = await listAllTools(opened.client, controller.signal);
+      if (this.#isClosed()) return;
+      this.#tools = tools;
+      this.#error = undefined;
+      this.#readySince = Date.now();
+      opened.transport.onclose = chain(opened.transport.onclose, () => this.#onTransportClosed(opened));
+      this.#setState("ready");
+      this.#events.onToolsChanged(this.name, tools);
+    } catch (error) {
+      if (this.#isClosed()) return;
+      const opened = this.#opened;
+      this.#opened = undefined;
+      await opened?.transport.close().catch(() => {});
+      const exit = attempt.stdio?.exit;
+      const why = controller.signal.aborted
+        ? messageOf(controller.signal.reason)
+        : exit && !isSpawnError(error)
+          ? `process exited during start-up${describeExit(exit)}`
+          : messageOf(error);
+      this.#fail(why, attempt.stdio);
+    } finally {
+      clearTimeout(timer);
+      this.#connecting = undefined;
+    }
+  }
+
+  /** Calls a tool by its original name; returns the raw MCP result. */
+  async callTool(tool: string, args: unknown, options: CallOptions = {}): Promise<CallToolResult> {
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? this.#options.callTimeoutMs;
+    return this.#limiter.run(async () => {
+      const client = this.#readyClient();
+      try {
+        const result = await client.callTool(
+          { name: tool, arguments: (args ?? {}) as Record<string, unknown> },
+          undefined,
+          { timeout: timeoutMs, ...(options.signal && { signal: options.signal }) },
+        );
+        return result as CallToolResult;
+      } catch (error) {
+        throw this.#callError(tool, error, timeoutMs, options.signal);
+      }
+    }, options.signal);
+  }
+
+  /** Fetches the tool list again (after `list_changed`, or on demand). */
+  refreshTools(): Promise<void> {
+    this.#refreshing ??= (async () => {
+      try {
+        const client = this.#opened?.client;
+        if (!client || this.#state !== "ready") return;
+        const tools = await listAllTools(client);
+        this.#tools = tools;
+        this.#events.onToolsChanged(this.name, tools);
+        this.#events.onStatusChanged(this.status());
+      } catch (error) {
+        this.#error = `refreshing tools failed: ${messageOf(error)}`;
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    return this.#refreshing;
+  }
+
+  async close(): Promise<void> {
+    if (this.#state === "closed") return;
+    this.#setState("closed");
+    clearTimeout(this.#restartTimer);
+    this.#connecting?.abort(new Error("gateway is shutting down"));
+    const opened = this.#opened;
+    this.#opened = undefined;
+    await opened?.client.close().catch(() => {});
+    await opened?.transport.close().catch(() => {});
+  }
+
+  #prepare(client: Client): void {
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      void this.refreshTools();
+    });
+  }
+
+  #readyClient(): Client {
+    const client = this.#opened?.client;
+    if (this.#state === "ready" && client) return client;
+    const why = this.#error ? `: ${this.#error}` : "";
+    throw new UpstreamError("upstream.unavailable", `server "${this.name}" is ${this.#state}${why}`, {
+      server: this.name,
+      state: this.#state,
+    });
+  }
+
+  #callError(
+    tool: string,
+    error: unknown,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): UpstreamError {
+    const data = { server: this.name, tool };
+    if (signal?.aborted) {
+      return new UpstreamError("upstream.cancelled", `call to ${this.name}/${tool} was cancelled`, data, {
+        cause: error,
+      });
+    }
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return new UpstreamError(
+        "upstream.timeout",
+        `${this.name}/${tool} did not answer within ${timeoutMs} ms`,
+        data,
+        { cause: error },
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      return new UpstreamError(
+        "upstream.unavailable",
+        `server "${this.name}" closed the connection during ${tool}`,
+        data,
+        { cause: error },
+      );
+    }
+    return new UpstreamError(
+      "upstream.call_failed",
+      `${this.name}/${tool} failed: ${messageOf(error)}`,
+      data,
+      {
+        cause: error,
+      },
+    );
+  }
+
+  #onTransportClosed(opened: OpenedClient): void {
+    if (this.#opened !== opened || this.#state === "closed") return;
+    this.#opened = undefined;
+    const exit = opened.stdio?.exit;
+    if (Date.now() - this.#readySince >= STABLE_AFTER_MS) this.#failures = 0;
+    this.#fail(`connection closed${exit ? describeExit(exit) : ""}`, opened.stdio);
+  }
+
+  #fail(message: string, stdio: ProcessGroupStdioTransport | undefined): void {
+    this.#error = message;
+    const tail = stdio?.stderr.text();
+    if (tail) this.#stderrTail = tail;
+    this.#failures++;
+    const { maxRetries, initialDelayMs, maxDelayMs } = this.#options.restart;
+    if (this.#failures > maxRetries) {
+      this.#setState("failed");
+      return;
+    }
+    const delay = Math.min(initialDelayMs * 2 ** (this.#failures - 1), maxDelayMs);
+    this.#setState("restarting");
+    this.#restartTimer = setTimeout(() => {
+      this.#restarts++;
+      void this.start();
+    }, delay);
+    this.#restartTimer.unref();
+  }
+
+  /** A method, not an inline check: the state changes across awaits. */
+  #isClosed(): boolean {
+    return this.#state === "closed";
+  }
+
+  #setState(state: UpstreamState): void {
+    this.#state = state;
+    this.#events.onStatusChanged(this.status());
+  }
+}
+
+function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
+  if (exit.signal) return ` (killed by ${exit.signal})`;
+  return exit.code === null ? "" : ` (exit code ${exit.code})`;
+}
+
+/** `spawn` failures (ENOENT, EACCES) say more than "exited". */
+function isSpawnError(error: unknown): boolean {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === "string";
+}
+
+function chain(first: (() => void) | undefined, second: () => void): () => void {
+  return () => {
+    first?.();
+    second();
+  };
+}
