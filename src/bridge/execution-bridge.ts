@@ -1,0 +1,113 @@
+import type { Catalog } from "../catalog/catalog.ts";
+import type { HostBridge } from "../sandbox/types.ts";
+import { UpstreamError } from "../upstream/errors.ts";
+import { composeMiddleware } from "./compose.ts";
+import { BridgeError, type BridgeErrorCode } from "./errors.ts";
+import { shapeResult } from "./shape-result.ts";
+import type { ToolCall, ToolCallMiddleware, ToolCallStats, Upstream } from "./types.ts";
+
+export const DEFAULT_MAX_TOOL_CALLS = 1000;
+
+export interface ExecutionBridgeOptions {
+  catalog: Catalog;
+  upstream: Upstream;
+  /** Steps around every call, outermost first. */
+  middleware?: readonly ToolCallMiddleware[];
+  maxToolCalls?: number;
+  /** Per-call timeout toward the upstream; the server's or gateway's default when absent. */
+  callTimeoutMs?: number;
+  searchTools?: HostBridge["searchTools"];
+}
+
+export interface ExecutionBridge {
+  bridge: HostBridge;
+  stats: ToolCallStats;
+}
+
+/**
+ * The host side of one execution's tool calls: finds the tool, enforces the
+ * per-execution call cap, runs the middleware chain, calls the upstream and
+ * shapes its result. Every failure becomes a BridgeError the code can catch.
+ */
+export function createExecutionBridge(options: ExecutionBridgeOptions): ExecutionBridge {
+  const maxToolCalls = options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
+  const stats: ToolCallStats = { calls: 0, failed: 0, resultBytes: 0 };
+  const handler = composeMiddleware(options.middleware ?? [], async (call: ToolCall) => {
+    const result = await options.upstream.callTool(call.tool.server, call.tool.tool, call.args, {
+      signal: call.signal,
+      timeoutMs: options.callTimeoutMs,
+    });
+    return shapeResult(call.tool, result);
+  });
+
+  const bridge: HostBridge = {
+    async callTool(server, tool, args, signal) {
+      const entry = options.catalog.server(server)?.tools.find((candidate) => candidate.tool === tool);
+      if (!entry) {
+        throw new BridgeError("ToolError", "tool.unknown", `no tool "${tool}" on server "${server}"`, {
+          server,
+          tool,
+        });
+      }
+      if (stats.calls >= maxToolCalls) {
+        throw new BridgeError(
+          "LimitError",
+          "limit.tool_calls",
+          `this execution reached its limit of ${maxToolCalls} tool calls`,
+          { limit: maxToolCalls },
+        );
+      }
+      stats.calls++;
+      try {
+        const value = await handler({ tool: entry, args, signal });
+        stats.resultBytes += jsonBytes(value);
+        return value;
+      } catch (error) {
+        stats.failed++;
+        throw toBridgeError(error, entry.server, entry.tool);
+      }
+    },
+    ...(options.searchTools && { searchTools: options.searchTools }),
+  };
+  return { bridge, stats };
+}
+
+const UPSTREAM_CODES: Record<string, BridgeErrorCode> = {
+  "upstream.timeout": "tool.timeout",
+  "upstream.cancelled": "tool.cancelled",
+  "upstream.unavailable": "tool.unavailable",
+};
+
+function toBridgeError(error: unknown, server: string, tool: string): BridgeError {
+  if (error instanceof BridgeError) return error;
+  if (error instanceof UpstreamError) {
+    return new BridgeError(
+      "ToolError",
+      UPSTREAM_CODES[error.code] ?? "tool.failed",
+      error.message,
+      error.data,
+      {
+        cause: error,
+      },
+    );
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new BridgeError(
+    "ToolError",
+    "tool.failed",
+    `${server}/${tool} failed: ${message}`,
+    { server, tool },
+    {
+      cause: error,
+    },
+  );
+}
+
+function jsonBytes(value: unknown): number {
+  if (value === undefined) return 0;
+  try {
+    return Buffer.byteLength(JSON.stringify(value) ?? "");
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,98 @@
+import type { ToolNamespace } from "../sandbox/types.ts";
+import { assignIdentifiers, buildCatalogTools } from "./naming.ts";
+import type { CatalogTool, ToolDefinition } from "./types.ts";
+
+export interface CatalogServer {
+  server: string;
+  serverId: string;
+  tools: readonly CatalogTool[];
+}
+
+export type CatalogListener = (server: string) => void;
+
+/**
+ * Every tool of every configured server, namespaced by server. Server
+ * identifiers are assigned once over the configured names, so a server that
+ * connects late or reconnects keeps the same `tools.<serverId>` path.
+ */
+export class Catalog {
+  readonly #servers = new Map<string, CatalogServer>();
+  readonly #listeners = new Set<CatalogListener>();
+
+  constructor(serverNames: readonly string[]) {
+    const ids = assignIdentifiers(serverNames);
+    for (const server of serverNames) {
+      this.#servers.set(server, { server, serverId: ids.get(server) ?? server, tools: [] });
+    }
+  }
+
+  /** Replaces one server's tools (on connect, reconnect or `list_changed`). */
+  setServerTools(server: string, definitions: readonly ToolDefinition[]): void {
+    const entry = this.#servers.get(server);
+    if (!entry) throw new Error(`catalog has no server named "${server}"`);
+    this.#servers.set(server, {
+      ...entry,
+      tools: buildCatalogTools(server, entry.serverId, [...definitions]),
+    });
+    for (const listener of this.#listeners) listener(server);
+  }
+
+  onChange(listener: CatalogListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  servers(): CatalogServer[] {
+    return [...this.#servers.values()];
+  }
+
+  server(nameOrId: string): CatalogServer | undefined {
+    return this.#servers.get(nameOrId) ?? this.servers().find((entry) => entry.serverId === nameOrId);
+  }
+
+  tools(): CatalogTool[] {
+    return this.servers().flatMap((entry) => entry.tools);
+  }
+
+  /**
+   * Finds a tool by any name an agent or user may write: `server/tool`,
+   * `serverId.toolId`, `tools.serverId.toolId`, with original names or identifiers.
+   */
+  find(name: string): CatalogTool | undefined {
+    const trimmed = name.trim().replace(/^tools\./, "");
+    for (const separator of ["/", ".", ":"]) {
+      const at = trimmed.indexOf(separator);
+      if (at <= 0) continue;
+      const server = this.server(trimmed.slice(0, at));
+      const tool = trimmed.slice(at + 1);
+      const found = server?.tools.find((entry) => entry.tool === tool || entry.toolId === tool);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Close matches for a name that was not found, for "did you mean" errors. */
+  suggest(name: string, limit = 3): CatalogTool[] {
+    const words = name
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean);
+    return this.tools()
+      .map((tool) => ({ tool, hits: words.filter((word) => tool.path.toLowerCase().includes(word)).length }))
+      .filter((entry) => entry.hits > 0)
+      .sort((a, b) => b.hits - a.hits)
+      .slice(0, limit)
+      .map((entry) => entry.tool);
+  }
+
+  /** The `tools` object the sandbox exposes: identifiers → original names. */
+  namespace(): ToolNamespace {
+    const namespace: ToolNamespace = {};
+    for (const entry of this.#servers.values()) {
+      const tools: Record<string, string> = {};
+      for (const tool of entry.tools) tools[tool.toolId] = tool.tool;
+      namespace[entry.serverId] = { server: entry.server, tools };
+    }
+    return namespace;
+  }
+}
