@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A small MCP server for tests, speaking the real protocol over stdio.
 // Flags: --page-size N (paginate tools/list), --hang-list (never answer tools/list),
-// --exit-at-once CODE (print to stderr and exit before the handshake).
+// --exit-at-once CODE (print to stderr and exit before the handshake), --init-delay MS.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -118,4 +118,7 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   }
 });
 
+// --init-delay MS: answer initialize only after MS, like a server that loads data or logs in first.
+const initDelay = Number(value("--init-delay") ?? 0);
+if (initDelay) await new Promise((resolve) => setTimeout(resolve, initDelay));
 await server.connect(new StdioServerTransport());

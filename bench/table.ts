@@ -1,0 +1,29 @@
+/** Prints rows as an aligned Markdown table on stdout. */
+export function printTable(
+  title: string,
+  headers: readonly string[],
+  rows: ReadonlyArray<readonly (string | number)[]>,
+): void {
+  const cells = [headers, ...rows.map((row) => row.map(String))];
+  const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? "").length)));
+  const line = (row: readonly string[]) =>
+    `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(" | ")} |`;
+  process.stdout.write(`\n### ${title}\n\n`);
+  process.stdout.write(`${line(headers)}\n`);
+  process.stdout.write(`| ${widths.map((width) => "-".repeat(width)).join(" | ")} |\n`);
+  for (const row of cells.slice(1)) process.stdout.write(`${line(row)}\n`);
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+export function ms(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+export function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}

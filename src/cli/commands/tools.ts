@@ -1,0 +1,80 @@
+import { defineCommand } from "citty";
+import { firstSentence } from "../../catalog/declaration/summary.ts";
+import { renderToolDeclaration } from "../../catalog/declaration/tool-declaration.ts";
+import { CliError } from "../cli-error.ts";
+import { openGateway } from "../open-gateway.ts";
+
+const configArg = {
+  config: {
+    type: "string",
+    description: "Config file (default: ./toolscript.config.json)",
+    valueHint: "FILE",
+  },
+} as const;
+
+const list = defineCommand({
+  meta: { name: "list", description: "List every tool of every configured server" },
+  args: {
+    ...configArg,
+    server: { type: "string", description: "Only this server's tools" },
+    json: { type: "boolean", description: "Print JSON: [{server, tool, path, description}]" },
+  },
+  async run({ args }) {
+    const gateway = await openGateway({ configPath: args.config, showStatus: true });
+    try {
+      const tools = gateway.catalog
+        .tools()
+        .filter(
+          (tool) => args.server === undefined || tool.server === args.server || tool.serverId === args.server,
+        );
+      if (args.json) {
+        const rows = tools.map((tool) => ({
+          server: tool.server,
+          tool: tool.tool,
+          path: tool.path,
+          description: tool.definition.description ?? "",
+        }));
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      const width = Math.max(0, ...tools.map((tool) => tool.path.length));
+      for (const tool of tools) {
+        const summary = firstSentence(tool.definition.description ?? tool.definition.title ?? "", 90);
+        process.stdout.write(`${tool.path.padEnd(width)}  ${summary}\n`);
+      }
+      process.stderr.write(`${tools.length} tools\n`);
+    } finally {
+      await gateway.close();
+    }
+  },
+});
+
+const show = defineCommand({
+  meta: { name: "show", description: "Print the TypeScript declaration of a tool" },
+  args: {
+    name: { type: "positional", required: true, description: "server/tool, or tools.server.tool" },
+    ...configArg,
+  },
+  async run({ args }) {
+    const gateway = await openGateway({ configPath: args.config });
+    try {
+      const tool = gateway.catalog.find(args.name);
+      if (!tool) {
+        const close = gateway.catalog
+          .suggest(args.name)
+          .map((candidate) => `${candidate.server}/${candidate.tool}`);
+        throw new CliError(
+          `no tool named "${args.name}"${close.length ? `; did you mean ${close.join(", ")}?` : ""}`,
+        );
+      }
+      process.stdout.write(`${renderToolDeclaration(tool)}\n`);
+    } finally {
+      await gateway.close();
+    }
+  },
+});
+
+export const toolsCommand = defineCommand({
+  meta: { name: "tools", description: "Look at the tool catalog from a terminal" },
+  subCommands: { list, show },
+});

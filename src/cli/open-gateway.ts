@@ -1,0 +1,41 @@
+import { loadConfig } from "../config/load.ts";
+import type { Config } from "../config/schema.ts";
+import { createGateway, type Gateway } from "../gateway/gateway.ts";
+import { stderrLogger } from "../gateway/logger.ts";
+import { formatStatuses } from "./status.ts";
+
+export interface OpenGatewayOptions {
+  configPath?: string | undefined;
+  /** Print each server's status on stderr once connected. */
+  showStatus?: boolean;
+  /** Log status changes (restarts, failures) on stderr while running. */
+  logChanges?: boolean;
+  config?: Config;
+}
+
+/** Loads the config, connects every upstream, and shows how each one did on stderr. */
+export async function openGateway(options: OpenGatewayOptions): Promise<Gateway> {
+  const config =
+    options.config ?? (await loadConfig({ path: options.configPath, cwd: process.cwd(), env: process.env }));
+  const gateway = createGateway({ config, ...(options.logChanges && { logger: stderrLogger() }) });
+  if (config.servers.length === 0) {
+    process.stderr.write(
+      "toolscript: no MCP servers configured (create toolscript.config.json or pass --config FILE)\n",
+    );
+  }
+  const statuses = await gateway.start();
+  if (options.showStatus && statuses.length > 0) process.stderr.write(`${formatStatuses(statuses)}\n`);
+  return gateway;
+}
+
+/** Closes the gateway on SIGINT/SIGTERM so no child process is left behind. */
+export function closeOnSignals(gateway: Gateway, onClosed: () => void): void {
+  let closing = false;
+  const handler = () => {
+    if (closing) return;
+    closing = true;
+    void gateway.close().finally(onClosed);
+  };
+  process.once("SIGINT", handler);
+  process.once("SIGTERM", handler);
+}

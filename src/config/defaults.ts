@@ -1,0 +1,46 @@
+/**
+ * Every setting of the `toolscript` config section has a safe default here, so a
+ * config file may omit any of them (or the whole section).
+ */
+
+/** File looked up in the working directory when no `--config` path is given. */
+export const DEFAULT_CONFIG_FILE = "toolscript.config.json";
+
+export const DEFAULT_SANDBOX_RUNTIME = "isolate";
+export const DEFAULT_SANDBOX_TIMEOUT_MS = 30_000;
+export const MIN_SANDBOX_TIMEOUT_MS = 100;
+export const MAX_SANDBOX_TIMEOUT_MS = 600_000;
+export const DEFAULT_SANDBOX_MEMORY_MB = 128;
+export const MIN_SANDBOX_MEMORY_MB = 8;
+export const MAX_SANDBOX_MEMORY_MB = 4096;
+export const DEFAULT_MAX_TOOL_CALLS = 1000;
+export const DEFAULT_MAX_LOG_BYTES = 65_536;
+export const DEFAULT_SANDBOX_POOL_SIZE = 2;
+
+export const DEFAULT_UPSTREAM_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_UPSTREAM_MAX_CONCURRENCY = 8;
+export const DEFAULT_RESTART_MAX_RETRIES = 5;
+export const DEFAULT_RESTART_INITIAL_DELAY_MS = 500;
+export const DEFAULT_RESTART_MAX_DELAY_MS = 30_000;
+
+export const DEFAULT_OUTPUT_MAX_TOKENS = 2000;
+export const DEFAULT_OUTPUT_MAX_TOKENS_LIMIT = 20_000;
+
+export const DEFAULT_PRIVACY_PII = true;
+
+/** Policy globs match `server/tool`; by default every tool may be called. */
+export const DEFAULT_POLICY_ALLOW: readonly string[] = ["*/*"];
+export const DEFAULT_POLICY_READ_ONLY = false;
+
+export const DEFAULT_STORAGE_DIR = ".toolscript";
+
+/** Loopback only by default: exposing the gateway on a network is an explicit choice. */
+export const DEFAULT_HTTP_HOST = "127.0.0.1";
+export const DEFAULT_HTTP_PORT = 7777;
+
+/**
+ * Per-server `timeout` is written in seconds by Cline / Roo Code (max 3600) and in
+ * milliseconds by Gemini CLI; values up to this bound are read as seconds.
+ */
+export const MAX_TIMEOUT_SECONDS = 3600;

@@ -1,0 +1,323 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references in plain strings are what these tests feed the config.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { parseConfig } from "./parse.ts";
+
+const BASE = join("/", "home", "me", "project");
+const options = { baseDir: BASE, env: {} };
+
+describe("parseConfig: client formats", () => {
+  it("accepts a Claude Desktop file verbatim", () => {
+    const claudeDesktop = JSON.parse(`{
+      "mcpServers": {
+        "filesystem": {
+          "command": "npx",
+          "args": [
+            "-y",
+            "@modelcontextprotocol/server-filesystem",
+            "/Users/username/Desktop",
+            "/Users/username/Downloads"
+          ]
+        },
+        "brave-search": {
+          "command": "npx",
+          "args": ["-y", "@modelcontextprotocol/server-brave-search"],
+          "env": { "BRAVE_API_KEY": "YOUR_API_KEY_HERE" }
+        }
+      },
+      "globalShortcut": "Ctrl+Space"
+    }`);
+    const config = parseConfig(claudeDesktop, options);
+    assert.deepEqual(config.servers, [
+      {
+        kind: "stdio",
+        name: "filesystem",
+        command: "npx",
+        args: [
+          "-y",
+          "@modelcontextprotocol/server-filesystem",
+          "/Users/username/Desktop",
+          "/Users/username/Downloads",
+        ],
+        env: {},
+        disabled: false,
+      },
+      {
+        kind: "stdio",
+        name: "brave-search",
+        command: "npx",
+        args: ["-y", "@modelcontextprotocol/server-brave-search"],
+        env: { BRAVE_API_KEY: "YOUR_API_KEY_HERE" },
+        disabled: false,
+      },
+    ]);
+    assert.equal(config.source, "inline");
+    assert.equal(config.settings.sandbox.runtime, "isolate");
+  });
+
+  it("accepts a Claude Code .mcp.json with type and ${VAR:-default}", () => {
+    const mcpJson = {
+      $schema: "https://json.schemastore.org/mcp.json",
+      mcpServers: {
+        "api-server": {
+          type: "http",
+          url: "${API_BASE_URL:-https://api.example.com}/mcp",
+          headers: { Authorization: "Bearer ${API_KEY}" },
+        },
+        local: { type: "stdio", command: "/path/to/server", args: [], env: {} },
+        legacy: { type: "sse", url: "https://sse.example.com/sse" },
+        streamable: { type: "streamable-http", url: "https://x.example.com/mcp" },
+      },
+    };
+    const config = parseConfig(mcpJson, { baseDir: BASE, env: { API_KEY: "k-123" } });
+    assert.deepEqual(config.servers, [
+      {
+        kind: "http",
+        name: "api-server",
+        url: "https://api.example.com/mcp",
+        headers: { Authorization: "Bearer k-123" },
+        transport: "streamable-http",
+        disabled: false,
+      },
+      { kind: "stdio", name: "local", command: "/path/to/server", args: [], env: {}, disabled: false },
+      {
+        kind: "http",
+        name: "legacy",
+        url: "https://sse.example.com/sse",
+        headers: {},
+        transport: "sse",
+        disabled: false,
+      },
+      {
+        kind: "http",
+        name: "streamable",
+        url: "https://x.example.com/mcp",
+        headers: {},
+        transport: "streamable-http",
+        disabled: false,
+      },
+    ]);
+  });
+
+  it("accepts a Cursor mcp.json with url + headers (transport auto) and ${env:VAR}", () => {
+    const cursor = {
+      mcpServers: {
+        "server-name": { url: "http://localhost:3000/mcp", headers: { API_KEY: "${env:MY_KEY}" } },
+      },
+    };
+    const [server] = parseConfig(cursor, { baseDir: BASE, env: { MY_KEY: "s3cret" } }).servers;
+    assert.deepEqual(server, {
+      kind: "http",
+      name: "server-name",
+      url: "http://localhost:3000/mcp",
+      headers: { API_KEY: "s3cret" },
+      transport: "auto",
+      disabled: false,
+    });
+  });
+
+  it("accepts the client keys Cline / Roo Code write and reads timeout in seconds or ms", () => {
+    const config = parseConfig(
+      {
+        mcpServers: {
+          cline: { command: "node", args: ["s.js"], disabled: true, autoApprove: ["read"], timeout: 60 },
+          roo: { command: "node", alwaysAllow: ["x"], timeout: 1.5 },
+          gemini: { url: "https://g.example.com/mcp", timeout: 600_000 },
+          ours: { command: "node", timeoutMs: 2500 },
+        },
+      },
+      options,
+    );
+    assert.deepEqual(
+      config.servers.map((s) => [s.name, s.disabled, s.timeoutMs]),
+      [
+        ["cline", true, 60_000],
+        ["roo", false, 1500],
+        ["gemini", false, 600_000],
+        ["ours", false, 2500],
+      ],
+    );
+  });
+
+  it("parses the example of DESIGN.md", () => {
+    const config = parseConfig(
+      {
+        mcpServers: {
+          filesystem: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "./data"] },
+          github: {
+            url: "https://example.invalid/mcp",
+            headers: { Authorization: "Bearer ${GITHUB_TOKEN}" },
+          },
+        },
+        toolscript: {
+          sandbox: { runtime: "isolate", timeoutMs: 30000, memoryMb: 128, maxToolCalls: 1000 },
+          output: { maxTokens: 2000 },
+          privacy: { pii: true },
+          policy: { deny: ["github/delete_*"], approve: ["*/write_*"] },
+          storage: { dir: ".toolscript" },
+        },
+      },
+      { baseDir: BASE, env: { GITHUB_TOKEN: "ghp_x" } },
+    );
+    assert.deepEqual(config.settings.policy, {
+      allow: ["*/*"],
+      deny: ["github/delete_*"],
+      approve: ["*/write_*"],
+      readOnly: false,
+    });
+    assert.equal(
+      config.servers[1]?.kind === "http" && config.servers[1].headers.Authorization,
+      "Bearer ghp_x",
+    );
+  });
+
+  it("keeps server names as written, dots and dashes included", () => {
+    const config = parseConfig(
+      { mcpServers: { "github.com": { url: "https://github.com/mcp" }, "my-server": { command: "x" } } },
+      options,
+    );
+    assert.deepEqual(
+      config.servers.map((s) => s.name),
+      ["github.com", "my-server"],
+    );
+  });
+});
+
+describe("parseConfig: defaults and resolution", () => {
+  it("fills every setting with its default for an empty object", () => {
+    const config = parseConfig({}, options);
+    assert.deepEqual(config, {
+      source: "inline",
+      baseDir: BASE,
+      servers: [],
+      settings: {
+        sandbox: {
+          runtime: "isolate",
+          timeoutMs: 30_000,
+          memoryMb: 128,
+          maxToolCalls: 1000,
+          maxLogBytes: 65_536,
+          poolSize: 2,
+        },
+        upstream: {
+          callTimeoutMs: 60_000,
+          connectTimeoutMs: 30_000,
+          maxConcurrency: 8,
+          restart: { maxRetries: 5, initialDelayMs: 500, maxDelayMs: 30_000 },
+        },
+        output: { maxTokens: 2000, maxTokensLimit: 20_000 },
+        privacy: { pii: true, patterns: [] },
+        policy: { allow: ["*/*"], deny: [], approve: [], readOnly: false },
+        storage: { dir: join(BASE, ".toolscript") },
+        server: { http: { host: "127.0.0.1", port: 7777, allowUnauthenticatedLoopback: false } },
+      },
+    });
+  });
+
+  it("merges a partial section with the defaults", () => {
+    const { settings } = parseConfig(
+      { toolscript: { sandbox: { memoryMb: 256 }, upstream: { restart: { maxRetries: 0 } } } },
+      options,
+    );
+    assert.equal(settings.sandbox.memoryMb, 256);
+    assert.equal(settings.sandbox.timeoutMs, 30_000);
+    assert.deepEqual(settings.upstream.restart, { maxRetries: 0, initialDelayMs: 500, maxDelayMs: 30_000 });
+  });
+
+  it("does not share default arrays between configs", () => {
+    const first = parseConfig({}, options);
+    first.settings.policy.allow.push("mutated");
+    assert.deepEqual(parseConfig({}, options).settings.policy.allow, ["*/*"]);
+  });
+
+  it("resolves cwd and storage.dir against baseDir, keeps absolute ones", () => {
+    const config = parseConfig(
+      {
+        mcpServers: {
+          rel: { command: "node", cwd: "servers/a" },
+          abs: { command: "node", cwd: "/opt/srv" },
+          fromEnv: { command: "node", cwd: "${SRV_DIR}/b" },
+        },
+        toolscript: { storage: { dir: "../state" } },
+      },
+      { baseDir: BASE, env: { SRV_DIR: "vendor" } },
+    );
+    assert.deepEqual(
+      config.servers.map((s) => (s.kind === "stdio" ? s.cwd : undefined)),
+      [join(BASE, "servers", "a"), "/opt/srv", join(BASE, "vendor", "b")],
+    );
+    assert.equal(config.settings.storage.dir, join("/", "home", "me", "state"));
+  });
+
+  it("expands ${VAR} in command, args, env, url, headers and the http token", () => {
+    const env = { BIN: "/usr/bin/node", ROOT: "/data", KEY: "k1", HOST: "mcp.example.com", TOKEN: "t0k" };
+    const config = parseConfig(
+      {
+        mcpServers: {
+          s: { command: "${BIN}", args: ["--root", "${ROOT}/files"], env: { API_KEY: "${KEY}", PLAIN: "x" } },
+          r: { url: "https://${HOST}/mcp?key=${KEY}", headers: { "X-Key": "${KEY}" } },
+        },
+        toolscript: { server: { http: { token: "${TOKEN}" } } },
+      },
+      { baseDir: BASE, env },
+    );
+    assert.deepEqual(config.servers[0], {
+      kind: "stdio",
+      name: "s",
+      command: "/usr/bin/node",
+      args: ["--root", "/data/files"],
+      env: { API_KEY: "k1", PLAIN: "x" },
+      disabled: false,
+    });
+    const remote = config.servers[1];
+    assert.equal(remote?.kind, "http");
+    assert.equal(remote?.kind === "http" && remote.url, "https://mcp.example.com/mcp?key=k1");
+    assert.deepEqual(remote?.kind === "http" && remote.headers, { "X-Key": "k1" });
+    assert.equal(config.settings.server.http.token, "t0k");
+  });
+
+  it("expands ${VAR} in storage.dir before resolving it", () => {
+    const config = parseConfig({ toolscript: { storage: { dir: "${STATE:-.state}/ts" } } }, options);
+    assert.equal(config.settings.storage.dir, join(BASE, ".state", "ts"));
+    const absolute = parseConfig(
+      { toolscript: { storage: { dir: "${STATE}/ts" } } },
+      { baseDir: BASE, env: { STATE: "/var/lib" } },
+    );
+    assert.equal(absolute.settings.storage.dir, join("/", "var", "lib", "ts"));
+  });
+
+  it("treats a token that expands to empty as no token", () => {
+    const config = parseConfig({ toolscript: { server: { http: { token: "${TS_TOKEN:-}" } } } }, options);
+    assert.equal(config.settings.server.http.token, undefined);
+  });
+
+  it("keeps disabled servers without checking their variables", () => {
+    const config = parseConfig(
+      {
+        mcpServers: {
+          gh: { url: "${GH_URL}", headers: { Authorization: "Bearer ${GITHUB_TOKEN}" }, disabled: true },
+        },
+      },
+      options,
+    );
+    assert.deepEqual(config.servers, [
+      {
+        kind: "http",
+        name: "gh",
+        url: "${GH_URL}",
+        headers: { Authorization: "Bearer ${GITHUB_TOKEN}" },
+        transport: "auto",
+        disabled: true,
+      },
+    ]);
+  });
+
+  it("accepts valid privacy patterns", () => {
+    const { settings } = parseConfig(
+      { toolscript: { privacy: { patterns: [{ name: "EMPLOYEE_ID", regex: "E-\\d{6}", flags: "i" }] } } },
+      options,
+    );
+    assert.deepEqual(settings.privacy.patterns, [{ name: "EMPLOYEE_ID", regex: "E-\\d{6}", flags: "i" }]);
+  });
+});

@@ -1,0 +1,199 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { ResolveContext } from "./context.ts";
+import { interpolatedString } from "./context.ts";
+import {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_LOG_BYTES,
+  DEFAULT_MAX_TOOL_CALLS,
+  DEFAULT_OUTPUT_MAX_TOKENS,
+  DEFAULT_OUTPUT_MAX_TOKENS_LIMIT,
+  DEFAULT_POLICY_ALLOW,
+  DEFAULT_POLICY_READ_ONLY,
+  DEFAULT_PRIVACY_PII,
+  DEFAULT_RESTART_INITIAL_DELAY_MS,
+  DEFAULT_RESTART_MAX_DELAY_MS,
+  DEFAULT_RESTART_MAX_RETRIES,
+  DEFAULT_SANDBOX_MEMORY_MB,
+  DEFAULT_SANDBOX_POOL_SIZE,
+  DEFAULT_SANDBOX_RUNTIME,
+  DEFAULT_SANDBOX_TIMEOUT_MS,
+  DEFAULT_STORAGE_DIR,
+  DEFAULT_UPSTREAM_CALL_TIMEOUT_MS,
+  DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
+  DEFAULT_UPSTREAM_MAX_CONCURRENCY,
+  MAX_SANDBOX_MEMORY_MB,
+  MAX_SANDBOX_TIMEOUT_MS,
+  MIN_SANDBOX_MEMORY_MB,
+  MIN_SANDBOX_TIMEOUT_MS,
+} from "./defaults.ts";
+
+export const SANDBOX_RUNTIMES = ["isolate", "process"] as const;
+export type SandboxRuntimeName = (typeof SANDBOX_RUNTIMES)[number];
+
+const int = (min: number, max: number) => z.int().min(min).max(max);
+// A fresh array per parse: configs never share mutable defaults.
+const globList = (fallback: readonly string[]) => z.array(z.string().min(1)).default(() => [...fallback]);
+
+const sandboxSchema = z.strictObject({
+  runtime: z.enum(SANDBOX_RUNTIMES).default(DEFAULT_SANDBOX_RUNTIME),
+  timeoutMs: int(MIN_SANDBOX_TIMEOUT_MS, MAX_SANDBOX_TIMEOUT_MS).default(DEFAULT_SANDBOX_TIMEOUT_MS),
+  memoryMb: int(MIN_SANDBOX_MEMORY_MB, MAX_SANDBOX_MEMORY_MB).default(DEFAULT_SANDBOX_MEMORY_MB),
+  maxToolCalls: int(1, 1_000_000).default(DEFAULT_MAX_TOOL_CALLS),
+  maxLogBytes: int(1024, 64 * 1024 * 1024).default(DEFAULT_MAX_LOG_BYTES),
+  /** Pre-warmed isolates kept ready; 0 creates one per execution. */
+  poolSize: int(0, 64).default(DEFAULT_SANDBOX_POOL_SIZE),
+});
+
+const restartSchema = z
+  .strictObject({
+    maxRetries: int(0, 1000).default(DEFAULT_RESTART_MAX_RETRIES),
+    initialDelayMs: int(0, 600_000).default(DEFAULT_RESTART_INITIAL_DELAY_MS),
+    maxDelayMs: int(0, 3_600_000).default(DEFAULT_RESTART_MAX_DELAY_MS),
+  })
+  .superRefine((value, ctx) => {
+    if (value.maxDelayMs < value.initialDelayMs) {
+      ctx.addIssue({ code: "custom", path: ["maxDelayMs"], message: "must be >= initialDelayMs" });
+    }
+  });
+
+const upstreamSchema = z.strictObject({
+  callTimeoutMs: int(100, 3_600_000).default(DEFAULT_UPSTREAM_CALL_TIMEOUT_MS),
+  connectTimeoutMs: int(100, 600_000).default(DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS),
+  /** Concurrent calls in flight per upstream server. */
+  maxConcurrency: int(1, 1024).default(DEFAULT_UPSTREAM_MAX_CONCURRENCY),
+  restart: restartSchema.prefault({}),
+});
+
+const outputSchema = z
+  .strictObject({
+    /** Default token budget of one execution's output. */
+    maxTokens: int(1, 1_000_000).default(DEFAULT_OUTPUT_MAX_TOKENS),
+    /** Highest budget a caller may ask for per execution. */
+    maxTokensLimit: int(1, 1_000_000).default(DEFAULT_OUTPUT_MAX_TOKENS_LIMIT),
+  })
+  .superRefine((value, ctx) => {
+    if (value.maxTokens > value.maxTokensLimit) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["maxTokens"],
+        message: `must be <= maxTokensLimit (${value.maxTokensLimit})`,
+      });
+    }
+  });
+
+const PATTERN_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+const piiPatternSchema = z
+  .strictObject({
+    /** Label used in replacement tokens, e.g. `EMPLOYEE_ID`. */
+    name: z
+      .string()
+      .regex(PATTERN_NAME, { error: "must start with a letter and hold only letters, digits and _" }),
+    regex: z.string().min(1),
+    flags: z.string().optional(),
+  })
+  .superRefine((pattern, ctx) => {
+    try {
+      new RegExp("", pattern.flags);
+    } catch {
+      ctx.addIssue({ code: "custom", path: ["flags"], message: "invalid regular expression flags" });
+      return;
+    }
+    let compiled: RegExp;
+    try {
+      // Without g/y so `test` below is stateless.
+      compiled = new RegExp(pattern.regex, (pattern.flags ?? "").replace(/[gy]/g, ""));
+    } catch (error) {
+      // V8 says "Invalid regular expression: /(/: Unterminated group"; keep the reason.
+      const reason = (error instanceof Error ? error.message : String(error)).replace(
+        /^Invalid regular expression: \/.*\/[a-z]*: /s,
+        "",
+      );
+      ctx.addIssue({ code: "custom", path: ["regex"], message: `invalid regular expression: ${reason}` });
+      return;
+    }
+    // A pattern matching "" would put a token between every character of every result.
+    if (compiled.test("")) {
+      ctx.addIssue({ code: "custom", path: ["regex"], message: "must not match the empty string" });
+    }
+  });
+
+const privacySchema = z.strictObject({
+  /** Replace personal data in tool results with tokens before the model sees them. */
+  pii: z.boolean().default(DEFAULT_PRIVACY_PII),
+  /** Extra patterns on top of the built-in detectors. */
+  patterns: z
+    .array(piiPatternSchema)
+    .default(() => [])
+    .superRefine((patterns, ctx) => {
+      const seen = new Set<string>();
+      patterns.forEach((pattern, index) => {
+        if (seen.has(pattern.name)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [index, "name"],
+            message: `duplicate pattern name "${pattern.name}"`,
+          });
+        }
+        seen.add(pattern.name);
+      });
+    }),
+});
+
+const policySchema = z.strictObject({
+  /** `server/tool` globs that may be called; everything by default. */
+  allow: globList(DEFAULT_POLICY_ALLOW),
+  /** `server/tool` globs that may never be called; wins over `allow` and `approve`. */
+  deny: globList([]),
+  /** `server/tool` globs that need the user's approval per call. */
+  approve: globList([]),
+  /** Only tools annotated `readOnlyHint` may be called. */
+  readOnly: z.boolean().default(DEFAULT_POLICY_READ_ONLY),
+});
+
+function storageSchema(ctx: ResolveContext) {
+  return z.strictObject({
+    /** Where sessions, skills, the PII vault and the audit log live; relative to the config file. */
+    dir: z
+      .string()
+      .min(1)
+      .default(DEFAULT_STORAGE_DIR)
+      .pipe(interpolatedString(ctx))
+      .transform((dir) => resolve(ctx.baseDir, dir)),
+  });
+}
+
+function httpServerSchema(ctx: ResolveContext) {
+  return z.strictObject({
+    host: z.string().min(1).default(DEFAULT_HTTP_HOST),
+    port: int(0, 65_535).default(DEFAULT_HTTP_PORT),
+    /** Bearer token clients must send; usually `${VAR}`. Empty after expansion means none. */
+    token: interpolatedString(ctx)
+      .optional()
+      .transform((token) => (token === "" ? undefined : token)),
+    /** Lets clients on 127.0.0.1/::1 skip the token. */
+    allowUnauthenticatedLoopback: z.boolean().default(false),
+    /** Accepted `Host` headers (DNS-rebinding protection); the server picks loopback names when absent. */
+    allowedHosts: z.array(z.string().min(1)).optional(),
+    /** Accepted `Origin` headers for browser clients. */
+    allowedOrigins: z.array(z.string().min(1)).optional(),
+  });
+}
+
+/** The `toolscript` section: strict, every field optional with a default. */
+export function createSettingsSchema(ctx: ResolveContext) {
+  return z.strictObject({
+    sandbox: sandboxSchema.prefault({}),
+    upstream: upstreamSchema.prefault({}),
+    output: outputSchema.prefault({}),
+    privacy: privacySchema.prefault({}),
+    policy: policySchema.prefault({}),
+    storage: storageSchema(ctx).prefault({}),
+    server: z.strictObject({ http: httpServerSchema(ctx).prefault({}) }).prefault({}),
+  });
+}
+
+/** The resolved `toolscript` section: every default filled, `storage.dir` absolute. */
+export type ToolscriptSettings = z.output<ReturnType<typeof createSettingsSchema>>;

@@ -1,0 +1,154 @@
+import { createExecutionBridge } from "../bridge/execution-bridge.ts";
+import { ArgumentValidator } from "../bridge/validate.ts";
+import { Catalog } from "../catalog/catalog.ts";
+import { compileProgram } from "../compile/compile.ts";
+import type { Config } from "../config/schema.ts";
+import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
+import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
+import { UpstreamManager } from "../upstream/manager.ts";
+import type { UpstreamStatus } from "../upstream/types.ts";
+import { GatewayError } from "./errors.ts";
+import { type Logger, silentLogger } from "./logger.ts";
+
+export type CodeLanguage = "typescript" | "javascript" | "python";
+
+export interface ExecuteRequest {
+  code: string;
+  language?: CodeLanguage | undefined;
+  /** Wall-clock limit for this execution, capped by `sandbox.timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** JSON value the code sees as the global `context`. */
+  context?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+export interface ExecuteResponse extends ExecutionResult {
+  toolCalls: number;
+  failedToolCalls: number;
+  /** Bytes of tool results that entered the sandbox and stayed there unless returned. */
+  toolResultBytes: number;
+}
+
+export interface GatewayOptions {
+  config: Config;
+  logger?: Logger;
+  /** A sandbox tier to use instead of the configured one (tests, embedding). */
+  runtime?: SandboxRuntime;
+}
+
+/**
+ * The engine behind every front end: upstream connections, the catalog, and
+ * sandboxed execution with tools bridged in. Holds no transport of its own.
+ */
+export class Gateway {
+  readonly config: Config;
+  readonly catalog: Catalog;
+  readonly upstream: UpstreamManager;
+  readonly #logger: Logger;
+  readonly #runtime: SandboxRuntime;
+  readonly #validator = new ArgumentValidator();
+  #closed = false;
+
+  constructor(options: GatewayOptions) {
+    this.config = options.config;
+    this.#logger = options.logger ?? silentLogger;
+    // Relative paths in `args` (e.g. "./data") resolve from the config file, wherever the gateway runs.
+    const servers = options.config.servers.map((server) =>
+      server.kind === "stdio" ? { ...server, cwd: server.cwd ?? options.config.baseDir } : server,
+    );
+    this.catalog = new Catalog(servers.map((server) => server.name));
+    const { upstream, sandbox } = options.config.settings;
+    this.upstream = new UpstreamManager(servers, upstream, {
+      onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
+      onStatusChanged: (status) => this.#logStatus(status),
+    });
+    this.#runtime = options.runtime ?? createRuntime(sandbox.runtime, sandbox.poolSize);
+  }
+
+  /** Connects every upstream in parallel; resolves when each is ready or has failed once. */
+  start(): Promise<UpstreamStatus[]> {
+    return this.upstream.start();
+  }
+
+  statuses(): UpstreamStatus[] {
+    return this.upstream.statuses();
+  }
+
+  async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
+    const started = performance.now();
+    const language = request.language ?? "typescript";
+    const empty = { toolCalls: 0, failedToolCalls: 0, toolResultBytes: 0, logs: [] };
+    if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
+    if (language === "python") {
+      return {
+        ...empty,
+        durationMs: performance.now() - started,
+        error: {
+          kind: "runtime",
+          name: "UnsupportedLanguage",
+          message: 'language "python" needs the python sandbox tier, which this gateway does not run',
+        },
+      };
+    }
+    const compiled = compileProgram(request.code, language);
+    if (!compiled.ok) return { ...empty, durationMs: performance.now() - started, error: compiled.error };
+
+    const { sandbox, upstream } = this.config.settings;
+    const { bridge, stats } = createExecutionBridge({
+      catalog: this.catalog,
+      upstream: this.upstream,
+      middleware: [this.#validator.middleware()],
+      maxToolCalls: sandbox.maxToolCalls,
+      callTimeoutMs: upstream.callTimeoutMs,
+    });
+    const result = await this.#runtime.run({
+      code: compiled.js,
+      ...(compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
+      tools: this.catalog.namespace(),
+      bridge,
+      timeoutMs: Math.min(request.timeoutMs ?? sandbox.timeoutMs, sandbox.timeoutMs),
+      memoryMb: sandbox.memoryMb,
+      maxLogBytes: sandbox.maxLogBytes,
+      context: request.context,
+      ...(request.signal && { signal: request.signal }),
+    });
+    return {
+      ...result,
+      durationMs: performance.now() - started,
+      toolCalls: stats.calls,
+      failedToolCalls: stats.failed,
+      toolResultBytes: stats.resultBytes,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([this.upstream.close(), this.#runtime.close()]);
+  }
+
+  #logStatus(status: UpstreamStatus): void {
+    if (this.#closed || status.state === "closed" || status.state === "connecting") return;
+    if (status.state === "ready") {
+      this.#logger.info(`${status.server}: ready, ${status.toolCount} tools (${status.transport})`);
+    } else {
+      const tail = status.stderrTail
+        ? `\n  stderr: ${status.stderrTail.split("\n").slice(-3).join("\n  ")}`
+        : "";
+      this.#logger.warn(`${status.server}: ${status.state}${status.error ? `: ${status.error}` : ""}${tail}`);
+    }
+  }
+}
+
+export function createGateway(options: GatewayOptions): Gateway {
+  return new Gateway(options);
+}
+
+function createRuntime(name: string, poolSize: number): SandboxRuntime {
+  if (name === "isolate") return new IsolateRuntime({ poolSize });
+  // Never fall back to a weaker tier: refuse to start instead.
+  throw new GatewayError(
+    "gateway.runtime_unavailable",
+    `sandbox.runtime "${name}" is not available in this build; use "isolate"`,
+  );
+}

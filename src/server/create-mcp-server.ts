@@ -1,0 +1,57 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Gateway } from "../gateway/gateway.ts";
+import { registerDiscoveryTools } from "./discovery-tools.ts";
+import {
+  EXECUTE_CODE,
+  executeCodeDescription,
+  executeCodeInput,
+  executeCodeOutput,
+} from "./execute-code-tool.ts";
+import { formatExecuteAnswer } from "./format-answer.ts";
+
+export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
+
+/**
+ * One MCP server (one per client connection) exposing the gateway's
+ * meta-tools. Descriptions follow the catalog as upstream servers come and go.
+ */
+export function createMcpServer(gateway: Gateway): McpServer {
+  const server = new McpServer(SERVER_INFO, {
+    capabilities: { tools: { listChanged: true } },
+    instructions:
+      "ToolScript gateway: find tools with list_tools/describe_tools, then call many of them in one program with execute_code.",
+  });
+
+  const executeCode = server.registerTool(
+    EXECUTE_CODE,
+    {
+      title: "Execute code",
+      description: executeCodeDescription(gateway.catalog, gateway.statuses()),
+      inputSchema: executeCodeInput,
+      outputSchema: executeCodeOutput,
+      annotations: { openWorldHint: true },
+    },
+    async (args, extra) => {
+      const response = await gateway.execute({
+        code: args.code,
+        language: args.language,
+        timeoutMs: args.timeoutMs,
+        context: args.context,
+        signal: extra.signal,
+      });
+      return formatExecuteAnswer(response);
+    },
+  );
+  registerDiscoveryTools(server, gateway);
+
+  const stop = gateway.catalog.onChange(() => {
+    // update() notifies connected clients with tools/list_changed.
+    executeCode.update({ description: executeCodeDescription(gateway.catalog, gateway.statuses()) });
+  });
+  const previousOnClose = server.server.onclose;
+  server.server.onclose = () => {
+    stop();
+    previousOnClose?.();
+  };
+  return server;
+}
