@@ -1,6 +1,6 @@
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
-import { createGateway, type Gateway } from "../gateway/gateway.ts";
+import { Gateway } from "../gateway/gateway.ts";
 import { stderrLogger } from "../gateway/logger.ts";
 import { formatStatuses } from "./status.ts";
 
@@ -17,7 +17,7 @@ export interface OpenGatewayOptions {
 export async function openGateway(options: OpenGatewayOptions): Promise<Gateway> {
   const config =
     options.config ?? (await loadConfig({ path: options.configPath, cwd: process.cwd(), env: process.env }));
-  const gateway = createGateway({ config, ...(options.logChanges && { logger: stderrLogger() }) });
+  const gateway = new Gateway({ config, ...(options.logChanges && { logger: stderrLogger() }) });
   if (config.servers.length === 0) {
     process.stderr.write(
       "toolscript: no MCP servers configured (create toolscript.config.json or pass --config FILE)\n",

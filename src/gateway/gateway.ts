@@ -2,6 +2,7 @@ import { createExecutionBridge } from "../bridge/execution-bridge.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { compileProgram } from "../compile/compile.ts";
+import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
@@ -30,7 +31,8 @@ export interface ExecuteResponse extends ExecutionResult {
 }
 
 export interface GatewayOptions {
-  config: Config;
+  /** A loaded config, or a plain `{ mcpServers, toolscript }` object as in toolscript.config.json. */
+  config: Config | Record<string, unknown>;
   logger?: Logger;
   /** A sandbox tier to use instead of the configured one (tests, embedding). */
   runtime?: SandboxRuntime;
@@ -50,14 +52,17 @@ export class Gateway {
   #closed = false;
 
   constructor(options: GatewayOptions) {
-    this.config = options.config;
+    const config = isLoadedConfig(options.config)
+      ? options.config
+      : parseConfig(options.config, { baseDir: process.cwd(), env: process.env });
+    this.config = config;
     this.#logger = options.logger ?? silentLogger;
     // Relative paths in `args` (e.g. "./data") resolve from the config file, wherever the gateway runs.
-    const servers = options.config.servers.map((server) =>
-      server.kind === "stdio" ? { ...server, cwd: server.cwd ?? options.config.baseDir } : server,
+    const servers = config.servers.map((server) =>
+      server.kind === "stdio" ? { ...server, cwd: server.cwd ?? config.baseDir } : server,
     );
     this.catalog = new Catalog(servers.map((server) => server.name));
-    const { upstream, sandbox } = options.config.settings;
+    const { upstream, sandbox } = config.settings;
     this.upstream = new UpstreamManager(servers, upstream, {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(status),
@@ -74,7 +79,9 @@ export class Gateway {
     return this.upstream.statuses();
   }
 
-  async execute(request: ExecuteRequest): Promise<ExecuteResponse> {
+  /** Runs one program. Never throws for the program's own failures: they come back as `error`. */
+  async execute(input: string | ExecuteRequest): Promise<ExecuteResponse> {
+    const request = typeof input === "string" ? { code: input } : input;
     const started = performance.now();
     const language = request.language ?? "typescript";
     const empty = { toolCalls: 0, failedToolCalls: 0, toolResultBytes: 0, logs: [] };
@@ -140,8 +147,15 @@ export class Gateway {
   }
 }
 
-export function createGateway(options: GatewayOptions): Gateway {
-  return new Gateway(options);
+/** Creates a gateway and connects its upstream servers (each ready or failed once). */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const gateway = new Gateway(options);
+  await gateway.start();
+  return gateway;
+}
+
+function isLoadedConfig(config: GatewayOptions["config"]): config is Config {
+  return "settings" in config && "servers" in config && "baseDir" in config;
 }
 
 function createRuntime(name: string, poolSize: number): SandboxRuntime {

@@ -93,3 +93,10 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+export const RUN_CLI = join(REPO_ROOT, "test/helpers/run-cli.ts");
+
+/** Arguments that run the CLI from source with this Node: `[node, ...cliArgs(...)]`. */
+export function cliArgs(...args: string[]): string[] {
+  return ["--import", "tsx", RUN_CLI, ...args];
+}

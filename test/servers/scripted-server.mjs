@@ -55,6 +55,11 @@ const tools = [
   },
   { name: "pid", description: "Returns the server's process id.", inputSchema: { type: "object" } },
   {
+    name: "call_log",
+    description: "Lists the tools called so far, in order.",
+    inputSchema: { type: "object" },
+  },
+  {
     name: "env",
     description: "Returns the value of an environment variable.",
     inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
@@ -78,8 +83,10 @@ const text = (value) => ({
   content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }],
 });
 
+const callLog = [];
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const args = request.params.arguments ?? {};
+  callLog.push(request.params.name);
   switch (request.params.name) {
     case "echo":
       return text(String(args.message));
@@ -109,6 +116,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       });
       await server.sendToolListChanged();
       return text("added");
+    case "call_log":
+      return text(callLog);
     case "pid":
       return text(String(process.pid));
     case "env":

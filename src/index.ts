@@ -1,0 +1,30 @@
+// The public API of `toolscript`. Every export is named here; nothing else is public.
+export type { Catalog, CatalogServer } from "./catalog/catalog.ts";
+export { renderToolDeclaration } from "./catalog/declaration/tool-declaration.ts";
+export { renderTree } from "./catalog/declaration/tree.ts";
+export type { CatalogTool, JsonSchema, ToolAnnotations, ToolDefinition } from "./catalog/types.ts";
+export { ConfigError, type ConfigErrorCode } from "./config/errors.ts";
+export type { ConfigIssue } from "./config/issues.ts";
+export { type LoadConfigOptions, loadConfig } from "./config/load.ts";
+export { parseConfig } from "./config/parse.ts";
+export type { Config } from "./config/schema.ts";
+export type { ServerConfig } from "./config/servers.ts";
+export type { ToolscriptSettings } from "./config/settings.ts";
+export { GatewayError, type GatewayErrorCode } from "./gateway/errors.ts";
+export {
+  createGateway,
+  type ExecuteRequest,
+  type ExecuteResponse,
+  Gateway,
+  type GatewayOptions,
+} from "./gateway/gateway.ts";
+export { type Logger, silentLogger, stderrLogger } from "./gateway/logger.ts";
+export type {
+  ExecutionError,
+  ExecutionErrorKind,
+  ExecutionResult,
+  LogEntry,
+  SandboxRuntime,
+} from "./sandbox/types.ts";
+export { UpstreamError, type UpstreamErrorCode } from "./upstream/errors.ts";
+export type { UpstreamState, UpstreamStatus } from "./upstream/types.ts";

@@ -1,0 +1,35 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+
+export interface ExecuteAnswer {
+  text: string;
+  structured: {
+    result?: unknown;
+    logs: Array<{ level: string; message: string }>;
+    toolCalls: number;
+    durationMs: number;
+    error?: { kind: string; name: string; message: string; line?: number; column?: number };
+  };
+  isError: boolean;
+}
+
+/** Calls execute_code through a real MCP client and unpacks the answer. */
+export async function execute(
+  client: Client,
+  code: string,
+  extra: Record<string, unknown> = {},
+): Promise<ExecuteAnswer> {
+  const result = await client.callTool({ name: "execute_code", arguments: { code, ...extra } }, undefined, {
+    timeout: 30_000,
+  });
+  const content = result.content as Array<{ type: string; text?: string }>;
+  return {
+    text: content.map((part) => part.text ?? "").join("\n"),
+    structured: result.structuredContent as ExecuteAnswer["structured"],
+    isError: result.isError === true,
+  };
+}
+
+export function textOf(result: unknown): string {
+  const content = (result as { content?: Array<{ text?: string }> }).content ?? [];
+  return content.map((part) => part.text ?? "").join("\n");
+}
