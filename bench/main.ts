@@ -1,7 +1,9 @@
 // `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- upstream`.
+import { benchExecute } from "./execute.ts";
 import { benchUpstreamStart } from "./upstream-start.ts";
 
 const suites: Record<string, () => Promise<void>> = {
+  execute: benchExecute,
   upstream: benchUpstreamStart,
 };
 

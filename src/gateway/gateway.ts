@@ -67,7 +67,7 @@ export class Gateway {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(status),
     });
-    this.#runtime = options.runtime ?? createRuntime(sandbox.runtime, sandbox.poolSize);
+    this.#runtime = options.runtime ?? createRuntime(sandbox.runtime, sandbox.poolSize, sandbox.memoryMb);
   }
 
   /** Connects every upstream in parallel; resolves when each is ready or has failed once. */
@@ -158,8 +158,8 @@ function isLoadedConfig(config: GatewayOptions["config"]): config is Config {
   return "settings" in config && "servers" in config && "baseDir" in config;
 }
 
-function createRuntime(name: string, poolSize: number): SandboxRuntime {
-  if (name === "isolate") return new IsolateRuntime({ poolSize });
+function createRuntime(name: string, poolSize: number, memoryMb: number): SandboxRuntime {
+  if (name === "isolate") return new IsolateRuntime({ poolSize, prewarmMemoryMb: memoryMb });
   // Never fall back to a weaker tier: refuse to start instead.
   throw new GatewayError(
     "gateway.runtime_unavailable",

@@ -11,6 +11,8 @@ export interface ExecutionError {
   /** 1-based position in the agent's source, when known. */
   line?: number;
   column?: number;
+  /** The error's own `code`, e.g. a host error's code (`ToolError`, `PolicyError`, ...). */
+  code?: string;
   /** Extra data, e.g. the tool error's content or the validation issues. */
   data?: unknown;
 }
@@ -55,9 +57,20 @@ export interface HostBridge {
 /** Which tools code may call: server identifier -> tool identifier -> original names. */
 export type ToolNamespace = Record<string, { server: string; tools: Record<string, string> }>;
 
+/** A source map (v3) from `RunOptions.code` back to the agent's own source, as made by the compile step. */
+export interface ProgramSourceMap {
+  version: 3;
+  /** `sources[0]` names the agent's program in mapped stacks (e.g. `agent.ts`). */
+  sources: string[];
+  names: string[];
+  mappings: string;
+}
+
 export interface RunOptions {
   /** JavaScript (already compiled from TS), an async function body: top-level await and `return` allowed. */
   code: string;
+  /** Maps positions in `code` back to the agent's lines; without it, lines of `code` are reported. */
+  sourceMap?: ProgramSourceMap;
   tools: ToolNamespace;
   bridge: HostBridge;
   timeoutMs: number;

@@ -93,6 +93,8 @@ describe("UpstreamManager with real servers", () => {
       "cancelled_calls",
       "add_tool",
       "pid",
+      "call_log",
+      "rows",
       "env",
     ]);
   });

@@ -98,5 +98,6 @@ export const RUN_CLI = join(REPO_ROOT, "test/helpers/run-cli.ts");
 
 /** Arguments that run the CLI from source with this Node: `[node, ...cliArgs(...)]`. */
 export function cliArgs(...args: string[]): string[] {
-  return ["--import", "tsx", RUN_CLI, ...args];
+  // Resolved here, so the child finds tsx whatever its working directory.
+  return ["--import", import.meta.resolve("tsx"), RUN_CLI, ...args];
 }

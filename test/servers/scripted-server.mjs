@@ -60,6 +60,11 @@ const tools = [
     inputSchema: { type: "object" },
   },
   {
+    name: "rows",
+    description: "Returns `count` generated rows as a JSON array (about 100 bytes each).",
+    inputSchema: { type: "object", properties: { count: { type: "number" } }, required: ["count"] },
+  },
+  {
     name: "env",
     description: "Returns the value of an environment variable.",
     inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
@@ -116,6 +121,16 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       });
       await server.sendToolListChanged();
       return text("added");
+    case "rows":
+      return text(
+        Array.from({ length: args.count }, (_, id) => ({
+          id,
+          name: `row-${id}`,
+          region: ["north", "south", "east", "west"][id % 4],
+          amount: (id * 7919) % 1000,
+          note: "x".repeat(30),
+        })),
+      );
     case "call_log":
       return text(callLog);
     case "pid":

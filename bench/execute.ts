@@ -1,0 +1,151 @@
+// execute_code costs, measured in one run: empty executions, a tool call
+// through the sandbox vs. the same call from a plain SDK client, big results
+// filtered in the sandbox, concurrency, and memory per pooled isolate.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Gateway } from "../src/gateway/gateway.ts";
+import { IsolateRuntime } from "../src/sandbox/isolate/runtime.ts";
+import { SCRIPTED_JS } from "../test/helpers/servers.ts";
+import { ms, percentile, printTable, progress } from "./table.ts";
+
+const config = {
+  mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
+  toolscript: { sandbox: { poolSize: 2 } },
+};
+
+async function samples(count: number, run: () => Promise<void>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+async function mustSucceed(gateway: Gateway, code: string): Promise<unknown> {
+  const response = await gateway.execute(code);
+  if (response.error) throw new Error(`bench program failed: ${response.error.message}`);
+  return response.result;
+}
+
+export async function benchExecute(): Promise<void> {
+  const rows: string[][] = [];
+  const gateway = new Gateway({ config });
+  await gateway.start();
+  const direct = new Client({ name: "bench", version: "1" });
+  await direct.connect(new StdioClientTransport({ command: process.execPath, args: [SCRIPTED_JS] }));
+  try {
+    progress("empty executions");
+    for (let i = 0; i < 50; i++) await mustSucceed(gateway, "return 1");
+    const warm = await samples(500, () => mustSucceed(gateway, "return 1").then(() => {}));
+    rows.push([
+      "empty execution, warm (pooled isolate)",
+      ms(percentile(warm, 50)),
+      ms(percentile(warm, 95)),
+      "",
+    ]);
+
+    const cold = await samples(30, async () => {
+      const runtime = new IsolateRuntime({ poolSize: 0 });
+      const coldGateway = new Gateway({ config: { toolscript: {} }, runtime });
+      await coldGateway.execute("return 1");
+      await coldGateway.close();
+    });
+    rows.push([
+      "empty execution, cold (new isolate, no pool)",
+      ms(percentile(cold, 50)),
+      ms(percentile(cold, 95)),
+      "",
+    ]);
+
+    progress("tool call: sandbox vs. plain SDK client");
+    const CALLS = 200;
+    const args = { message: "hello" };
+    for (let i = 0; i < 50; i++) await direct.callTool({ name: "echo", arguments: args });
+    const directTimes = await samples(CALLS, async () => {
+      await direct.callTool({ name: "echo", arguments: args });
+    });
+    const loop = `for (let i = 0; i < ${CALLS}; i++) await tools.scripted.echo({ message: "hello" }); return 1`;
+    await mustSucceed(gateway, loop);
+    const empty = await samples(20, () => mustSucceed(gateway, "return 1").then(() => {}));
+    const loops = await samples(5, () => mustSucceed(gateway, loop).then(() => {}));
+    const perCallSandbox = (percentile(loops, 50) - percentile(empty, 50)) / CALLS;
+    const perCallDirect = directTimes.reduce((a, b) => a + b, 0) / CALLS;
+    rows.push([
+      "tool call, plain SDK client (mean)",
+      ms(perCallDirect),
+      ms(percentile(directTimes, 95)),
+      "1.00x",
+    ]);
+    rows.push([
+      "tool call from the sandbox (mean of 200 in one execution)",
+      ms(perCallSandbox),
+      "",
+      `${(perCallSandbox / perCallDirect).toFixed(2)}x`,
+    ]);
+    rows.push(["100 sequential calls in one execution", ms(percentile(loops, 50) / 2), "", ""]);
+
+    progress("1 MB result filtered in the sandbox");
+    const filter =
+      "const rows = await tools.scripted.rows({ count: 10000 }); return rows.filter((r) => r.amount > 990).slice(0, 10).map((r) => r.id)";
+    const bytes = (await gateway.execute(filter)).toolResultBytes;
+    const filtered = await samples(10, () => mustSucceed(gateway, filter).then(() => {}));
+    const directBig = await samples(10, async () => {
+      await direct.callTool({ name: "rows", arguments: { count: 10000 } });
+    });
+    rows.push([
+      `${(bytes / 1e6).toFixed(2)} MB result filtered to 10 ids in the sandbox`,
+      ms(percentile(filtered, 50)),
+      ms(percentile(filtered, 95)),
+      `${(percentile(filtered, 50) / percentile(directBig, 50)).toFixed(2)}x of the bare call`,
+    ]);
+
+    progress("50 concurrent executions");
+    const started = performance.now();
+    const each: number[] = [];
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const t0 = performance.now();
+        await mustSucceed(gateway, `const r = await tools.scripted.add({ a: ${i}, b: 1 }); return r.sum`);
+        each.push(performance.now() - t0);
+      }),
+    );
+    const wall = performance.now() - started;
+    each.sort((a, b) => a - b);
+    rows.push([
+      `50 concurrent executions (${((50 / wall) * 1000).toFixed(0)} executions/s)`,
+      ms(percentile(each, 50)),
+      ms(percentile(each, 95)),
+      "",
+    ]);
+  } finally {
+    await direct.close();
+    await gateway.close();
+  }
+
+  progress("memory per pooled isolate");
+  const POOL = 16;
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  const pooled = new IsolateRuntime({ poolSize: POOL });
+  await pooled.run({
+    code: "return 1",
+    tools: {},
+    bridge: { callTool: async () => null },
+    timeoutMs: 1000,
+    memoryMb: 64,
+    maxLogBytes: 1024,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const after = process.memoryUsage().rss;
+  await pooled.close();
+  rows.push([
+    `RSS per idle pooled isolate (pool of ${POOL})`,
+    `${((after - before) / POOL / 1e6).toFixed(2)} MB`,
+    "",
+    "",
+  ]);
+
+  printTable("execute_code (isolate tier, one run, 2 cores)", ["what", "p50 ms", "p95 ms", "ratio"], rows);
+}

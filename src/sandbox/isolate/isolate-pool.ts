@@ -1,0 +1,127 @@
+import ivm from "isolated-vm";
+import { PRELUDE_FILE_NAME, PRELUDE_SOURCE } from "./prelude.ts";
+
+/** An isolate with its context and prelude ready, used for exactly one execution. */
+export interface PreparedIsolate {
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  /** The prelude's `start(agent, call, search, log, toolsJson, contextJson, maxLogChars)`. */
+  start: ivm.Reference<(...args: unknown[]) => Promise<unknown>>;
+}
+
+export const DEFAULT_POOL_SIZE = 2;
+
+function disposeQuietly(isolate: ivm.Isolate): void {
+  try {
+    if (!isolate.isDisposed) isolate.dispose();
+  } catch {
+    // Already gone: nothing left to free.
+  }
+}
+
+/** Creates an isolate, a context and runs the prelude in it. */
+export async function prepareIsolate(memoryMb: number): Promise<PreparedIsolate> {
+  const isolate = new ivm.Isolate({ memoryLimit: memoryMb });
+  try {
+    const context = await isolate.createContext();
+    const prelude = await isolate.compileScript(PRELUDE_SOURCE, { filename: PRELUDE_FILE_NAME });
+    const start = (await prelude.run(context, { reference: true })) as PreparedIsolate["start"];
+    prelude.release();
+    return { isolate, context, start };
+  } catch (error) {
+    disposeQuietly(isolate);
+    throw error;
+  }
+}
+
+export function disposePrepared(prepared: PreparedIsolate): void {
+  disposeQuietly(prepared.isolate);
+}
+
+export interface IsolatePoolOptions {
+  /** Isolates kept ready; 0 disables pooling. */
+  size?: number;
+}
+
+/**
+ * Keeps a few isolates prepared ahead of time so an execution does not pay for
+ * creating one. Each is handed out once and never returns: nothing can leak
+ * from one execution into the next. Isolates are pooled for one memory limit
+ * at a time (the last one asked for), since the limit is fixed at creation.
+ */
+export class IsolatePool {
+  readonly #size: number;
+  #memoryMb: number | undefined;
+  #ready: Promise<PreparedIsolate | undefined>[] = [];
+  #refilling = false;
+  #closed = false;
+
+  constructor(options: IsolatePoolOptions = {}) {
+    this.#size = Math.max(0, Math.floor(options.size ?? DEFAULT_POOL_SIZE));
+  }
+
+  /** Starts preparing isolates for `memoryMb` in the background. */
+  prewarm(memoryMb: number): void {
+    this.#switchTo(memoryMb);
+    this.#scheduleRefill();
+  }
+
+  /** A prepared isolate for this memory limit: a pooled one when ready, else a new one. */
+  async acquire(memoryMb: number): Promise<PreparedIsolate> {
+    if (this.#closed) throw new Error("the isolate pool is closed");
+    this.#switchTo(memoryMb);
+    while (this.#ready.length > 0) {
+      const pooled = await this.#ready.shift();
+      if (pooled !== undefined && !pooled.isolate.isDisposed) {
+        this.#scheduleRefill();
+        return pooled;
+      }
+    }
+    this.#scheduleRefill();
+    return prepareIsolate(memoryMb);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#drain();
+  }
+
+  #switchTo(memoryMb: number): void {
+    if (this.#memoryMb === memoryMb) return;
+    this.#memoryMb = memoryMb;
+    void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    const ready = this.#ready;
+    this.#ready = [];
+    for (const pending of await Promise.all(ready)) if (pending) disposePrepared(pending);
+  }
+
+  #scheduleRefill(): void {
+    if (this.#refilling || this.#closed || this.#size === 0) return;
+    this.#refilling = true;
+    // Deferred, so creating isolates (partly synchronous) does not delay the run that triggered it.
+    setImmediate(() => this.#refillOne());
+  }
+
+  #refillOne(): void {
+    const memoryMb = this.#memoryMb;
+    if (this.#closed || memoryMb === undefined || this.#ready.length >= this.#size) {
+      this.#refilling = false;
+      return;
+    }
+    const pending = prepareIsolate(memoryMb).then(
+      (prepared) => {
+        if (this.#closed || this.#memoryMb !== memoryMb) {
+          disposePrepared(prepared);
+          return undefined;
+        }
+        return prepared;
+      },
+      () => undefined,
+    );
+    this.#ready.push(pending);
+    void pending.then(() => setImmediate(() => this.#refillOne()));
+  }
+}

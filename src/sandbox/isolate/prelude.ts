@@ -1,0 +1,312 @@
+/**
+ * The code that runs first in every isolate, before any agent code. It
+ * installs the sandbox globals (`console`, the error classes) and evaluates to
+ * the `start` function the host calls once per execution with that run's host
+ * functions, tool namespace and context. Everything the host hands in stays in
+ * this closure; the agent only ever sees wrappers that move JSON strings.
+ *
+ * It captures the intrinsics it relies on up front, so agent code that
+ * replaces `JSON` or `Object` only breaks its own run.
+ */
+
+/** File name of the prelude in isolate stacks; its frames are stripped from reports. */
+export const PRELUDE_FILE_NAME = "toolscript:prelude";
+
+/** Globals the prelude removes: no use to agents, and extra attack surface (wasm JIT, shared memory). */
+export const REMOVED_GLOBALS = ["WebAssembly", "SharedArrayBuffer", "Atomics"] as const;
+
+/** Globals the sandbox adds to the standard built-ins (`searchTools` only when the bridge offers search). */
+export const SANDBOX_GLOBALS = [
+  "tools",
+  "searchTools",
+  "context",
+  "console",
+  "ToolError",
+  "PolicyError",
+  "ValidationError",
+] as const;
+
+export const PRELUDE_SOURCE = `"use strict";
+(function () {
+  const g = globalThis;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const { create, freeze, defineProperty, keys, getOwnPropertyNames, is } = Object;
+  const isArray = Array.isArray;
+  const ErrorClass = Error;
+  const TypeErrorClass = TypeError;
+  const ProxyClass = Proxy;
+  const MapClass = Map;
+  const SetClass = Set;
+  const WeakSetClass = WeakSet;
+  const StringOf = String;
+  const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+  for (const name of ${JSON.stringify(REMOVED_GLOBALS)}) delete g[name];
+
+  function define(name, value) {
+    defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
+  }
+
+  function makeErrorClass(name) {
+    const ErrorType = class extends ErrorClass {
+      constructor(message, options) {
+        super(message, options !== undefined && options !== null && "cause" in options ? { cause: options.cause } : undefined);
+        if (options !== undefined && options !== null) {
+          this.code = options.code;
+          this.data = options.data;
+        }
+      }
+    };
+    defineProperty(ErrorType, "name", { value: name });
+    defineProperty(ErrorType.prototype, "name", { value: name, writable: true, configurable: true });
+    return ErrorType;
+  }
+  const ToolError = makeErrorClass("ToolError");
+  const PolicyError = makeErrorClass("PolicyError");
+  const ValidationError = makeErrorClass("ValidationError");
+  const HOST_ERRORS = create(null);
+  HOST_ERRORS.ToolError = ToolError;
+  HOST_ERRORS.PolicyError = PolicyError;
+  HOST_ERRORS.ValidationError = ValidationError;
+  define("ToolError", ToolError);
+  define("PolicyError", PolicyError);
+  define("ValidationError", ValidationError);
+
+  // The one run this isolate serves; set by start().
+  let hostCall;
+  let hostSearch;
+  let hostLog;
+  let logCharsLeft = 0;
+
+  // ---- console: each call is formatted here and sent as one string ----
+  function inspectReplacer(seen) {
+    return function (key, value) {
+      switch (typeof value) {
+        case "bigint": return StringOf(value) + "n";
+        case "function": return "[Function: " + (value.name || "(anonymous)") + "]";
+        case "symbol": return value.toString();
+        case "undefined": return key === "" ? "undefined" : undefined;
+      }
+      if (value === null || typeof value !== "object") return value;
+      if (seen.has(value)) return "[Circular]";
+      seen.add(value);
+      if (value instanceof ErrorClass) return value.name + ": " + value.message;
+      if (value instanceof MapClass) return { "[Map]": [...value.entries()] };
+      if (value instanceof SetClass) return { "[Set]": [...value.values()] };
+      return value;
+    };
+  }
+  function inspect(value) {
+    switch (typeof value) {
+      case "string": return value;
+      case "number": return is(value, -0) ? "-0" : StringOf(value);
+      case "bigint": return StringOf(value) + "n";
+      case "boolean": return value ? "true" : "false";
+      case "undefined": return "undefined";
+      case "symbol": return value.toString();
+      case "function": return "[Function: " + (value.name || "(anonymous)") + "]";
+    }
+    if (value === null) return "null";
+    try {
+      if (value instanceof ErrorClass) return typeof value.stack === "string" ? value.stack : value.name + ": " + value.message;
+      const text = stringify(value, inspectReplacer(new WeakSetClass()));
+      return text === undefined ? StringOf(value) : text;
+    } catch (error) {
+      return "[unprintable object]";
+    }
+  }
+  const consoleObject = {};
+  for (const level of ["log", "info", "warn", "error", "debug"]) {
+    consoleObject[level] = function (...args) {
+      if (hostLog === undefined || logCharsLeft < 0) return;
+      let message = "";
+      for (let index = 0; index < args.length; index += 1) message += (index === 0 ? "" : " ") + inspect(args[index]);
+      logCharsLeft -= message.length + 1;
+      hostLog(level, message);
+    };
+  }
+  define("console", freeze(consoleObject));
+
+  // ---- only JSON crosses the boundary ----
+  function pathTo(path, key) {
+    return IDENTIFIER.test(key) ? path + "." + key : path + "[" + stringify(key) + "]";
+  }
+  function checkJson(value, path, ancestors, key, what) {
+    if (value !== null && (typeof value === "object" || typeof value === "function") && typeof value.toJSON === "function") {
+      value = value.toJSON(key);
+    }
+    let problem;
+    switch (typeof value) {
+      case "bigint": problem = "a BigInt (convert it with String() or Number())"; break;
+      case "function": problem = "a function"; break;
+      case "symbol": problem = "a symbol"; break;
+      case "object":
+        if (value === null) return;
+        if (ancestors.includes(value)) problem = "a circular reference";
+        else if (value instanceof MapClass || value instanceof SetClass) problem = "a Map or Set (convert it to an object or array)";
+        break;
+      default: return;
+    }
+    if (problem !== undefined) {
+      throw new TypeErrorClass(what + " must be JSON-serializable, but " + (path || "it") + " is " + problem);
+    }
+    ancestors.push(value);
+    if (isArray(value)) {
+      for (let index = 0; index < value.length; index += 1) {
+        checkJson(value[index], path + "[" + index + "]", ancestors, StringOf(index), what);
+      }
+    } else {
+      for (const name of keys(value)) checkJson(value[name], pathTo(path, name), ancestors, name, what);
+    }
+    ancestors.pop();
+  }
+  function toJson(value, what, root) {
+    checkJson(value, root, [], "", what);
+    return stringify(value);
+  }
+  function fromReply(reply) {
+    if (reply.ok) return reply.json === undefined ? undefined : parse(reply.json);
+    const failure = reply.error;
+    const data = failure.dataJson === undefined ? undefined : parse(failure.dataJson);
+    const ErrorType = HOST_ERRORS[failure.name];
+    if (ErrorType !== undefined) throw new ErrorType(failure.message, { code: failure.code, data });
+    const error = new ErrorClass(failure.message);
+    if (failure.name !== "Error") defineProperty(error, "name", { value: failure.name, writable: true, configurable: true });
+    error.code = failure.code;
+    error.data = data;
+    throw error;
+  }
+  const REPLY = { result: { promise: true, copy: true } };
+
+  // ---- tools ----
+  function normalize(name) {
+    return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  }
+  function distance(a, b) {
+    let previous = [];
+    for (let j = 0; j <= b.length; j += 1) previous.push(j);
+    for (let i = 1; i <= a.length; i += 1) {
+      const current = [i];
+      for (let j = 1; j <= b.length; j += 1) {
+        current.push(Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1)));
+      }
+      previous = current;
+    }
+    return previous[b.length];
+  }
+  function closeMatches(name, candidates) {
+    const wanted = normalize(name);
+    const scored = [];
+    for (const candidate of candidates) {
+      const other = normalize(candidate);
+      const score = other === wanted || (wanted.length > 2 && (other.includes(wanted) || wanted.includes(other)))
+        ? 0
+        : distance(wanted, other);
+      if (score <= Math.max(2, Math.floor(wanted.length / 3))) scored.push({ candidate, score });
+    }
+    scored.sort((a, b) => a.score - b.score);
+    return scored.slice(0, 5).map((entry) => entry.candidate);
+  }
+  function unknownName(what, label, name, candidates) {
+    const matches = closeMatches(name, candidates);
+    const hint = matches.length > 0
+      ? " Did you mean: " + matches.join(", ") + "?"
+      : " Known: " + candidates.slice(0, 20).join(", ") + (candidates.length > 20 ? ", ..." : "") + ".";
+    return new TypeErrorClass("Unknown " + what + " " + label + "." + hint + " Use searchTools() to find tools.");
+  }
+  const PASSTHROUGH = create(null);
+  PASSTHROUGH.then = true;
+  PASSTHROUGH.toJSON = true;
+  function guard(target, onUnknown) {
+    return new ProxyClass(target, {
+      get(object, key) {
+        if (typeof key === "symbol" || key in object || PASSTHROUGH[key] === true) return object[key];
+        throw onUnknown(key);
+      },
+    });
+  }
+  function makeTool(server, tool, label) {
+    const call = async (args) => {
+      const json = toJson(args === undefined ? {} : args, "The arguments of " + label + "()", "args");
+      return fromReply(await hostCall.apply(undefined, [server, tool, json], REPLY));
+    };
+    defineProperty(call, "name", { value: label });
+    return call;
+  }
+  // Original names work but stay out of Object.keys(), which lists each tool once.
+  function alias(object, name, value) {
+    defineProperty(object, name, { value, enumerable: false });
+  }
+  function buildTools(namespace) {
+    const servers = create(null);
+    const serverIds = keys(namespace);
+    for (const serverId of serverIds) {
+      const entry = namespace[serverId];
+      const functions = create(null);
+      const toolIds = keys(entry.tools);
+      for (const toolId of toolIds) {
+        functions[toolId] = makeTool(entry.server, entry.tools[toolId], "tools." + serverId + "." + toolId);
+      }
+      for (const toolId of toolIds) {
+        if (!(entry.tools[toolId] in functions)) alias(functions, entry.tools[toolId], functions[toolId]);
+      }
+      const names = getOwnPropertyNames(functions);
+      servers[serverId] = guard(freeze(functions), (key) => unknownName("tool", "tools." + serverId + "." + key, key, names));
+    }
+    for (const serverId of serverIds) {
+      if (!(namespace[serverId].server in servers)) alias(servers, namespace[serverId].server, servers[serverId]);
+    }
+    const names = getOwnPropertyNames(servers);
+    return guard(freeze(servers), (key) => unknownName("server", "tools." + key, key, names));
+  }
+  async function searchTools(query, limit, minScore) {
+    if (typeof query !== "string") throw new TypeErrorClass("searchTools(query, limit?, minScore?): query must be a string");
+    if (limit !== undefined && typeof limit !== "number") throw new TypeErrorClass("searchTools: limit must be a number");
+    if (minScore !== undefined && typeof minScore !== "number") throw new TypeErrorClass("searchTools: minScore must be a number");
+    return fromReply(await hostSearch.apply(undefined, [query, limit, minScore], REPLY));
+  }
+
+  // ---- the run ----
+  function describe(error) {
+    try {
+      if (error instanceof ErrorClass) {
+        let dataJson;
+        try {
+          dataJson = error.data === undefined ? undefined : stringify(error.data);
+        } catch (ignored) {
+          dataJson = undefined;
+        }
+        return {
+          kind: error instanceof ToolError ? "tool" : error instanceof PolicyError ? "policy" : "runtime",
+          name: StringOf(error.name),
+          message: StringOf(error.message),
+          stack: typeof error.stack === "string" ? error.stack : undefined,
+          code: error.code === undefined ? undefined : StringOf(error.code),
+          dataJson: typeof dataJson === "string" ? dataJson : undefined,
+        };
+      }
+      return { kind: "runtime", name: "Error", message: "Uncaught " + inspect(error) };
+    } catch (ignored) {
+      return { kind: "runtime", name: "Error", message: "Uncaught error that could not be described" };
+    }
+  }
+
+  return async function start(agent, call, search, log, toolsJson, contextJson, maxLogChars) {
+    hostCall = call;
+    hostSearch = search;
+    hostLog = log;
+    logCharsLeft = maxLogChars;
+    define("tools", buildTools(parse(toolsJson)));
+    define("context", contextJson === undefined ? {} : parse(contextJson));
+    if (search !== undefined) define("searchTools", searchTools);
+    try {
+      const value = await agent();
+      if (value === undefined) return { ok: true };
+      return { ok: true, json: toJson(value, "The returned value", "result") };
+    } catch (error) {
+      return { ok: false, error: describe(error) };
+    }
+  };
+})();
+`;

@@ -1,0 +1,104 @@
+import type { ExecutionError, ExecutionErrorKind } from "../types.ts";
+import { type AgentPositions, mapAgentStack, mapCompileMessage } from "./agent-stack.ts";
+
+/** Why a run stopped before the agent's code finished. */
+export type EndReason = "timeout" | "aborted" | "closed";
+
+/** What the prelude's `start` resolves to (copied out of the isolate, so checked). */
+export type StartReport =
+  | { ok: true; json?: string }
+  | {
+      ok: false;
+      error: {
+        kind: string;
+        name: string;
+        message: string;
+        stack?: string;
+        code?: string;
+        dataJson?: string;
+      };
+    };
+
+const REPORTED_KINDS: ReadonlySet<string> = new Set<ExecutionErrorKind>(["tool", "policy", "runtime"]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function optionalString(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function parseJson(json: string | undefined): unknown {
+  if (json === undefined) return undefined;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+function withPosition(
+  error: ExecutionError,
+  position: { line: number; column: number } | undefined,
+): ExecutionError {
+  if (position === undefined) return error;
+  return { ...error, line: position.line, column: position.column };
+}
+
+/** Turns the report of a finished run into its result or error. */
+export function fromReport(
+  report: unknown,
+  positions: AgentPositions,
+): { result?: unknown; error?: ExecutionError } {
+  if (!isRecord(report) || typeof report.ok !== "boolean") {
+    return { error: { kind: "runtime", name: "Error", message: "The sandbox returned a malformed report" } };
+  }
+  if (report.ok) {
+    const json = optionalString(report.json);
+    return json === undefined ? {} : { result: JSON.parse(json) };
+  }
+  const raw = isRecord(report.error) ? report.error : {};
+  const kind = typeof raw.kind === "string" && REPORTED_KINDS.has(raw.kind) ? raw.kind : "runtime";
+  const error: ExecutionError = {
+    kind: kind as ExecutionErrorKind,
+    name: optionalString(raw.name) ?? "Error",
+    message: optionalString(raw.message) ?? "",
+  };
+  const code = optionalString(raw.code);
+  const data = parseJson(optionalString(raw.dataJson));
+  if (code !== undefined) error.code = code;
+  if (data !== undefined) error.data = data;
+  const stack = optionalString(raw.stack);
+  if (stack === undefined) return { error };
+  const mapped = mapAgentStack(stack, positions);
+  return { error: withPosition({ ...error, stack: mapped.stack }, mapped.position) };
+}
+
+const END_MESSAGES: Record<EndReason, { kind: ExecutionErrorKind; name: string; message: string }> = {
+  timeout: { kind: "timeout", name: "TimeoutError", message: "Execution timed out" },
+  aborted: { kind: "runtime", name: "AbortError", message: "Execution was cancelled" },
+  closed: { kind: "runtime", name: "Error", message: "The sandbox runtime was closed during execution" },
+};
+
+/** Turns a failure of the isolate machinery (compile error, disposal, limits) into an error. */
+export function fromFailure(
+  failure: unknown,
+  ended: EndReason | undefined,
+  timeoutMs: number,
+  positions: AgentPositions,
+): ExecutionError {
+  if (ended !== undefined) {
+    const base = END_MESSAGES[ended];
+    return ended === "timeout" ? { ...base, message: `${base.message} after ${timeoutMs} ms` } : { ...base };
+  }
+  const message = failure instanceof Error ? failure.message : String(failure);
+  if (/memory limit/i.test(message)) {
+    return { kind: "memory", name: "MemoryError", message: "Execution exceeded the memory limit" };
+  }
+  if (failure instanceof SyntaxError) {
+    const mapped = mapCompileMessage(message, positions);
+    return withPosition({ kind: "syntax", name: "SyntaxError", message: mapped.message }, mapped.position);
+  }
+  return { kind: "runtime", name: "Error", message: `Sandbox failure: ${message}` };
+}

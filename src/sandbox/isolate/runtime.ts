@@ -1,0 +1,144 @@
+import type { ExecutionError, ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
+import { AGENT_SCRIPT_NAME, AgentPositions, wrapAgentCode } from "./agent-stack.ts";
+import { createHostFunctions } from "./host-functions.ts";
+import { DEFAULT_POOL_SIZE, disposePrepared, IsolatePool } from "./isolate-pool.ts";
+import { LogCollector } from "./log-collector.ts";
+import { type EndReason, fromFailure, fromReport } from "./run-outcome.ts";
+
+/** Memory limit the pool prepares isolates for before the first run says otherwise. */
+export const DEFAULT_PREWARM_MEMORY_MB = 128;
+/** setTimeout fires at once for delays above this, so longer limits are capped to it. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export interface IsolateRuntimeOptions {
+  /** Isolates prepared ahead of time (each serves one execution); 0 disables the pool. */
+  poolSize?: number;
+  /** Memory limit of the isolates prepared before the first run. */
+  prewarmMemoryMb?: number;
+}
+
+type Outcome = { result?: unknown; error?: ExecutionError };
+
+function failure(kind: ExecutionError["kind"], name: string, message: string): Outcome {
+  return { error: { kind, name, message } };
+}
+
+/**
+ * The `isolate` sandbox tier: each execution runs in its own fresh V8 isolate
+ * (isolated-vm) with a memory limit, a wall-clock watchdog, and no globals
+ * but the built-ins, `tools`, `searchTools`, `console` and `context`.
+ */
+export class IsolateRuntime implements SandboxRuntime {
+  readonly name = "isolate";
+  readonly #pool: IsolatePool;
+  /** Stops every run in progress; used by close(). */
+  readonly #active = new Set<(reason: EndReason) => void>();
+  #closed = false;
+
+  constructor(options: IsolateRuntimeOptions = {}) {
+    const size = options.poolSize ?? DEFAULT_POOL_SIZE;
+    this.#pool = new IsolatePool({ size });
+    if (size > 0) this.#pool.prewarm(options.prewarmMemoryMb ?? DEFAULT_PREWARM_MEMORY_MB);
+  }
+
+  async run(options: RunOptions): Promise<ExecutionResult> {
+    const startedAt = performance.now();
+    const logs = new LogCollector(options.maxLogBytes);
+    let outcome: Outcome;
+    try {
+      outcome = await this.#execute(options, logs);
+    } catch (error) {
+      outcome = failure(
+        "runtime",
+        "Error",
+        `Sandbox failure: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    const result: ExecutionResult = { logs: logs.entries, durationMs: performance.now() - startedAt };
+    if (outcome.result !== undefined) result.result = outcome.result;
+    if (outcome.error !== undefined) result.error = outcome.error;
+    if (logs.truncated) result.logsTruncated = true;
+    return result;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const stop of this.#active) stop("closed");
+    await this.#pool.close();
+  }
+
+  async #execute(options: RunOptions, logs: LogCollector): Promise<Outcome> {
+    if (this.#closed) return failure("runtime", "Error", "The sandbox runtime is closed");
+    if (options.signal?.aborted) return failure("runtime", "AbortError", "Execution was cancelled");
+    let toolsJson: string;
+    let contextJson: string | undefined;
+    try {
+      toolsJson = JSON.stringify(options.tools);
+      contextJson = options.context === undefined ? undefined : JSON.stringify(options.context);
+    } catch (error) {
+      return failure(
+        "runtime",
+        "TypeError",
+        `context must be JSON-serializable: ${(error as Error).message}`,
+      );
+    }
+
+    const positions = new AgentPositions(options.sourceMap);
+    const prepared = await this.#pool.acquire(options.memoryMb);
+    if (this.#closed) {
+      disposePrepared(prepared);
+      return failure("runtime", "Error", "The sandbox runtime is closed");
+    }
+    const calls = new AbortController();
+    const host = createHostFunctions({
+      tools: options.tools,
+      bridge: options.bridge,
+      logs,
+      signal: calls.signal,
+    });
+    let ended: EndReason | undefined;
+    let settled = false;
+    // Disposing the isolate is the only way to stop code that spins after an `await`.
+    const stop = (reason: EndReason): void => {
+      if (settled || ended !== undefined) return;
+      ended = reason;
+      calls.abort(new Error(`execution ended: ${reason}`));
+      disposePrepared(prepared);
+    };
+    const onAbort = (): void => stop("aborted");
+    this.#active.add(stop);
+    const watchdog = setTimeout(stop, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS), "timeout");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const { context, start } = prepared;
+      const agent = await context.eval(wrapAgentCode(options.code), {
+        filename: AGENT_SCRIPT_NAME,
+        reference: true,
+      });
+      const args = [
+        agent.derefInto(),
+        host.call,
+        host.search,
+        host.log,
+        toolsJson,
+        contextJson,
+        options.maxLogBytes,
+      ];
+      const report = await start.apply(undefined, args, { result: { promise: true, copy: true } });
+      settled = true;
+      return fromReport(report, positions);
+    } catch (error) {
+      settled = true;
+      return { error: fromFailure(error, ended, options.timeoutMs, positions) };
+    } finally {
+      clearTimeout(watchdog);
+      options.signal?.removeEventListener("abort", onAbort);
+      this.#active.delete(stop);
+      calls.abort(new Error("execution ended"));
+      host.release();
+      // Nothing of the agent's can act any more (calls and logs are refused); disposing
+      // off the result's path saves a fraction of a millisecond.
+      setImmediate(() => disposePrepared(prepared));
+    }
+  }
+}
