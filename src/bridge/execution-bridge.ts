@@ -31,7 +31,7 @@ export interface ExecutionBridge {
  */
 export function createExecutionBridge(options: ExecutionBridgeOptions): ExecutionBridge {
   const maxToolCalls = options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
-  const stats: ToolCallStats = { calls: 0, failed: 0, resultBytes: 0 };
+  const stats: ToolCallStats = { calls: 0, failed: 0 };
   const handler = composeMiddleware(options.middleware ?? [], async (call: ToolCall) => {
     const result = await options.upstream.callTool(call.tool.server, call.tool.tool, call.args, {
       signal: call.signal,
@@ -59,9 +59,7 @@ export function createExecutionBridge(options: ExecutionBridgeOptions): Executio
       }
       stats.calls++;
       try {
-        const value = await handler({ tool: entry, args, signal });
-        stats.resultBytes += jsonBytes(value);
-        return value;
+        return await handler({ tool: entry, args, signal });
       } catch (error) {
         stats.failed++;
         throw toBridgeError(error, entry.server, entry.tool);
@@ -101,13 +99,4 @@ function toBridgeError(error: unknown, server: string, tool: string): BridgeErro
       cause: error,
     },
   );
-}
-
-function jsonBytes(value: unknown): number {
-  if (value === undefined) return 0;
-  try {
-    return Buffer.byteLength(JSON.stringify(value) ?? "");
-  } catch {
-    return 0;
-  }
 }

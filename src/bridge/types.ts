@@ -32,6 +32,4 @@ export type ToolCallMiddleware = (call: ToolCall, next: ToolCallHandler) => Prom
 export interface ToolCallStats {
   calls: number;
   failed: number;
-  /** Bytes of tool results that entered the sandbox (JSON). */
-  resultBytes: number;
 }

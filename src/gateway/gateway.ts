@@ -124,7 +124,7 @@ export class Gateway {
       durationMs: performance.now() - started,
       toolCalls: stats.calls,
       failedToolCalls: stats.failed,
-      toolResultBytes: stats.resultBytes,
+      toolResultBytes: result.toolResultBytes ?? 0,
     };
   }
 

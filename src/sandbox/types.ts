@@ -29,6 +29,8 @@ export interface ExecutionResult {
   result?: unknown;
   error?: ExecutionError;
   logs: LogEntry[];
+  /** Bytes of tool and search results (as JSON) that entered the sandbox. */
+  toolResultBytes?: number;
   /** True when logs were cut at the size cap. */
   logsTruncated?: boolean;
   durationMs: number;

@@ -137,15 +137,20 @@ export class UpstreamConnection {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? this.#options.callTimeoutMs;
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
+      // The SDK never removes its abort listener; a per-call signal keeps a
+      // long-lived execution signal from collecting one listener per call.
+      const call = linkedController(options.signal);
       try {
         const result = await client.callTool(
           { name: tool, arguments: (args ?? {}) as Record<string, unknown> },
           undefined,
-          { timeout: timeoutMs, ...(options.signal && { signal: options.signal }) },
+          { timeout: timeoutMs, signal: call.signal },
         );
         return result as CallToolResult;
       } catch (error) {
         throw this.#callError(tool, error, timeoutMs, options.signal);
+      } finally {
+        call.unlink();
       }
     }, options.signal);
   }
@@ -270,6 +275,15 @@ export class UpstreamConnection {
     this.#state = state;
     this.#events.onStatusChanged(this.status());
   }
+}
+
+function linkedController(parent: AbortSignal | undefined): { signal: AbortSignal; unlink(): void } {
+  const controller = new AbortController();
+  if (!parent) return { signal: controller.signal, unlink() {} };
+  const onAbort = () => controller.abort(parent.reason);
+  if (parent.aborted) onAbort();
+  else parent.addEventListener("abort", onAbort, { once: true });
+  return { signal: controller.signal, unlink: () => parent.removeEventListener("abort", onAbort) };
 }
 
 function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { getEventListeners } from "node:events";
 import { after, before, describe, test } from "node:test";
 import {
   EVERYTHING_JS,
@@ -124,6 +125,14 @@ describe("UpstreamManager with real servers", () => {
     assert.match(textOf(echoed), /hi/);
     const added = await manager.callTool("scripted", "add", { a: 2, b: 3 });
     assert.deepEqual(added.structuredContent, { sum: 5 });
+  });
+
+  test("sequential calls sharing one signal leave no abort listener behind", async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      await manager.callTool("scripted", "echo", { message: "x" }, { signal: controller.signal });
+    }
+    assert.equal(getEventListeners(controller.signal, "abort").length, 0);
   });
 
   test("the child gets only its configured env, not the gateway's", async () => {

@@ -22,6 +22,8 @@ export interface HostFunctions {
     | ivm.Reference<(query: unknown, limit: unknown, minScore: unknown) => Promise<HostReply>>
     | undefined;
   log: ivm.Callback<(level: unknown, message: unknown) => void>;
+  /** Bytes of results sent into the isolate so far. */
+  bytesIn(): number;
   release(): void;
 }
 
@@ -43,11 +45,6 @@ function errorReply(error: unknown): HostReply {
   return reply;
 }
 
-function valueReply(value: unknown): HostReply {
-  const json = value === undefined ? undefined : JSON.stringify(value);
-  return json === undefined ? { ok: true } : { ok: true, json };
-}
-
 /** Parses JSON produced inside the sandbox; it arrives as an untrusted string. */
 function parseArgs(argsJson: unknown): unknown {
   if (typeof argsJson !== "string") throw new TypeError("tool arguments must arrive as a JSON string");
@@ -61,6 +58,13 @@ function toolKey(server: string, tool: string): string {
 /** Builds the host side of the bridge for one run. */
 export function createHostFunctions(options: HostFunctionsOptions): HostFunctions {
   const { bridge, logs, signal } = options;
+  let bytesIn = 0;
+  const valueReply = (value: unknown): HostReply => {
+    const json = value === undefined ? undefined : JSON.stringify(value);
+    if (json === undefined) return { ok: true };
+    bytesIn += Buffer.byteLength(json);
+    return { ok: true, json };
+  };
   // The isolate only names tools of this run; checked again here in case the prelude is bypassed.
   const allowed = new Set<string>();
   for (const entry of Object.values(options.tools)) {
@@ -100,6 +104,7 @@ export function createHostFunctions(options: HostFunctionsOptions): HostFunction
     log: new ivm.Callback((level: unknown, message: unknown) => {
       if (!signal.aborted) logs.add(level, message);
     }),
+    bytesIn: () => bytesIn,
     release() {
       callReference.release();
       searchReference?.release();

@@ -140,6 +140,7 @@ describe("IsolateRuntime: tools", () => {
       { bridge },
     );
     assert.deepEqual(result.result, [2, 11, true, ["my_server"], ["get_sum"]]);
+    assert.equal(result.toolResultBytes, 3, "the JSON of 2 and 11 entered the sandbox");
     assert.deepEqual(
       bridge.calls.map((call) => [call.server, call.tool, call.args]),
       [

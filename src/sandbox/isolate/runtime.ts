@@ -17,7 +17,7 @@ export interface IsolateRuntimeOptions {
   prewarmMemoryMb?: number;
 }
 
-type Outcome = { result?: unknown; error?: ExecutionError };
+type Outcome = { result?: unknown; error?: ExecutionError; toolResultBytes?: number };
 
 function failure(kind: ExecutionError["kind"], name: string, message: string): Outcome {
   return { error: { kind, name, message } };
@@ -57,6 +57,7 @@ export class IsolateRuntime implements SandboxRuntime {
     const result: ExecutionResult = { logs: logs.entries, durationMs: performance.now() - startedAt };
     if (outcome.result !== undefined) result.result = outcome.result;
     if (outcome.error !== undefined) result.error = outcome.error;
+    if (outcome.toolResultBytes) result.toolResultBytes = outcome.toolResultBytes;
     if (logs.truncated) result.logsTruncated = true;
     return result;
   }
@@ -126,10 +127,13 @@ export class IsolateRuntime implements SandboxRuntime {
       ];
       const report = await start.apply(undefined, args, { result: { promise: true, copy: true } });
       settled = true;
-      return fromReport(report, positions);
+      return { ...fromReport(report, positions), toolResultBytes: host.bytesIn() };
     } catch (error) {
       settled = true;
-      return { error: fromFailure(error, ended, options.timeoutMs, positions) };
+      return {
+        error: fromFailure(error, ended, options.timeoutMs, positions),
+        toolResultBytes: host.bytesIn(),
+      };
     } finally {
       clearTimeout(watchdog);
       options.signal?.removeEventListener("abort", onAbort);
