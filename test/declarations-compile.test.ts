@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import ts from "typescript";
+import { Catalog } from "../src/catalog/catalog.ts";
 import { renderTree } from "../src/catalog/declaration/tree.ts";
 import { assignIdentifiers, buildCatalogTools } from "../src/catalog/naming.ts";
 import type { CatalogTool, ToolDefinition } from "../src/catalog/types.ts";
+import { UpstreamManager } from "../src/upstream/manager.ts";
+import { EVERYTHING_JS, FILESYSTEM_JS, MEMORY_JS, stdioServer } from "./helpers/servers.ts";
 
 interface FixtureTool extends ToolDefinition {
   server: string;
@@ -221,6 +224,41 @@ describe("generated declarations of the fixture catalog", () => {
         diagnostics.some((d) => d.code === code),
         formatDiagnostics(diagnostics),
       );
+    }
+  });
+});
+
+describe("generated declarations of live reference servers", () => {
+  test("every tool of server-everything, -filesystem and -memory compiles", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "toolscript-live-decl-"));
+    const manager = new UpstreamManager([
+      stdioServer("everything", EVERYTHING_JS, ["stdio"]),
+      stdioServer("filesystem", FILESYSTEM_JS, [scratch]),
+      stdioServer("memory", MEMORY_JS, [], { MEMORY_FILE_PATH: join(scratch, "memory.jsonl") }),
+    ]);
+    try {
+      const statuses = await manager.start();
+      assert.ok(
+        statuses.every((status) => status.state === "ready"),
+        JSON.stringify(statuses),
+      );
+      const catalog = new Catalog(manager.serverNames);
+      for (const [server, definitions] of manager.tools()) catalog.setServerTools(server, definitions);
+      const tools = catalog.tools();
+      assert.ok(tools.length >= 30, `only ${tools.length} tools`);
+      const files: string[] = [];
+      for (const [path, content] of renderTree(tools)) {
+        const file = join(scratch, "tree", path);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, content);
+        files.push(file);
+      }
+      const program = ts.createProgram(files, { ...BASE_OPTIONS, ...RESOLUTIONS[0]![1] });
+      const diagnostics = ts.getPreEmitDiagnostics(program);
+      assert.equal(diagnostics.length, 0, formatDiagnostics(diagnostics));
+    } finally {
+      await manager.close();
+      rmSync(scratch, { recursive: true, force: true });
     }
   });
 });

@@ -111,6 +111,24 @@ describe("toolscript serve over stdio, driven by the SDK client", () => {
     }
   });
 
+  test("a timed-out execution cancels its in-flight upstream calls", async () => {
+    const answer = await execute(
+      client,
+      "await Promise.all([tools.scripted.slow({ ms: 20000 }), tools.scripted.slow({ ms: 20000 })]);",
+      {
+        timeoutMs: 500,
+      },
+    );
+    assert.equal(answer.structured.error?.kind, "timeout");
+    let cancelled: unknown[] = [];
+    for (let tries = 0; tries < 40 && cancelled.length < 2; tries++) {
+      cancelled = (await execute(client, "return await tools.scripted.cancelled_calls({})")).structured
+        .result as unknown[];
+      if (cancelled.length < 2) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.equal(cancelled.length, 2, "the server saw notifications/cancelled for both calls");
+  });
+
   test("escape attempts find nothing of the host", async () => {
     const answer = await execute(
       client,
