@@ -3,23 +3,23 @@ import { SourceMap } from "node:module";
 import { describe, it } from "node:test";
 import { compileProgram } from "./compile.ts";
 
-function compiled(source: string, language: "typescript" | "javascript" = "typescript") {
-  const result = compileProgram(source, language);
+async function compiled(source: string, language: "typescript" | "javascript" = "typescript") {
+  const result = await compileProgram(source, language);
   if (!result.ok) throw new Error(`unexpected compile error: ${result.error.message}`);
   return result;
 }
 
 /** Runs the emitted body as an async function, as a sandbox would. */
 async function evaluate(source: string): Promise<unknown> {
-  const { js } = compiled(source);
+  const { js } = await compiled(source);
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
     body: string,
   ) => () => Promise<unknown>;
   return new AsyncFunction(js)();
 }
 
-function compileError(source: string) {
-  const result = compileProgram(source, "typescript");
+async function compileError(source: string) {
+  const result = await compileProgram(source, "typescript");
   if (result.ok) throw new Error("expected a compile error");
   return result.error;
 }
@@ -44,16 +44,16 @@ describe("compileProgram", () => {
     assert.equal(await evaluate("const v = await Promise.resolve(20);\nawait v + 1"), 21);
   });
 
-  it("compiles JavaScript too", () => {
-    assert.match(compiled("const x = 1;\nx", "javascript").js, /return x;/);
-    const error = compileProgram("const x: number = 1;", "javascript");
+  it("compiles JavaScript too", async () => {
+    assert.match((await compiled("const x = 1;\nx", "javascript")).js, /return x;/);
+    const error = await compileProgram("const x: number = 1;", "javascript");
     assert.equal(error.ok, false);
   });
 
-  it("maps every emitted line back to the agent's line", () => {
+  it("maps every emitted line back to the agent's line", async () => {
     const source =
       "// a comment\ntype T = { a: number };\nconst t: T = { a: 1 };\n\nconst y = t.a +\n  2;\nMath.max(y, 2)";
-    const { js, sourceMap } = compiled(source);
+    const { js, sourceMap } = await compiled(source);
     assert.deepEqual(sourceMap.sources, ["agent.ts"]);
     const map = new SourceMap({ ...sourceMap, file: "agent.ts", sourceRoot: "", sourcesContent: [] });
     const lines = js.split("\n");
@@ -73,8 +73,8 @@ describe("compileProgram", () => {
     assert.equal(entry.originalColumn, 9);
   });
 
-  it("reports syntax errors at the agent's line and column with the offending line", () => {
-    const error = compileError("const a = 1;\nconst b = ;\n");
+  it("reports syntax errors at the agent's line and column with the offending line", async () => {
+    const error = await compileError("const a = 1;\nconst b = ;\n");
     assert.equal(error.kind, "syntax");
     assert.equal(error.name, "SyntaxError");
     assert.equal(error.line, 2);
@@ -82,20 +82,22 @@ describe("compileProgram", () => {
     assert.equal(error.message, 'Unexpected ";" (line 2, column 11)\n2 | const b = ;\n              ^');
   });
 
-  it("counts columns in characters, not bytes", () => {
-    const error = compileError("const é = 'ü' +;");
+  it("counts columns in characters, not bytes", async () => {
+    const error = await compileError("const é = 'ü' +;");
     assert.equal(error.line, 1);
     assert.equal(error.column, 16);
   });
 
-  it("reports a program that ends too early on its last line", () => {
-    const error = compileError("const a = [1,\n  2,\n");
+  it("reports a program that ends too early on its last line", async () => {
+    const error = await compileError("const a = [1,\n  2,\n");
     assert.equal(error.line, 2);
     assert.match(error.message, /Unexpected end of input/);
   });
 
-  it("refuses static imports for now, but accepts type-only imports", () => {
-    const error = compileError('// header\nimport { summarize } from "skills/summarize";\nsummarize("x")');
+  it("refuses static imports for now, but accepts type-only imports", async () => {
+    const error = await compileError(
+      '// header\nimport { summarize } from "skills/summarize";\nsummarize("x")',
+    );
     assert.equal(error.kind, "syntax");
     assert.equal(error.line, 2);
     assert.match(
@@ -103,19 +105,19 @@ describe("compileProgram", () => {
       /Static import declarations are not supported yet \(import of "skills\/summarize"\)/,
     );
     assert.equal(
-      compiled('import type { T } from "x";\nconst v: T = 1;\nv').js,
+      (await compiled('import type { T } from "x";\nconst v: T = 1;\nv')).js,
       "  const v = 1;\n  return v;",
     );
   });
 
-  it("explains an import in the middle of the program", () => {
-    const error = compileError('const a = 1;\nimport { b } from "b";');
+  it("explains an import in the middle of the program", async () => {
+    const error = await compileError('const a = 1;\nimport { b } from "b";');
     assert.equal(error.line, 2);
     assert.match(error.message, /`import` declarations must come before other statements/);
   });
 
-  it("lowers syntax the sandbox's V8 lacks, keeping line numbers", () => {
-    const result = compiled("class A { @((t: unknown) => t) m() { return 1; } }\nnew A().m()");
+  it("lowers syntax the sandbox's V8 lacks, keeping line numbers", async () => {
+    const result = await compiled("class A { @((t: unknown) => t) m() { return 1; } }\nnew A().m()");
     const map = new SourceMap({ ...result.sourceMap, file: "agent.ts", sourceRoot: "", sourcesContent: [] });
     const lines = result.js.split("\n");
     const last = lines.length - 1;

@@ -1,4 +1,4 @@
-import { transformSync } from "esbuild";
+import { transform } from "esbuild";
 import type { ExecutionError, ProgramSourceMap } from "../sandbox/types.ts";
 import { findProgramShape } from "./program-shape.ts";
 import { decodeMappings, encodeMappings, type Segment } from "./source-map-codec.ts";
@@ -61,7 +61,7 @@ function toAgentSegments(segments: readonly Segment[], sourceLineCount: number):
  * result) into the body of an async function, with a source map back to the
  * agent's lines. Types are stripped, never checked.
  */
-export function compileProgram(source: string, language: CompileLanguage): CompileResult {
+export async function compileProgram(source: string, language: CompileLanguage): Promise<CompileResult> {
   const { imports, body } = splitStaticImports(source);
   const importError = resolveImports(imports, source);
   if (importError) return { ok: false, error: importError };
@@ -69,7 +69,8 @@ export function compileProgram(source: string, language: CompileLanguage): Compi
   const fileName = PROGRAM_FILE_NAMES[language];
   let output: { code: string; map: string };
   try {
-    output = transformSync(WRAPPER_HEAD + body + WRAPPER_TAIL, {
+    // Async: while esbuild works, the event loop is free to prepare the next isolate.
+    output = await transform(WRAPPER_HEAD + body + WRAPPER_TAIL, {
       loader: language === "typescript" ? "ts" : "js",
       sourcemap: "external",
       sourcesContent: false,

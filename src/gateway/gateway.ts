@@ -1,7 +1,7 @@
 import { createExecutionBridge } from "../bridge/execution-bridge.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
-import { compileProgram } from "../compile/compile.ts";
+import { CompileCache } from "../compile/compile-cache.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
@@ -49,6 +49,7 @@ export class Gateway {
   readonly #logger: Logger;
   readonly #runtime: SandboxRuntime;
   readonly #validator = new ArgumentValidator();
+  readonly #compiled = new CompileCache();
   #closed = false;
 
   constructor(options: GatewayOptions) {
@@ -97,7 +98,7 @@ export class Gateway {
         },
       };
     }
-    const compiled = compileProgram(request.code, language);
+    const compiled = await this.#compiled.compile(request.code, language);
     if (!compiled.ok) return { ...empty, durationMs: performance.now() - started, error: compiled.error };
 
     const { sandbox, upstream } = this.config.settings;

@@ -72,13 +72,17 @@ export class IsolatePool {
     this.#switchTo(memoryMb);
     while (this.#ready.length > 0) {
       const pooled = await this.#ready.shift();
-      if (pooled !== undefined && !pooled.isolate.isDisposed) {
-        this.#scheduleRefill();
-        return pooled;
-      }
+      // No refill here: creating an isolate blocks the host thread for about a
+      // millisecond, which would land inside the run that just started. The
+      // runtime calls refill() once its run is over.
+      if (pooled !== undefined && !pooled.isolate.isDisposed) return pooled;
     }
-    this.#scheduleRefill();
     return prepareIsolate(memoryMb);
+  }
+
+  /** Tops the pool up in the background; called when a run has ended. */
+  refill(): void {
+    this.#scheduleRefill();
   }
 
   async close(): Promise<void> {
@@ -101,7 +105,7 @@ export class IsolatePool {
   #scheduleRefill(): void {
     if (this.#refilling || this.#closed || this.#size === 0) return;
     this.#refilling = true;
-    // Deferred, so creating isolates (partly synchronous) does not delay the run that triggered it.
+    // Deferred, so the caller's own work (sending a result) goes first.
     setImmediate(() => this.#refillOne());
   }
 

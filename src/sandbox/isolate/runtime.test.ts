@@ -33,7 +33,7 @@ async function run(
   source: string,
   options: Partial<RunOptions> & { bridge?: HostBridge } = {},
 ): Promise<ExecutionResult> {
-  const compiled = compileProgram(source, "typescript");
+  const compiled = await compileProgram(source, "typescript");
   if (!compiled.ok) throw new Error(`compile failed: ${compiled.error.message}`);
   const bridge = options.bridge ?? defaultBridge;
   return runtime.run({

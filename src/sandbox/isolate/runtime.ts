@@ -143,6 +143,7 @@ export class IsolateRuntime implements SandboxRuntime {
       // Nothing of the agent's can act any more (calls and logs are refused); disposing
       // off the result's path saves a fraction of a millisecond.
       setImmediate(() => disposePrepared(prepared));
+      this.#pool.refill();
     }
   }
 }

@@ -21,7 +21,7 @@ const bridge = new FakeBridge(
 );
 
 async function run(source: string): Promise<ExecutionResult> {
-  const compiled = compileProgram(source, "typescript");
+  const compiled = await compileProgram(source, "typescript");
   if (!compiled.ok) throw new Error(`compile failed: ${compiled.error.message}`);
   return runtime.run({
     code: compiled.js,
