@@ -14,7 +14,10 @@ export type BridgeErrorCode =
   | "tool.timeout"
   | "tool.cancelled"
   | "limit.tool_calls"
-  | "limit.not_serializable";
+  | "limit.not_serializable"
+  | "policy.denied"
+  | "policy.declined"
+  | "policy.no_approver";
 
 export class BridgeError extends Error implements HostErrorData {
   override readonly name: BridgeErrorName;

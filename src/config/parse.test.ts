@@ -165,6 +165,8 @@ describe("parseConfig: client formats", () => {
       deny: ["github/delete_*"],
       approve: ["*/write_*"],
       readOnly: false,
+      unannotated: "approve",
+      approveDestructive: false,
     });
     assert.equal(
       config.servers[1]?.kind === "http" && config.servers[1].headers.Authorization,
@@ -208,7 +210,14 @@ describe("parseConfig: defaults and resolution", () => {
         },
         output: { maxTokens: 2000, maxTokensLimit: 20_000 },
         privacy: { pii: true, patterns: [] },
-        policy: { allow: ["*/*"], deny: [], approve: [], readOnly: false },
+        policy: {
+          allow: ["*/*"],
+          deny: [],
+          approve: [],
+          readOnly: false,
+          unannotated: "approve",
+          approveDestructive: false,
+        },
         storage: { dir: join(BASE, ".toolscript") },
         server: { http: { host: "127.0.0.1", port: 7777, allowUnauthenticatedLoopback: false } },
       },

@@ -151,6 +151,10 @@ const policySchema = z.strictObject({
   approve: globList([]),
   /** Only tools annotated `readOnlyHint` may be called. */
   readOnly: z.boolean().default(DEFAULT_POLICY_READ_ONLY),
+  /** In read-only mode, what to do with tools that carry no annotations: ask by default. */
+  unannotated: z.enum(["allow", "approve", "deny"]).default("approve"),
+  /** Ask the user before every call of a tool annotated `destructiveHint`. */
+  approveDestructive: z.boolean().default(false),
 });
 
 function storageSchema(ctx: ResolveContext) {

@@ -4,6 +4,9 @@ import { Catalog } from "../catalog/catalog.ts";
 import { CompileCache } from "../compile/compile-cache.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
+import type { Approver } from "../policy/approval.ts";
+import { Policy } from "../policy/policy.ts";
+import { policyMiddleware } from "../policy/policy-middleware.ts";
 import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
@@ -21,6 +24,8 @@ export interface ExecuteRequest {
   /** JSON value the code sees as the global `context`. */
   context?: unknown;
   signal?: AbortSignal | undefined;
+  /** Asks the user about calls the policy marks for approval; without it they are refused. */
+  approver?: Approver | undefined;
 }
 
 export interface ExecuteResponse extends ExecutionResult {
@@ -49,6 +54,7 @@ export class Gateway {
   readonly #logger: Logger;
   readonly #runtime: SandboxRuntime;
   readonly #validator = new ArgumentValidator();
+  readonly #policy: Policy;
   readonly #compiled = new CompileCache();
   #closed = false;
 
@@ -68,6 +74,7 @@ export class Gateway {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(status),
     });
+    this.#policy = new Policy(config.settings.policy);
     this.#runtime = options.runtime ?? createRuntime(sandbox.runtime, sandbox.poolSize, sandbox.memoryMb);
   }
 
@@ -105,7 +112,11 @@ export class Gateway {
     const { bridge, stats } = createExecutionBridge({
       catalog: this.catalog,
       upstream: this.upstream,
-      middleware: [this.#validator.middleware()],
+      // Policy first: a refused call is never validated, counted against limits or sent.
+      middleware: [
+        policyMiddleware({ policy: this.#policy, approver: request.approver }),
+        this.#validator.middleware(),
+      ],
       maxToolCalls: sandbox.maxToolCalls,
       callTimeoutMs: upstream.callTimeoutMs,
     });

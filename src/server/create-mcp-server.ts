@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Gateway } from "../gateway/gateway.ts";
 import { registerDiscoveryTools } from "./discovery-tools.ts";
+import { elicitationApprover } from "./elicit-approval.ts";
 import {
   EXECUTE_CODE,
   executeCodeDescription,
@@ -38,6 +39,7 @@ export function createMcpServer(gateway: Gateway): McpServer {
         timeoutMs: args.timeoutMs,
         context: args.context,
         signal: extra.signal,
+        approver: elicitationApprover(server),
       });
       return formatExecuteAnswer(response);
     },

@@ -1,0 +1,48 @@
+import { BridgeError } from "../bridge/errors.ts";
+import type { ToolCallMiddleware } from "../bridge/types.ts";
+import type { Approver } from "./approval.ts";
+import type { Policy, PolicyAction } from "./policy.ts";
+
+export interface PolicyMiddlewareOptions {
+  policy: Policy;
+  /** How to ask the user; absent when the client cannot be asked (no elicitation). */
+  approver?: Approver | undefined;
+  /** Told of every decision, for the audit log and violation counts. */
+  onDecision?: (decision: {
+    server: string;
+    tool: string;
+    action: PolicyAction;
+    outcome: "allowed" | "refused";
+    reason: string;
+  }) => void;
+}
+
+/** Refuses calls the policy denies, and asks before those it marks for approval. */
+export function policyMiddleware(options: PolicyMiddlewareOptions): ToolCallMiddleware {
+  return async (call, next) => {
+    const { server, tool } = call.tool;
+    const decision = options.policy.decide(call.tool);
+    const report = (outcome: "allowed" | "refused", reason = decision.reason) =>
+      options.onDecision?.({ server, tool, action: decision.action, outcome, reason });
+    const refuse = (code: "policy.denied" | "policy.declined" | "policy.no_approver", message: string) => {
+      report("refused", message);
+      return new BridgeError("PolicyError", code, message, { server, tool, action: decision.action });
+    };
+    if (decision.action === "deny") throw refuse("policy.denied", `refused: ${decision.reason}`);
+    if (decision.action === "approve") {
+      if (!options.approver) {
+        throw refuse(
+          "policy.no_approver",
+          `refused: ${decision.reason}, and this client cannot ask the user (it does not support MCP elicitation)`,
+        );
+      }
+      const accepted = await options.approver(
+        { server, tool, args: call.args, reason: decision.reason },
+        call.signal,
+      );
+      if (!accepted) throw refuse("policy.declined", `refused: the user did not approve ${server}/${tool}`);
+    }
+    report("allowed");
+    return next(call);
+  };
+}
