@@ -15,6 +15,17 @@ export const MIN_SANDBOX_MEMORY_MB = 8;
 export const MAX_SANDBOX_MEMORY_MB = 4096;
 export const DEFAULT_MAX_TOOL_CALLS = 1000;
 export const DEFAULT_MAX_LOG_BYTES = 65_536;
+/** Bytes of tool results (as JSON) that may enter one execution's sandbox. */
+export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
+/** Bytes (as JSON) of the value one execution may return. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+/** Executions running at once in one gateway; more wait in a bounded queue. */
+export const DEFAULT_MAX_CONCURRENT_EXECUTIONS = 8;
+export const DEFAULT_MAX_QUEUED_EXECUTIONS = 64;
+/** Calls per minute to one upstream server; 0 means no limit. */
+export const DEFAULT_UPSTREAM_CALLS_PER_MINUTE = 0;
+/** Executions per minute per HTTP client token (or address); 0 means no limit. */
+export const DEFAULT_HTTP_EXECUTIONS_PER_MINUTE = 600;
 export const DEFAULT_SANDBOX_POOL_SIZE = 2;
 
 export const DEFAULT_UPSTREAM_CALL_TIMEOUT_MS = 60_000;

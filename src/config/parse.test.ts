@@ -201,11 +201,16 @@ describe("parseConfig: defaults and resolution", () => {
           maxToolCalls: 1000,
           maxLogBytes: 65_536,
           poolSize: 2,
+          maxResultBytes: 64 * 1024 * 1024,
+          maxOutputBytes: 4 * 1024 * 1024,
+          maxConcurrent: 8,
+          maxQueued: 64,
         },
         upstream: {
           callTimeoutMs: 60_000,
           connectTimeoutMs: 30_000,
           maxConcurrency: 8,
+          callsPerMinute: 0,
           restart: { maxRetries: 5, initialDelayMs: 500, maxDelayMs: 30_000 },
         },
         output: { maxTokens: 2000, maxTokensLimit: 20_000 },
@@ -219,7 +224,14 @@ describe("parseConfig: defaults and resolution", () => {
           approveDestructive: false,
         },
         storage: { dir: join(BASE, ".toolscript") },
-        server: { http: { host: "127.0.0.1", port: 7777, allowUnauthenticatedLoopback: false } },
+        server: {
+          http: {
+            host: "127.0.0.1",
+            port: 7777,
+            allowUnauthenticatedLoopback: false,
+            executionsPerMinute: 600,
+          },
+        },
       },
     });
   });

@@ -3,9 +3,14 @@ import { z } from "zod";
 import type { ResolveContext } from "./context.ts";
 import { interpolatedString } from "./context.ts";
 import {
+  DEFAULT_HTTP_EXECUTIONS_PER_MINUTE,
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_CONCURRENT_EXECUTIONS,
   DEFAULT_MAX_LOG_BYTES,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_MAX_QUEUED_EXECUTIONS,
+  DEFAULT_MAX_RESULT_BYTES,
   DEFAULT_MAX_TOOL_CALLS,
   DEFAULT_OUTPUT_MAX_TOKENS,
   DEFAULT_OUTPUT_MAX_TOKENS_LIMIT,
@@ -21,6 +26,7 @@ import {
   DEFAULT_SANDBOX_TIMEOUT_MS,
   DEFAULT_STORAGE_DIR,
   DEFAULT_UPSTREAM_CALL_TIMEOUT_MS,
+  DEFAULT_UPSTREAM_CALLS_PER_MINUTE,
   DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
   DEFAULT_UPSTREAM_MAX_CONCURRENCY,
   MAX_SANDBOX_MEMORY_MB,
@@ -44,6 +50,14 @@ const sandboxSchema = z.strictObject({
   maxLogBytes: int(1024, 64 * 1024 * 1024).default(DEFAULT_MAX_LOG_BYTES),
   /** Pre-warmed isolates kept ready; 0 creates one per execution. */
   poolSize: int(0, 64).default(DEFAULT_SANDBOX_POOL_SIZE),
+  /** Bytes of tool results (JSON) that may enter one execution. */
+  maxResultBytes: int(1024, 1024 * 1024 * 1024).default(DEFAULT_MAX_RESULT_BYTES),
+  /** Bytes (JSON) of the value one execution may return. */
+  maxOutputBytes: int(1024, 1024 * 1024 * 1024).default(DEFAULT_MAX_OUTPUT_BYTES),
+  /** Executions running at once; beyond it they queue. */
+  maxConcurrent: int(1, 1024).default(DEFAULT_MAX_CONCURRENT_EXECUTIONS),
+  /** Executions waiting for a slot; beyond it execute_code answers "busy". */
+  maxQueued: int(0, 100_000).default(DEFAULT_MAX_QUEUED_EXECUTIONS),
 });
 
 const restartSchema = z
@@ -63,6 +77,8 @@ const upstreamSchema = z.strictObject({
   connectTimeoutMs: int(100, 600_000).default(DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS),
   /** Concurrent calls in flight per upstream server. */
   maxConcurrency: int(1, 1024).default(DEFAULT_UPSTREAM_MAX_CONCURRENCY),
+  /** Calls per minute per upstream server; 0 = unlimited. Calls over it wait for a slot. */
+  callsPerMinute: int(0, 1_000_000).default(DEFAULT_UPSTREAM_CALLS_PER_MINUTE),
   restart: restartSchema.prefault({}),
 });
 
@@ -183,6 +199,8 @@ function httpServerSchema(ctx: ResolveContext) {
     allowedHosts: z.array(z.string().min(1)).optional(),
     /** Accepted `Origin` headers for browser clients. */
     allowedOrigins: z.array(z.string().min(1)).optional(),
+    /** execute_code calls per minute per client token (or address); 0 = unlimited. */
+    executionsPerMinute: int(0, 1_000_000).default(DEFAULT_HTTP_EXECUTIONS_PER_MINUTE),
   });
 }
 

@@ -4,6 +4,7 @@ import { Catalog } from "../catalog/catalog.ts";
 import { CompileCache } from "../compile/compile-cache.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
+import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
 import type { Approver } from "../policy/approval.ts";
 import { Policy } from "../policy/policy.ts";
 import { policyMiddleware } from "../policy/policy-middleware.ts";
@@ -55,6 +56,7 @@ export class Gateway {
   readonly #runtime: SandboxRuntime;
   readonly #validator = new ArgumentValidator();
   readonly #policy: Policy;
+  readonly #gate: ExecutionGate;
   readonly #compiled = new CompileCache();
   #closed = false;
 
@@ -75,6 +77,7 @@ export class Gateway {
       onStatusChanged: (status) => this.#logStatus(status),
     });
     this.#policy = new Policy(config.settings.policy);
+    this.#gate = new ExecutionGate(sandbox.maxConcurrent, sandbox.maxQueued);
     this.#runtime = options.runtime ?? createRuntime(sandbox.runtime, sandbox.poolSize, sandbox.memoryMb);
   }
 
@@ -87,13 +90,32 @@ export class Gateway {
     return this.upstream.statuses();
   }
 
-  /** Runs one program. Never throws for the program's own failures: they come back as `error`. */
+  /**
+   * Runs one program. Never throws for the program's own failures, nor when
+   * the gateway is busy: those come back as `error`.
+   */
   async execute(input: string | ExecuteRequest): Promise<ExecuteResponse> {
     const request = typeof input === "string" ? { code: input } : input;
+    if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
+    try {
+      return await this.#gate.run(() => this.#execute(request), request.signal);
+    } catch (error) {
+      if (!(error instanceof BusyError)) throw error;
+      return {
+        toolCalls: 0,
+        failedToolCalls: 0,
+        toolResultBytes: 0,
+        logs: [],
+        durationMs: 0,
+        error: { kind: "runtime", name: error.name, message: error.message, code: error.code },
+      };
+    }
+  }
+
+  async #execute(request: ExecuteRequest): Promise<ExecuteResponse> {
     const started = performance.now();
     const language = request.language ?? "typescript";
     const empty = { toolCalls: 0, failedToolCalls: 0, toolResultBytes: 0, logs: [] };
-    if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
     if (language === "python") {
       return {
         ...empty,

@@ -16,7 +16,12 @@ export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
  * One MCP server (one per client connection) exposing the gateway's
  * meta-tools. Descriptions follow the catalog as upstream servers come and go.
  */
-export function createMcpServer(gateway: Gateway): McpServer {
+export interface McpServerOptions {
+  /** Checked before each execution (e.g. an HTTP client's rate); a refusal becomes an error answer. */
+  admitExecution?: () => { ok: true } | { ok: false; retryInMs: number };
+}
+
+export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}): McpServer {
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: { listChanged: true } },
     instructions:
@@ -33,6 +38,29 @@ export function createMcpServer(gateway: Gateway): McpServer {
       annotations: { openWorldHint: true },
     },
     async (args, extra) => {
+      const admitted = options.admitExecution?.() ?? { ok: true };
+      if (!admitted.ok) {
+        const seconds = Math.ceil(admitted.retryInMs / 1000);
+        return {
+          content: [
+            {
+              type: "text",
+              text: `RateLimited: too many executions from this client; retry in ${seconds} s`,
+            },
+          ],
+          structuredContent: {
+            logs: [],
+            toolCalls: 0,
+            durationMs: 0,
+            error: {
+              kind: "runtime",
+              name: "RateLimited",
+              message: `too many executions; retry in ${seconds} s`,
+            },
+          },
+          isError: true,
+        };
+      }
       const response = await gateway.execute({
         code: args.code,
         language: args.language,

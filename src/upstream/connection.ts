@@ -6,6 +6,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../catalog/types.ts";
+import { RateWindow } from "../limits/rate-window.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";
 import { messageOf, type OpenedClient, openClient } from "./connect.ts";
 import { UpstreamError } from "./errors.ts";
@@ -35,6 +36,7 @@ export class UpstreamConnection {
   readonly #options: UpstreamOptions;
   readonly #events: ConnectionEvents;
   readonly #limiter: ConcurrencyLimiter;
+  readonly #rate: RateWindow;
   #state: UpstreamState = "connecting";
   #opened: OpenedClient | undefined;
   #tools: readonly ToolDefinition[] = [];
@@ -52,6 +54,7 @@ export class UpstreamConnection {
     this.#options = options;
     this.#events = events;
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
+    this.#rate = new RateWindow(options.callsPerMinute);
     if (config.disabled) this.#state = "disabled";
   }
 
@@ -135,6 +138,13 @@ export class UpstreamConnection {
   /** Calls a tool by its original name; returns the raw MCP result. */
   async callTool(tool: string, args: unknown, options: CallOptions = {}): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? this.#options.callTimeoutMs;
+    if (!(await this.#rate.take(timeoutMs, options.signal))) {
+      throw new UpstreamError(
+        "upstream.rate_limited",
+        `${this.name}/${tool}: over the limit of ${this.#options.callsPerMinute} calls per minute to "${this.name}"`,
+        { server: this.name, tool, callsPerMinute: this.#options.callsPerMinute },
+      );
+    }
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
       // The SDK never removes its abort listener; a per-call signal keeps a

@@ -5,6 +5,7 @@ export type UpstreamErrorCode =
   | "upstream.cancelled"
   | "upstream.call_failed"
   | "upstream.unknown_server"
+  | "upstream.rate_limited"
   | "upstream.closed";
 
 /** Any failure talking to an upstream MCP server. `data.server` names it. */

@@ -43,6 +43,8 @@ export interface UpstreamOptions {
   connectTimeoutMs: number;
   callTimeoutMs: number;
   maxConcurrency: number;
+  /** Calls per minute to this server; 0 = unlimited. Calls over it wait, within their timeout. */
+  callsPerMinute: number;
   restart: { maxRetries: number; initialDelayMs: number; maxDelayMs: number };
 }
 
@@ -50,5 +52,6 @@ export const DEFAULT_UPSTREAM_OPTIONS: UpstreamOptions = {
   connectTimeoutMs: 30_000,
   callTimeoutMs: 60_000,
   maxConcurrency: 8,
+  callsPerMinute: 0,
   restart: { maxRetries: 5, initialDelayMs: 500, maxDelayMs: 30_000 },
 };

@@ -39,6 +39,7 @@ export const serveCommand = defineCommand({
         allowUnauthenticatedLoopback: http.allowUnauthenticatedLoopback,
         allowedHosts: http.allowedHosts,
         allowedOrigins: http.allowedOrigins,
+        executionsPerMinute: http.executionsPerMinute,
       });
       process.stderr.write(`toolscript: serving MCP over Streamable HTTP at ${running.url}\n`);
       await new Promise<void>((resolve) => {

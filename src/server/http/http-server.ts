@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Gateway } from "../../gateway/gateway.ts";
 import { type Logger, silentLogger } from "../../gateway/logger.ts";
+import { KeyedRateWindows } from "../../limits/rate-window.ts";
 import { createMcpServer } from "../create-mcp-server.ts";
 import { ServerError } from "../errors.ts";
 import { hasBearerToken, isLoopbackHost } from "./auth.ts";
@@ -26,6 +27,8 @@ export interface HttpServeOptions {
   allowedOrigins?: readonly string[] | undefined;
   maxBodyBytes?: number;
   maxSessions?: number;
+  /** execute_code calls per minute per client (token, else address); 0 = unlimited. */
+  executionsPerMinute?: number;
   sessionIdleMs?: number;
   logger?: Logger;
 }
@@ -60,6 +63,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const sessions = new Map<string, Session>();
+  const rates = new KeyedRateWindows(options.executionsPerMinute ?? 0);
   let policy = originPolicy(options.host, options.port, options.allowedHosts, options.allowedOrigins);
 
   const closeSession = async (id: string) => {
@@ -95,7 +99,9 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
       }
       if (sessions.size >= maxSessions)
         return sendError(response, 503, "too many open sessions; try again later");
-      const server = createMcpServer(gateway);
+      // Clients are told apart by their token when they send one, else by address.
+      const clientKey = request.headers.authorization ?? request.socket.remoteAddress ?? "unknown";
+      const server = createMcpServer(gateway, { admitExecution: () => rates.tryTake(clientKey) });
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
