@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { writeGatewayConfig } from "./helpers/gateway-config.ts";
+import { CANARY_SECRET, writeGatewayConfig } from "./helpers/gateway-config.ts";
 import { execute, textOf } from "./helpers/mcp-client.ts";
 import { cliArgs, tempDir } from "./helpers/servers.ts";
 
@@ -153,6 +153,25 @@ describe("toolscript serve over stdio, driven by the SDK client", () => {
     assert.ok(["undefined", "threw"].includes(probes.toolsCtor ?? ""), probes.toolsCtor);
     const leak = await execute(client, "return JSON.stringify(globalThis).includes('do-not-leak')");
     assert.equal(leak.structured.result, false);
+  });
+
+  test("configured secrets never leave the gateway, even when a tool hands them to code", async () => {
+    const answer = await execute(
+      client,
+      `const secret = await tools.scripted.env({ name: "SCRIPTED_SECRET" });
+       console.log("the secret is", secret);
+       return { secret, length: secret.length };`,
+    );
+    assert.equal(answer.isError, false, answer.text);
+    assert.ok(!answer.text.includes(CANARY_SECRET), answer.text);
+    assert.ok(!JSON.stringify(answer.structured).includes(CANARY_SECRET));
+    assert.deepEqual(answer.structured.result, { secret: "[REDACTED]", length: CANARY_SECRET.length });
+    const thrown = await execute(
+      client,
+      'throw new Error(await tools.scripted.env({ name: "SCRIPTED_SECRET" }))',
+    );
+    assert.ok(!JSON.stringify(thrown.structured).includes(CANARY_SECRET));
+    assert.match(thrown.structured.error?.message ?? "", /\[REDACTED\]/);
   });
 
   test("list_tools and describe_tools browse the catalog", async () => {

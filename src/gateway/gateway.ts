@@ -10,6 +10,7 @@ import { Policy } from "../policy/policy.ts";
 import { policyMiddleware } from "../policy/policy-middleware.ts";
 import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
+import { SecretRedactor } from "../secrets/redactor.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 import { GatewayError } from "./errors.ts";
@@ -57,6 +58,7 @@ export class Gateway {
   readonly #validator = new ArgumentValidator();
   readonly #policy: Policy;
   readonly #gate: ExecutionGate;
+  readonly #redactor: SecretRedactor;
   readonly #compiled = new CompileCache();
   #closed = false;
 
@@ -74,10 +76,11 @@ export class Gateway {
     const { upstream, sandbox } = config.settings;
     this.upstream = new UpstreamManager(servers, upstream, {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
-      onStatusChanged: (status) => this.#logStatus(status),
+      onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });
     this.#policy = new Policy(config.settings.policy);
     this.#gate = new ExecutionGate(sandbox.maxConcurrent, sandbox.maxQueued);
+    this.#redactor = SecretRedactor.fromConfig(config);
     this.#runtime = options.runtime ?? createRuntime(sandbox.runtime, sandbox.poolSize, sandbox.memoryMb);
   }
 
@@ -86,8 +89,9 @@ export class Gateway {
     return this.upstream.start();
   }
 
+  /** Each upstream's state; error texts and stderr tails are redacted of configured secrets. */
   statuses(): UpstreamStatus[] {
-    return this.upstream.statuses();
+    return this.upstream.statuses().map((status) => this.#redactor.redactValue(status));
   }
 
   /**
@@ -98,7 +102,8 @@ export class Gateway {
     const request = typeof input === "string" ? { code: input } : input;
     if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
     try {
-      return await this.#gate.run(() => this.#execute(request), request.signal);
+      const response = await this.#gate.run(() => this.#execute(request), request.signal);
+      return this.#redact(response);
     } catch (error) {
       if (!(error instanceof BusyError)) throw error;
       return {
@@ -166,6 +171,18 @@ export class Gateway {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.allSettled([this.upstream.close(), this.#runtime.close()]);
+  }
+
+  /** Nothing that leaves the gateway carries a configured secret. */
+  #redact(response: ExecuteResponse): ExecuteResponse {
+    if (this.#redactor.size === 0) return response;
+    const { result, logs, error, ...rest } = response;
+    return {
+      ...rest,
+      logs: this.#redactor.redactValue(logs),
+      ...(result !== undefined && { result: this.#redactor.redactValue(result) }),
+      ...(error !== undefined && { error: this.#redactor.redactValue(error) }),
+    };
   }
 
   #logStatus(status: UpstreamStatus): void {

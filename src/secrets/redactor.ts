@@ -1,0 +1,70 @@
+import type { Config } from "../config/schema.ts";
+
+/** Shorter values are too likely to occur by chance to be redacted everywhere. */
+export const MIN_SECRET_LENGTH = 6;
+export const REDACTED = "[REDACTED]";
+
+/**
+ * Removes configured secrets (upstream `env` values, `headers` values, the
+ * HTTP token) from anything that leaves the gateway: answers, logs, errors.
+ * A tool such as server-everything's `get-env` can hand a server's own
+ * environment to code; the answer still never carries it.
+ */
+export class SecretRedactor {
+  readonly #secrets: string[];
+  readonly #pattern: RegExp | undefined;
+
+  constructor(secrets: Iterable<string>) {
+    // Longest first, so a secret containing another is replaced whole.
+    this.#secrets = [...new Set(secrets)]
+      .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
+      .sort((a, b) => b.length - a.length);
+    this.#pattern =
+      this.#secrets.length === 0
+        ? undefined
+        : new RegExp(
+            this.#secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
+            "g",
+          );
+  }
+
+  static fromConfig(config: Config): SecretRedactor {
+    const secrets: string[] = [];
+    for (const server of config.servers) {
+      if (server.kind === "stdio") secrets.push(...Object.values(server.env));
+      else {
+        secrets.push(...Object.values(server.headers));
+        // `Bearer abc` leaks as `abc` too.
+        for (const value of Object.values(server.headers)) secrets.push(...value.split(/\s+/).slice(1));
+      }
+    }
+    const token = config.settings.server.http.token;
+    if (token) secrets.push(token);
+    return new SecretRedactor(secrets);
+  }
+
+  get size(): number {
+    return this.#secrets.length;
+  }
+
+  redact(text: string): string {
+    return this.#pattern ? text.replace(this.#pattern, REDACTED) : text;
+  }
+
+  /** Redacts every string (and key) inside a JSON value. */
+  redactValue<T>(value: T): T {
+    if (!this.#pattern) return value;
+    return this.#walk(value) as T;
+  }
+
+  #walk(value: unknown): unknown {
+    if (typeof value === "string") return this.redact(value);
+    if (Array.isArray(value)) return value.map((item) => this.#walk(item));
+    if (value !== null && typeof value === "object") {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) out[this.redact(key)] = this.#walk(item);
+      return out;
+    }
+    return value;
+  }
+}
