@@ -159,7 +159,7 @@ export class Gateway {
       ...(request.signal && { signal: request.signal }),
     });
     return {
-      ...result,
+      ...capOutput(result, sandbox.maxOutputBytes),
       durationMs: performance.now() - started,
       toolCalls: stats.calls,
       failedToolCalls: stats.failed,
@@ -203,6 +203,23 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const gateway = new Gateway(options);
   await gateway.start();
   return gateway;
+}
+
+/** A returned value larger than the limit becomes a LimitError, never a silently cut value. */
+function capOutput(result: ExecutionResult, maxBytes: number): ExecutionResult {
+  if (result.result === undefined) return result;
+  const bytes = Buffer.byteLength(JSON.stringify(result.result) ?? "");
+  if (bytes <= maxBytes) return result;
+  const { result: _dropped, ...rest } = result;
+  return {
+    ...rest,
+    error: {
+      kind: "runtime",
+      name: "LimitError",
+      code: "limit.output_bytes",
+      message: `the returned value is ${bytes} bytes of JSON, over the limit of ${maxBytes} (sandbox.maxOutputBytes): return a smaller value, e.g. aggregate or slice it`,
+    },
+  };
 }
 
 function isLoadedConfig(config: GatewayOptions["config"]): config is Config {

@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { IsolateRuntime } from "../../src/sandbox/isolate/runtime.ts";
+import { attacks } from "./attacks.ts";
+import { type AttackOutcome, type Canaries, plantCanaries, runAttacks } from "./run-attacks.ts";
+
+describe("attack suite", () => {
+  let canaries: Canaries;
+  before(async () => {
+    canaries = await plantCanaries();
+  });
+  after(async () => {
+    await canaries.close();
+  });
+
+  test("the suite has at least 40 attacks", () => {
+    assert.ok(attacks({ file: "/x", url: "http://127.0.0.1:1/" }).length >= 40);
+  });
+
+  test("isolate tier: every attack ends in a clear error or a bounded result, leaks nothing", async () => {
+    const outcomes: AttackOutcome[] = await runAttacks(new IsolateRuntime({ poolSize: 1 }), canaries);
+    const failures = outcomes.filter((entry) => entry.problems.length > 0);
+    assert.deepEqual(
+      failures.map((entry) => `${entry.attack.name}: ${entry.problems.join("; ")} (${entry.outcome})`),
+      [],
+    );
+  });
+});
