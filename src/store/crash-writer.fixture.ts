@@ -1,0 +1,37 @@
+// Test fixture for crash.test.ts, run as a child process: writes records in a
+// loop and prints each id to stdout only after the store acknowledged it, so the
+// parent can `kill -9` mid-write and check that every printed id survived.
+// Usage: node --import tsx crash-writer.fixture.ts <dir> <durability>
+import { writeSync } from "node:fs";
+import type { Durability } from "./open-database.ts";
+import { openStore } from "./sqlite-store.ts";
+
+const [dir, durability = "full"] = process.argv.slice(2);
+if (!dir) throw new Error("usage: crash-writer.fixture.ts <dir> [full|normal]");
+
+const store = openStore({ dir, durability: durability as Durability });
+const limits = { maxTotalBytes: Number.MAX_SAFE_INTEGER, maxFiles: Number.MAX_SAFE_INTEGER };
+// Mixed sizes: small rows, and blobs that span many pages so a kill can land inside one write.
+const sizes = [16, 700, 5_000, 70_000];
+
+for (let id = 0; ; id++) {
+  const size = sizes[id % sizes.length] ?? 16;
+  const bytes = new Uint8Array(size).fill(id % 251);
+  const session = `s${id % 3}`;
+  store.writeFile(session, `files/${id}.bin`, bytes, limits);
+  store.appendAudit({
+    time: id,
+    session,
+    server: "crash",
+    tool: "write",
+    argsDigest: String(id),
+    argsBytes: size,
+    outcome: "ok",
+    durationMs: 0,
+  });
+  if (id % 10 === 0) {
+    store.saveSkill({ name: "counter", code: `export const n = ${id};`, description: "d", declaration: "" });
+  }
+  // Synchronous write: the line leaves the process before the next record starts.
+  writeSync(1, `${id}\n`);
+}

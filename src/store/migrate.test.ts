@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { tempDir } from "../../test/helpers/servers.ts";
+import { StoreError } from "./errors.ts";
+import { migrate, schemaVersion } from "./migrate.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
+import { DATABASE_FILE } from "./open-database.ts";
+import { openStore } from "./sqlite-store.ts";
+
+// The version 1 schema exactly as it shipped; written by hand so this test keeps
+// checking the upgrade path even if MIGRATIONS[0] were (wrongly) edited.
+const V1_SCHEMA = `
+  CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT;
+  INSERT INTO schema_migrations VALUES (1, 'sessions, workspace files, skills', 0);
+  CREATE TABLE sessions (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, idle_ttl_ms INTEGER) STRICT;
+  CREATE TABLE workspace_files (
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, path TEXT NOT NULL, bytes BLOB NOT NULL,
+    size INTEGER NOT NULL, mtime INTEGER NOT NULL, PRIMARY KEY (session_id, path)) STRICT;
+  CREATE TABLE skills (
+    name TEXT PRIMARY KEY, visibility TEXT NOT NULL CHECK (visibility IN ('private', 'shared')),
+    owner_session TEXT REFERENCES sessions(id) ON DELETE CASCADE, latest_version INTEGER NOT NULL,
+    created_at INTEGER NOT NULL, CHECK ((visibility = 'private') = (owner_session IS NOT NULL))) STRICT;
+  CREATE INDEX skills_owner ON skills(owner_session);
+  CREATE TABLE skill_versions (
+    name TEXT NOT NULL REFERENCES skills(name) ON DELETE CASCADE, version INTEGER NOT NULL, code TEXT NOT NULL,
+    description TEXT NOT NULL, declaration TEXT NOT NULL, author_session TEXT, created_at INTEGER NOT NULL,
+    PRIMARY KEY (name, version)) STRICT;
+  INSERT INTO sessions VALUES ('a', 1, 1, NULL), ('b', 1, 1, NULL);
+  INSERT INTO workspace_files VALUES ('a', 'x.txt', x'616263', 3, 1), ('a', 'y/z.txt', x'6465', 2, 1);
+  INSERT INTO skills VALUES ('old', 'shared', NULL, 1, 1);
+  INSERT INTO skill_versions VALUES ('old', 1, 'export const a = 1;', 'old skill', 'declare const a: 1;', 'a', 1);
+`;
+
+function tables(db: Database.Database): string[] {
+  const rows = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+    name: string;
+  }[];
+  return rows.map((row) => row.name);
+}
+
+describe("migrate", () => {
+  it("creates the latest schema on an empty database, once", () => {
+    const db = new Database(":memory:");
+    assert.equal(migrate(db), SCHEMA_VERSION);
+    const before = tables(db);
+    assert.deepEqual(before, [
+      "audit_log",
+      "schema_migrations",
+      "sessions",
+      "skill_versions",
+      "skills",
+      "vaults",
+      "workspace_files",
+    ]);
+    assert.equal(migrate(db), SCHEMA_VERSION, "idempotent");
+    assert.deepEqual(tables(db), before);
+    const applied = db.prepare("SELECT version FROM schema_migrations ORDER BY version").all();
+    assert.deepEqual(
+      applied,
+      MIGRATIONS.map((m) => ({ version: m.version })),
+    );
+  });
+
+  it("upgrades a version 1 database by hand, keeping its data and backfilling usage counters", () => {
+    const dir = tempDir("migrate");
+    try {
+      const db = new Database(join(dir.path, DATABASE_FILE));
+      db.exec(V1_SCHEMA);
+      assert.equal(schemaVersion(db), 1);
+      db.close();
+
+      const store = openStore({ dir: dir.path });
+      try {
+        assert.deepEqual(
+          store.listFiles("a").map((f) => f.path),
+          ["x.txt", "y/z.txt"],
+        );
+        assert.equal(new TextDecoder().decode(store.readFile("a", "x.txt")?.bytes), "abc");
+        const a = store.getSession("a");
+        assert.equal(a?.fileCount, 2);
+        assert.equal(a?.totalBytes, 5);
+        assert.equal(store.getSession("b")?.fileCount, 0);
+        assert.equal(store.getSkill("old")?.description, "old skill");
+        // New tables work.
+        store.putVault("a", new Uint8Array([1, 2]));
+        assert.deepEqual(store.getVault("a"), new Uint8Array([1, 2]));
+      } finally {
+        store.close();
+      }
+      const check = new Database(join(dir.path, DATABASE_FILE));
+      assert.equal(schemaVersion(check), SCHEMA_VERSION);
+      check.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("refuses a database from a newer version", () => {
+    const db = new Database(":memory:");
+    migrate(db);
+    db.prepare("INSERT INTO schema_migrations VALUES (?, 'future', 0)").run(SCHEMA_VERSION + 1);
+    assert.throws(
+      () => migrate(db),
+      (error: unknown) =>
+        error instanceof StoreError &&
+        error.code === "store.schema_too_new" &&
+        /upgrade ToolScript/.test(error.message),
+    );
+  });
+
+  it("rolls a failing migration back entirely and reports it", () => {
+    const db = new Database(":memory:");
+    const broken = [
+      ...MIGRATIONS,
+      {
+        version: SCHEMA_VERSION + 1,
+        name: "broken",
+        sql: "CREATE TABLE half (a INTEGER); SELECT * FROM nowhere;",
+      },
+    ];
+    assert.throws(
+      () => migrate(db, broken),
+      (error: unknown) =>
+        error instanceof StoreError &&
+        error.code === "store.migration_failed" &&
+        error.message.includes("broken") &&
+        error.message.includes("nowhere"),
+    );
+    assert.equal(schemaVersion(db), SCHEMA_VERSION, "earlier migrations stay applied");
+    assert.ok(!tables(db).includes("half"), "the failed migration left nothing behind");
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The schema, as a forward-only list. A migration is never edited once
+ * released: change the schema by appending one. Each runs in its own
+ * transaction with its row in `schema_migrations`.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "sessions, workspace files, skills",
+    sql: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        idle_ttl_ms INTEGER
+      ) STRICT;
+
+      CREATE TABLE workspace_files (
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        bytes BLOB NOT NULL,
+        size INTEGER NOT NULL,
+        mtime INTEGER NOT NULL,
+        PRIMARY KEY (session_id, path)
+      ) STRICT;
+
+      CREATE TABLE skills (
+        name TEXT PRIMARY KEY,
+        visibility TEXT NOT NULL CHECK (visibility IN ('private', 'shared')),
+        owner_session TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+        latest_version INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        CHECK ((visibility = 'private') = (owner_session IS NOT NULL))
+      ) STRICT;
+      CREATE INDEX skills_owner ON skills(owner_session);
+
+      CREATE TABLE skill_versions (
+        name TEXT NOT NULL REFERENCES skills(name) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        description TEXT NOT NULL,
+        declaration TEXT NOT NULL,
+        author_session TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (name, version)
+      ) STRICT;
+    `,
+  },
+  {
+    version: 2,
+    name: "PII vault, audit log, workspace usage counters",
+    sql: `
+      CREATE TABLE vaults (
+        session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+        blob BLOB NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+
+      -- No foreign key: the audit trail outlives the sessions it describes.
+      CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY,
+        time INTEGER NOT NULL,
+        session_id TEXT,
+        server TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        args_digest TEXT NOT NULL,
+        args_bytes INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        duration_ms REAL NOT NULL
+      ) STRICT;
+      CREATE INDEX audit_log_time ON audit_log(time);
+      CREATE INDEX audit_log_session ON audit_log(session_id, time);
+
+      -- Quota checks read these instead of summing every file on each write.
+      ALTER TABLE sessions ADD COLUMN file_count INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE sessions ADD COLUMN total_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE sessions SET
+        file_count = (SELECT count(*) FROM workspace_files f WHERE f.session_id = sessions.id),
+        total_bytes = (SELECT coalesce(sum(size), 0) FROM workspace_files f WHERE f.session_id = sessions.id);
+      CREATE INDEX sessions_last_seen ON sessions(last_seen_at);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { tempDir } from "../../test/helpers/servers.ts";
+import { SkillError } from "./skill-error.ts";
+import { exportSkills, importSkills, readSkillFolders } from "./skill-files.ts";
+import { parseSkillMarkdown, renderSkillMarkdown } from "./skill-markdown.ts";
+import { openMemoryStore } from "./sqlite-store.ts";
+
+const DESCRIPTION = 'Summarizes text: "quoted", with: colons.\n\nSecond paragraph.';
+
+describe("skill files", () => {
+  it("renders SKILL.md with front matter and reads it back", () => {
+    const text = renderSkillMarkdown("summarize", DESCRIPTION);
+    assert.equal(
+      text,
+      '---\nname: "summarize"\ndescription: "Summarizes text: \\"quoted\\", with: colons."\n---\n\nSummarizes text: "quoted", with: colons.\n\nSecond paragraph.\n',
+    );
+    assert.deepEqual(parseSkillMarkdown(text), {
+      fields: { name: "summarize", description: 'Summarizes text: "quoted", with: colons.' },
+      body: DESCRIPTION,
+    });
+    assert.deepEqual(parseSkillMarkdown("---\nname: plain\ndescription: 'it''s'\n---\n"), {
+      fields: { name: "plain", description: "it's" },
+      body: "",
+    });
+    assert.deepEqual(parseSkillMarkdown("just text"), { fields: {}, body: "just text" });
+  });
+
+  it("exports shared skills as folders and imports them into another store as new versions", async () => {
+    const dir = tempDir("skills-export");
+    try {
+      const source = openMemoryStore();
+      source.saveSkill({
+        name: "summarize",
+        code: "export const a = 1;",
+        description: "old",
+        declaration: "x",
+      });
+      source.saveSkill({
+        name: "summarize",
+        code: "export const a = 2;",
+        description: DESCRIPTION,
+        declaration: "export declare const a: 2;",
+        session: "s1",
+      });
+      source.saveSkill({
+        name: "secret",
+        code: "export const s = 1;",
+        description: "private",
+        declaration: "",
+        session: "s1",
+        visibility: "private",
+      });
+      const written = exportSkills(source, dir.path);
+      assert.deepEqual(written, [join(dir.path, "summarize")], "private skills are not exported by default");
+      assert.equal(readFileSync(join(dir.path, "summarize/index.ts"), "utf8"), "export const a = 2;\n");
+      const metadata = JSON.parse(readFileSync(join(dir.path, "summarize/skill.json"), "utf8"));
+      assert.equal(metadata.version, 2);
+      assert.equal(metadata.authorSession, "s1");
+      source.close();
+
+      const [read] = readSkillFolders(dir.path);
+      assert.deepEqual(
+        { ...read, dir: undefined },
+        {
+          name: "summarize",
+          code: "export const a = 2;\n",
+          description: DESCRIPTION,
+          declaration: "export declare const a: 2;",
+          version: 2,
+          visibility: "shared",
+          dir: undefined,
+        },
+      );
+
+      const target = openMemoryStore();
+      target.saveSkill({ name: "summarize", code: "local", description: "local", declaration: "" });
+      const imported = await importSkills(target, dir.path, {
+        declare: (s) => `derived from ${s.code.trim()}`,
+      });
+      assert.deepEqual(
+        imported.map((s) => [s.name, s.version, s.declaration]),
+        [["summarize", 2, "derived from export const a = 2;"]],
+      );
+      assert.equal(
+        target.getSkill("summarize", { version: 1 })?.code,
+        "local",
+        "the local version stays readable",
+      );
+      target.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("refuses the whole import when one skill fails to declare", async () => {
+    const dir = tempDir("skills-broken");
+    try {
+      for (const name of ["good", "bad"]) {
+        mkdirSync(join(dir.path, name));
+        writeFileSync(join(dir.path, name, "index.ts"), `export const ${name} = 1;`);
+        writeFileSync(join(dir.path, name, "SKILL.md"), `${name} skill`);
+      }
+      const store = openMemoryStore();
+      await assert.rejects(
+        importSkills(store, dir.path, {
+          declare: (s) => {
+            if (s.name === "bad") throw new Error("bad: does not compile");
+            return "";
+          },
+        }),
+        /does not compile/,
+      );
+      assert.deepEqual(store.listSkills(), []);
+      store.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("names the file of a malformed export", () => {
+    const dir = tempDir("skills-bad");
+    try {
+      const folder = join(dir.path, "nodesc");
+      mkdirSync(folder);
+      writeFileSync(join(folder, "index.ts"), "export const a = 1;");
+      assert.throws(
+        () => readSkillFolders(dir.path),
+        (error: unknown) =>
+          error instanceof SkillError &&
+          error.code === "skill.bad_export" &&
+          error.data.path === join(folder, "SKILL.md"),
+      );
+      writeFileSync(join(folder, "SKILL.md"), "---\nname: other\n---\nText");
+      assert.throws(() => readSkillFolders(dir.path), /names it "other"/);
+      writeFileSync(join(folder, "SKILL.md"), "Text");
+      writeFileSync(join(folder, "skill.json"), "{");
+      assert.throws(() => readSkillFolders(dir.path), /skill\.json is not valid JSON/);
+      assert.throws(() => readSkillFolders(join(dir.path, "missing")), /no skills folder/);
+      // Folders without index.ts are not skills; a bad folder name is refused.
+      mkdirSync(join(dir.path, "notes"));
+      mkdirSync(join(dir.path, "bad.name"));
+      writeFileSync(join(dir.path, "bad.name", "index.ts"), "");
+      writeFileSync(join(folder, "skill.json"), "{}");
+      assert.throws(() => readSkillFolders(dir.path), /invalid skill name "bad.name"/);
+    } finally {
+      dir.remove();
+    }
+  });
+});

@@ -1,0 +1,142 @@
+import type { Database } from "better-sqlite3";
+import { StoreError } from "./errors.ts";
+import { migrate } from "./migrate.ts";
+import { type Durability, MEMORY_LOCATION, openDatabase } from "./open-database.ts";
+import { StoreReader } from "./reader.ts";
+import type {
+  AuditEntry,
+  AuditQuery,
+  AuditRecord,
+  SaveSkillInput,
+  SessionRecord,
+  SkillVersion,
+  SkillViewer,
+  Store,
+  WorkspaceFileInfo,
+  WorkspaceFileRecord,
+  WorkspaceLimits,
+  WriteFileOutcome,
+} from "./types.ts";
+import { StoreWriter } from "./writer.ts";
+
+export interface OpenStoreOptions {
+  /** The data directory (`settings.storage.dir`, absolute); created if missing. */
+  dir: string;
+  durability?: Durability | undefined;
+  busyTimeoutMs?: number | undefined;
+  /** Clock for timestamps and expiry (tests). */
+  now?: (() => number) | undefined;
+}
+
+/** The SQLite `Store`: a file in the data directory, or `:memory:` (same code, nothing on disk). */
+export class SqliteStore implements Store {
+  readonly location: string;
+  readonly #db: Database;
+  readonly #reader: StoreReader;
+  readonly #writer: StoreWriter;
+  #closed = false;
+
+  constructor(options: OpenStoreOptions) {
+    this.#db = openDatabase(options.dir, options);
+    try {
+      migrate(this.#db);
+      this.#reader = new StoreReader(this.#db);
+      this.#writer = new StoreWriter(this.#db, options.now ?? Date.now);
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+    this.location = this.#db.name;
+  }
+
+  touchSession(id: string, idleTtlMs?: number | null): SessionRecord {
+    return this.#open().writer.touchSession(id, idleTtlMs);
+  }
+  getSession(id: string): SessionRecord | undefined {
+    return this.#open().reader.getSession(id);
+  }
+  listSessions(): SessionRecord[] {
+    return this.#open().reader.listSessions();
+  }
+  deleteSession(id: string): boolean {
+    return this.#open().writer.deleteSession(id);
+  }
+  deleteIdleSessions(defaultIdleTtlMs: number): string[] {
+    return this.#open().writer.deleteIdleSessions(defaultIdleTtlMs);
+  }
+
+  readFile(session: string, path: string): WorkspaceFileRecord | undefined {
+    return this.#open().reader.readFile(session, path);
+  }
+  listFiles(session: string, prefix?: string): WorkspaceFileInfo[] {
+    return this.#open().reader.listFiles(session, prefix);
+  }
+  writeFile(session: string, path: string, bytes: Uint8Array, limits: WorkspaceLimits): WriteFileOutcome {
+    return this.#open().writer.writeFile(session, path, bytes, limits);
+  }
+  removeFile(session: string, path: string): boolean {
+    return this.#open().writer.removeFile(session, path);
+  }
+
+  saveSkill(input: SaveSkillInput): SkillVersion {
+    return this.#open().writer.saveSkill(input);
+  }
+  getSkill(name: string, options?: SkillViewer & { version?: number | undefined }): SkillVersion | undefined {
+    return this.#open().reader.getSkill(name, options);
+  }
+  listSkills(viewer?: SkillViewer): SkillVersion[] {
+    return this.#open().reader.listSkills(viewer);
+  }
+  listSkillVersions(name: string, viewer?: SkillViewer): SkillVersion[] {
+    return this.#open().reader.listSkillVersions(name, viewer);
+  }
+  removeSkill(name: string, viewer?: SkillViewer): boolean {
+    return this.#open().writer.removeSkill(name, viewer);
+  }
+
+  putVault(session: string, blob: Uint8Array): void {
+    this.#open().writer.putVault(session, blob);
+  }
+  getVault(session: string): Uint8Array | undefined {
+    return this.#open().reader.getVault(session);
+  }
+  deleteVault(session: string): boolean {
+    return this.#open().writer.deleteVault(session);
+  }
+
+  appendAudit(entry: AuditEntry): number {
+    return this.#open().writer.appendAudit(entry);
+  }
+  listAudit(query?: AuditQuery): AuditRecord[] {
+    return this.#open().reader.listAudit(query);
+  }
+  pruneAudit(before: number): number {
+    return this.#open().writer.pruneAudit(before);
+  }
+
+  batch<T>(fn: () => T): T {
+    return this.#open().writer.transaction(fn);
+  }
+
+  /** Closes the database; SQLite checkpoints the WAL into the main file. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  #open(): { reader: StoreReader; writer: StoreWriter } {
+    if (this.#closed) throw new StoreError("store.closed", `the store at ${this.location} is closed`);
+    return { reader: this.#reader, writer: this.#writer };
+  }
+}
+
+/** Opens (creating and migrating) the store in `options.dir`. */
+export function openStore(options: OpenStoreOptions): Store {
+  return new SqliteStore(options);
+}
+
+/** A store that lives in memory only: the same SQLite code, for tests and embedding. */
+export function openMemoryStore(options: Omit<OpenStoreOptions, "dir"> = {}): Store {
+  return new SqliteStore({ ...options, dir: MEMORY_LOCATION });
+}

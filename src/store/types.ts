@@ -1,0 +1,147 @@
+/**
+ * The `Store` seam (DESIGN.md §2): everything ToolScript persists. Methods are
+ * synchronous because both embedded engines (better-sqlite3, node:sqlite) are;
+ * a method that returns has committed its write.
+ */
+
+export interface SessionRecord {
+  id: string;
+  createdAt: number;
+  lastSeenAt: number;
+  /** Idle time after which the session and all its data expire; `null`: the manager's default. */
+  idleTtlMs: number | null;
+  /** Workspace usage, kept in step with the files by the writer. */
+  fileCount: number;
+  totalBytes: number;
+}
+
+export interface WorkspaceFileInfo {
+  path: string;
+  size: number;
+  mtime: number;
+}
+
+export interface WorkspaceFileRecord extends WorkspaceFileInfo {
+  bytes: Uint8Array;
+}
+
+export interface WorkspaceLimits {
+  /** Sum of file sizes in one session. */
+  maxTotalBytes: number;
+  maxFiles: number;
+}
+
+/** Why a write was refused; the caller turns it into its own error. */
+export type WriteFileRefusal =
+  | { reason: "total_bytes"; used: number; limit: number; needed: number }
+  | { reason: "file_count"; used: number; limit: number }
+  /** `conflict` is the existing path in the way: a file where a folder is needed, or the reverse. */
+  | { reason: "is_directory"; conflict: string }
+  | { reason: "parent_is_file"; conflict: string };
+
+export type WriteFileOutcome = { ok: true; info: WorkspaceFileInfo } | ({ ok: false } & WriteFileRefusal);
+
+export type SkillVisibility = "private" | "shared";
+
+export interface SaveSkillInput {
+  name: string;
+  code: string;
+  description: string;
+  /** The TypeScript declaration derived from `code` by the caller. */
+  declaration: string;
+  /** Author session; required for private skills. */
+  session?: string | null | undefined;
+  visibility?: SkillVisibility | undefined;
+}
+
+export interface SkillVersion {
+  name: string;
+  version: number;
+  code: string;
+  description: string;
+  declaration: string;
+  authorSession: string | null;
+  visibility: SkillVisibility;
+  /** Session that owns a private skill; `null` for shared ones. */
+  ownerSession: string | null;
+  createdAt: number;
+}
+
+/**
+ * Who is looking. A session sees shared skills and its own private ones;
+ * no session sees shared ones only; `includePrivate` (the operator's CLI) sees all.
+ */
+export interface SkillViewer {
+  session?: string | null | undefined;
+  includePrivate?: boolean | undefined;
+}
+
+export interface AuditEntry {
+  time: number;
+  session: string | null;
+  server: string;
+  tool: string;
+  /** SHA-256 (hex) of the arguments as JSON: enough to correlate, never the arguments themselves. */
+  argsDigest: string;
+  argsBytes: number;
+  /** `ok`, or the error class/code (`ToolError`, `policy.denied`, ...). */
+  outcome: string;
+  durationMs: number;
+}
+
+export interface AuditRecord extends AuditEntry {
+  id: number;
+}
+
+export interface AuditQuery {
+  session?: string | undefined;
+  since?: number | undefined;
+  /** Newest first; default 100. */
+  limit?: number | undefined;
+}
+
+export interface Store {
+  /** The database file, or `:memory:`. */
+  readonly location: string;
+
+  /** Creates the session or marks it seen now; `idleTtlMs` given sets its expiry policy. */
+  touchSession(id: string, idleTtlMs?: number | null): SessionRecord;
+  getSession(id: string): SessionRecord | undefined;
+  listSessions(): SessionRecord[];
+  /** Deletes the session and all its data: files, vault, private skills. */
+  deleteSession(id: string): boolean;
+  /** Deletes every session idle longer than its TTL (or `defaultIdleTtlMs`); returns their ids. */
+  deleteIdleSessions(defaultIdleTtlMs: number): string[];
+
+  readFile(session: string, path: string): WorkspaceFileRecord | undefined;
+  /** Files at or under the folder `prefix` (all when absent), sorted by path. */
+  listFiles(session: string, prefix?: string): WorkspaceFileInfo[];
+  /** Writes atomically with the quota check; creates the session if needed. */
+  writeFile(session: string, path: string, bytes: Uint8Array, limits: WorkspaceLimits): WriteFileOutcome;
+  removeFile(session: string, path: string): boolean;
+
+  /** Stores a new version (1 for a new name) and returns it. Throws `SkillError`. */
+  saveSkill(input: SaveSkillInput): SkillVersion;
+  /** The latest version, or `version`; `undefined` when absent or not visible to `viewer`. */
+  getSkill(name: string, options?: SkillViewer & { version?: number | undefined }): SkillVersion | undefined;
+  /** Latest version of every skill visible to `viewer`, sorted by name. */
+  listSkills(viewer?: SkillViewer): SkillVersion[];
+  /** Every version of one skill, oldest first. */
+  listSkillVersions(name: string, viewer?: SkillViewer): SkillVersion[];
+  /** Removes all versions; `false` when absent or not visible to `viewer`. */
+  removeSkill(name: string, viewer?: SkillViewer): boolean;
+
+  /** The session's PII vault, an opaque (already encrypted) blob; replaces the previous one. */
+  putVault(session: string, blob: Uint8Array): void;
+  getVault(session: string): Uint8Array | undefined;
+  deleteVault(session: string): boolean;
+
+  appendAudit(entry: AuditEntry): number;
+  listAudit(query?: AuditQuery): AuditRecord[];
+  /** Deletes audit records older than `before`; returns how many. */
+  pruneAudit(before: number): number;
+
+  /** Runs `fn` in one transaction: its writes commit together (one fsync), or not at all. */
+  batch<T>(fn: () => T): T;
+  close(): void;
+}

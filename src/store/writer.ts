@@ -1,0 +1,245 @@
+import type { Database, Statement, Transaction } from "better-sqlite3";
+import { folderRange, type SessionRow, SKILL_COLUMNS, type SkillRow, toSession, toSkill } from "./rows.ts";
+import { SkillError } from "./skill-error.ts";
+import { assertSkillName } from "./skill-name.ts";
+import type {
+  AuditEntry,
+  SaveSkillInput,
+  SessionRecord,
+  SkillVersion,
+  SkillViewer,
+  WorkspaceLimits,
+  WriteFileOutcome,
+} from "./types.ts";
+
+type Params = Record<string, unknown>;
+
+/**
+ * The one place that writes. Every write is a prepared statement run inside an
+ * IMMEDIATE transaction (the write lock is taken up front, so a concurrent
+ * process waits on the busy timeout instead of failing mid-transaction), and
+ * checks that guard a write (quotas, ownership) run inside the same transaction.
+ * Writes nest: inside `batch` they become savepoints of the outer transaction.
+ */
+export class StoreWriter {
+  readonly #run: Transaction<(fn: () => unknown) => unknown>;
+  readonly #now: () => number;
+  readonly #touch: Statement<[Params], SessionRow>;
+  readonly #fileSize: Statement<[string, string], { size: number }>;
+  readonly #fileExists: Statement<[string, string], { one: number }>;
+  readonly #firstUnder: Statement<[string, string, string], { path: string }>;
+  readonly #upsertFile: Statement<[Params]>;
+  readonly #deleteFile: Statement<[string, string], { size: number }>;
+  readonly #addUsage: Statement<[number, number, string]>;
+  readonly #deleteSession: Statement<[string]>;
+  readonly #deleteIdle: Statement<[number, number], { id: string }>;
+  readonly #skillHead: Statement<
+    [string],
+    { visibility: string; owner_session: string | null; latest_version: number }
+  >;
+  readonly #insertSkill: Statement<[Params]>;
+  readonly #updateSkill: Statement<[Params]>;
+  readonly #insertVersion: Statement<[Params]>;
+  readonly #readVersion: Statement<[string, number], SkillRow>;
+  readonly #deleteSkill: Statement<[Params]>;
+  readonly #putVault: Statement<[string, Uint8Array, number]>;
+  readonly #deleteVault: Statement<[string]>;
+  readonly #appendAudit: Statement<[Params]>;
+  readonly #pruneAudit: Statement<[number]>;
+
+  constructor(db: Database, now: () => number) {
+    this.#run = db.transaction((fn: () => unknown) => fn());
+    this.#now = now;
+    this.#touch = db.prepare(`
+      INSERT INTO sessions (id, created_at, last_seen_at, idle_ttl_ms) VALUES (@id, @now, @now, @ttl)
+      ON CONFLICT (id) DO UPDATE SET
+        last_seen_at = max(last_seen_at, excluded.last_seen_at),
+        idle_ttl_ms = CASE WHEN @setTtl = 1 THEN excluded.idle_ttl_ms ELSE idle_ttl_ms END
+      RETURNING *`);
+    this.#fileSize = db.prepare("SELECT size FROM workspace_files WHERE session_id = ? AND path = ?");
+    this.#fileExists = db.prepare("SELECT 1 AS one FROM workspace_files WHERE session_id = ? AND path = ?");
+    this.#firstUnder = db.prepare(
+      "SELECT path FROM workspace_files WHERE session_id = ? AND path >= ? AND path < ? LIMIT 1",
+    );
+    this.#upsertFile = db.prepare(`
+      INSERT INTO workspace_files (session_id, path, bytes, size, mtime) VALUES (@session, @path, @bytes, @size, @mtime)
+      ON CONFLICT (session_id, path) DO UPDATE SET bytes = excluded.bytes, size = excluded.size, mtime = excluded.mtime`);
+    this.#deleteFile = db.prepare(
+      "DELETE FROM workspace_files WHERE session_id = ? AND path = ? RETURNING size",
+    );
+    this.#addUsage = db.prepare(
+      "UPDATE sessions SET file_count = file_count + ?, total_bytes = total_bytes + ? WHERE id = ?",
+    );
+    this.#deleteSession = db.prepare("DELETE FROM sessions WHERE id = ?");
+    this.#deleteIdle = db.prepare(
+      "DELETE FROM sessions WHERE last_seen_at + coalesce(idle_ttl_ms, ?) < ? RETURNING id",
+    );
+    this.#skillHead = db.prepare(
+      "SELECT visibility, owner_session, latest_version FROM skills WHERE name = ?",
+    );
+    this.#insertSkill = db.prepare(`
+      INSERT INTO skills (name, visibility, owner_session, latest_version, created_at)
+      VALUES (@name, @visibility, @owner, @version, @now)`);
+    this.#updateSkill = db.prepare(
+      "UPDATE skills SET visibility = @visibility, owner_session = @owner, latest_version = @version WHERE name = @name",
+    );
+    this.#insertVersion = db.prepare(`
+      INSERT INTO skill_versions (name, version, code, description, declaration, author_session, created_at)
+      VALUES (@name, @version, @code, @description, @declaration, @author, @now)`);
+    this.#readVersion = db.prepare(
+      `SELECT ${SKILL_COLUMNS} FROM skill_versions v JOIN skills s USING (name) WHERE v.name = ? AND v.version = ?`,
+    );
+    this.#deleteSkill = db.prepare(`
+      DELETE FROM skills AS s WHERE name = @name
+        AND (s.visibility = 'shared' OR s.owner_session = @session OR @all = 1)`);
+    this.#putVault = db.prepare(`
+      INSERT INTO vaults (session_id, blob, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT (session_id) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at`);
+    this.#deleteVault = db.prepare("DELETE FROM vaults WHERE session_id = ?");
+    this.#appendAudit = db.prepare(`
+      INSERT INTO audit_log (time, session_id, server, tool, args_digest, args_bytes, outcome, duration_ms)
+      VALUES (@time, @session, @server, @tool, @argsDigest, @argsBytes, @outcome, @durationMs)`);
+    this.#pruneAudit = db.prepare("DELETE FROM audit_log WHERE time < ?");
+  }
+
+  /** Runs `fn` in one IMMEDIATE transaction (a savepoint when already inside one). */
+  transaction<T>(fn: () => T): T {
+    return this.#run.immediate(fn) as T;
+  }
+
+  touchSession(id: string, idleTtlMs?: number | null): SessionRecord {
+    return this.transaction(() => this.#touchRow(id, idleTtlMs));
+  }
+
+  deleteSession(id: string): boolean {
+    return this.transaction(() => this.#deleteSession.run(id).changes > 0);
+  }
+
+  deleteIdleSessions(defaultIdleTtlMs: number): string[] {
+    return this.transaction(() => this.#deleteIdle.all(defaultIdleTtlMs, this.#now()).map((row) => row.id));
+  }
+
+  writeFile(session: string, path: string, bytes: Uint8Array, limits: WorkspaceLimits): WriteFileOutcome {
+    return this.transaction((): WriteFileOutcome => {
+      const usage = this.#touchRow(session, undefined);
+      // Keep the tree exportable as real files: no file where a folder is needed, nor the reverse.
+      const segments = path.split("/");
+      for (let end = 1; end < segments.length; end++) {
+        const parent = segments.slice(0, end).join("/");
+        if (this.#fileExists.get(session, parent))
+          return { ok: false, reason: "parent_is_file", conflict: parent };
+      }
+      const range = folderRange(path);
+      const child = this.#firstUnder.get(session, range.low, range.high);
+      if (child) return { ok: false, reason: "is_directory", conflict: child.path };
+
+      const previous = this.#fileSize.get(session, path)?.size;
+      const addedFiles = previous === undefined ? 1 : 0;
+      const addedBytes = bytes.byteLength - (previous ?? 0);
+      // Only growth is refused, so a session over a lowered quota can still shrink or overwrite.
+      if (addedFiles > 0 && usage.fileCount + addedFiles > limits.maxFiles) {
+        return { ok: false, reason: "file_count", used: usage.fileCount, limit: limits.maxFiles };
+      }
+      if (addedBytes > 0 && usage.totalBytes + addedBytes > limits.maxTotalBytes) {
+        return {
+          ok: false,
+          reason: "total_bytes",
+          used: usage.totalBytes,
+          limit: limits.maxTotalBytes,
+          needed: addedBytes,
+        };
+      }
+      const mtime = this.#now();
+      this.#upsertFile.run({ session, path, bytes, size: bytes.byteLength, mtime });
+      this.#addUsage.run(addedFiles, addedBytes, session);
+      return { ok: true, info: { path, size: bytes.byteLength, mtime } };
+    });
+  }
+
+  removeFile(session: string, path: string): boolean {
+    return this.transaction(() => {
+      const removed = this.#deleteFile.get(session, path);
+      if (!removed) return false;
+      this.#addUsage.run(-1, -removed.size, session);
+      return true;
+    });
+  }
+
+  saveSkill(input: SaveSkillInput): SkillVersion {
+    assertSkillName(input.name);
+    const session = input.session ?? null;
+    return this.transaction(() => {
+      const head = this.#skillHead.get(input.name);
+      if (head?.visibility === "private" && head.owner_session !== session) {
+        throw new SkillError(
+          "skill.name_taken",
+          `a private skill named "${input.name}" belongs to another session; choose another name`,
+          { name: input.name },
+        );
+      }
+      const visibility = input.visibility ?? (head?.visibility === "private" ? "private" : "shared");
+      if (visibility === "private" && head?.visibility === "shared") {
+        throw new SkillError(
+          "skill.visibility",
+          `skill "${input.name}" is shared; a shared skill cannot become private`,
+          { name: input.name },
+        );
+      }
+      if (visibility === "private" && session === null) {
+        throw new SkillError("skill.visibility", `a private skill needs a session: "${input.name}"`, {
+          name: input.name,
+        });
+      }
+      if (session !== null) this.#touchRow(session, undefined);
+      const now = this.#now();
+      const version = (head?.latest_version ?? 0) + 1;
+      const owner = visibility === "private" ? session : null;
+      const row = { name: input.name, visibility, owner, version, now };
+      if (head) this.#updateSkill.run(row);
+      else this.#insertSkill.run(row);
+      this.#insertVersion.run({
+        name: input.name,
+        version,
+        code: input.code,
+        description: input.description,
+        declaration: input.declaration,
+        author: session,
+        now,
+      });
+      return toSkill(this.#readVersion.get(input.name, version)!);
+    });
+  }
+
+  removeSkill(name: string, viewer: SkillViewer = {}): boolean {
+    return this.transaction(
+      () =>
+        this.#deleteSkill.run({ name, session: viewer.session ?? null, all: viewer.includePrivate ? 1 : 0 })
+          .changes > 0,
+    );
+  }
+
+  putVault(session: string, blob: Uint8Array): void {
+    this.transaction(() => {
+      this.#touchRow(session, undefined);
+      this.#putVault.run(session, blob, this.#now());
+    });
+  }
+
+  deleteVault(session: string): boolean {
+    return this.transaction(() => this.#deleteVault.run(session).changes > 0);
+  }
+
+  appendAudit(entry: AuditEntry): number {
+    return this.transaction(() => Number(this.#appendAudit.run({ ...entry }).lastInsertRowid));
+  }
+
+  pruneAudit(before: number): number {
+    return this.transaction(() => this.#pruneAudit.run(before).changes);
+  }
+
+  #touchRow(id: string, idleTtlMs: number | null | undefined): SessionRecord {
+    const setTtl = idleTtlMs !== undefined ? 1 : 0;
+    const row = this.#touch.get({ id, now: this.#now(), ttl: idleTtlMs ?? null, setTtl });
+    return toSession(row!);
+  }
+}
