@@ -11,14 +11,9 @@ export type { Config } from "./config/schema.ts";
 export type { ServerConfig } from "./config/servers.ts";
 export type { ToolscriptSettings } from "./config/settings.ts";
 export { GatewayError, type GatewayErrorCode } from "./gateway/errors.ts";
-export {
-  createGateway,
-  type ExecuteRequest,
-  type ExecuteResponse,
-  Gateway,
-  type GatewayOptions,
-} from "./gateway/gateway.ts";
+export { createGateway, Gateway } from "./gateway/gateway.ts";
 export { type Logger, silentLogger, stderrLogger } from "./gateway/logger.ts";
+export type { CodeLanguage, ExecuteRequest, ExecuteResponse, GatewayOptions } from "./gateway/types.ts";
 export type {
   ExecutionError,
   ExecutionErrorKind,

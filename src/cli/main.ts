@@ -1,6 +1,7 @@
 import { defineCommand, renderUsage, runCommand as runCitty } from "citty";
 import { ConfigError } from "../config/errors.ts";
 import { CliError } from "./cli-error.ts";
+import { auditCommand } from "./commands/audit.ts";
 import { demoCommand } from "./commands/demo.ts";
 import { runCommand } from "./commands/run.ts";
 import { serveCommand } from "./commands/serve.ts";
@@ -10,7 +11,13 @@ export const VERSION = "0.1.0";
 
 export const rootCommand = defineCommand({
   meta: { name: "toolscript", version: VERSION, description: "MCP gateway for code mode" },
-  subCommands: { serve: serveCommand, run: runCommand, tools: toolsCommand, demo: demoCommand },
+  subCommands: {
+    serve: serveCommand,
+    run: runCommand,
+    tools: toolsCommand,
+    audit: auditCommand,
+    demo: demoCommand,
+  },
 });
 
 /**

@@ -1,4 +1,4 @@
-import type { ExecuteResponse } from "../gateway/gateway.ts";
+import type { ExecuteResponse } from "../gateway/types.ts";
 
 /** Logs and result on stdout, the error and the cost on stderr. */
 export function printExecution(response: ExecuteResponse): void {

@@ -224,6 +224,7 @@ describe("parseConfig: defaults and resolution", () => {
           approveDestructive: false,
         },
         storage: { dir: join(BASE, ".toolscript") },
+        audit: { stderr: "violations", alertAfter: 20 },
         server: {
           http: {
             host: "127.0.0.1",

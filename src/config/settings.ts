@@ -173,6 +173,13 @@ const policySchema = z.strictObject({
   approveDestructive: z.boolean().default(false),
 });
 
+const auditSchema = z.strictObject({
+  /** What the audit log also writes to stderr as JSON lines: nothing, refusals and limit hits, every execution, or every call too. */
+  stderr: z.enum(["off", "violations", "executions", "calls"]).default("violations"),
+  /** Warn on stderr when one session reaches this many violations (policy refusals, limit hits, escape attempts). */
+  alertAfter: int(1, 1_000_000).default(20),
+});
+
 function storageSchema(ctx: ResolveContext) {
   return z.strictObject({
     /** Where sessions, skills, the PII vault and the audit log live; relative to the config file. */
@@ -213,6 +220,7 @@ export function createSettingsSchema(ctx: ResolveContext) {
     privacy: privacySchema.prefault({}),
     policy: policySchema.prefault({}),
     storage: storageSchema(ctx).prefault({}),
+    audit: auditSchema.prefault({}),
     server: z.strictObject({ http: httpServerSchema(ctx).prefault({}) }).prefault({}),
   });
 }

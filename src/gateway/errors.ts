@@ -1,4 +1,4 @@
-export type GatewayErrorCode = "gateway.closed" | "gateway.runtime_unavailable";
+export type GatewayErrorCode = "gateway.closed" | "gateway.runtime_unavailable" | "gateway.store_unavailable";
 
 export class GatewayError extends Error {
   override readonly name = "GatewayError";

@@ -1,3 +1,7 @@
+import { AuditLog } from "../audit/audit-log.ts";
+import { auditMiddleware } from "../audit/audit-middleware.ts";
+import { recordExecution } from "../audit/execution-record.ts";
+import { ViolationCounter, type ViolationKind } from "../audit/violations.ts";
 import { createExecutionBridge } from "../bridge/execution-bridge.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
@@ -5,49 +9,25 @@ import { CompileCache } from "../compile/compile-cache.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
-import type { Approver } from "../policy/approval.ts";
-import { Policy } from "../policy/policy.ts";
+import { Policy, type PolicyAction } from "../policy/policy.ts";
 import { policyMiddleware } from "../policy/policy-middleware.ts";
-import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
+import { SessionManager } from "../session/session-manager.ts";
+import { openStore } from "../store/sqlite-store.ts";
+import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
+import { capOutput } from "./cap-output.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-
-export type CodeLanguage = "typescript" | "javascript" | "python";
-
-export interface ExecuteRequest {
-  code: string;
-  language?: CodeLanguage | undefined;
-  /** Wall-clock limit for this execution, capped by `sandbox.timeoutMs`. */
-  timeoutMs?: number | undefined;
-  /** JSON value the code sees as the global `context`. */
-  context?: unknown;
-  signal?: AbortSignal | undefined;
-  /** Asks the user about calls the policy marks for approval; without it they are refused. */
-  approver?: Approver | undefined;
-}
-
-export interface ExecuteResponse extends ExecutionResult {
-  toolCalls: number;
-  failedToolCalls: number;
-  /** Bytes of tool results that entered the sandbox and stayed there unless returned. */
-  toolResultBytes: number;
-}
-
-export interface GatewayOptions {
-  /** A loaded config, or a plain `{ mcpServers, toolscript }` object as in toolscript.config.json. */
-  config: Config | Record<string, unknown>;
-  logger?: Logger;
-  /** A sandbox tier to use instead of the configured one (tests, embedding). */
-  runtime?: SandboxRuntime;
-}
+import { createRuntime } from "./runtime-factory.ts";
+import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
 
 /**
- * The engine behind every front end: upstream connections, the catalog, and
- * sandboxed execution with tools bridged in. Holds no transport of its own.
+ * The engine behind every front end: upstream connections, the catalog,
+ * the store, and sandboxed execution with tools bridged in. Holds no
+ * transport of its own.
  */
 export class Gateway {
   readonly config: Config;
@@ -60,6 +40,10 @@ export class Gateway {
   readonly #gate: ExecutionGate;
   readonly #redactor: SecretRedactor;
   readonly #compiled = new CompileCache();
+  readonly #violations: ViolationCounter;
+  #store: Store | undefined;
+  #sessions: SessionManager | undefined;
+  #audit: AuditLog;
   #closed = false;
 
   constructor(options: GatewayOptions) {
@@ -73,25 +57,63 @@ export class Gateway {
       server.kind === "stdio" ? { ...server, cwd: server.cwd ?? config.baseDir } : server,
     );
     this.catalog = new Catalog(servers.map((server) => server.name));
-    const { upstream, sandbox } = config.settings;
+    const { upstream, sandbox, audit } = config.settings;
+    this.#redactor = SecretRedactor.fromConfig(config);
     this.upstream = new UpstreamManager(servers, upstream, {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });
     this.#policy = new Policy(config.settings.policy);
     this.#gate = new ExecutionGate(sandbox.maxConcurrent, sandbox.maxQueued);
-    this.#redactor = SecretRedactor.fromConfig(config);
-    this.#runtime = options.runtime ?? createRuntime(sandbox.runtime, sandbox.poolSize, sandbox.memoryMb);
+    this.#violations = new ViolationCounter(audit.alertAfter, (session, counts) =>
+      this.#logger.warn(
+        `session "${session}" reached ${audit.alertAfter} security violations: ${JSON.stringify(counts)}`,
+      ),
+    );
+    this.#store = options.store;
+    this.#audit = this.#auditLog();
+    this.#runtime = options.runtime ?? createRuntime(sandbox);
   }
 
-  /** Connects every upstream in parallel; resolves when each is ready or has failed once. */
-  start(): Promise<UpstreamStatus[]> {
+  /**
+   * Opens the store (the SQLite database in `storage.dir`) and connects every
+   * upstream in parallel; resolves when each is ready or has failed once.
+   */
+  async start(): Promise<UpstreamStatus[]> {
+    if (!this.#store) {
+      const dir = this.config.settings.storage.dir;
+      try {
+        this.#store = openStore({ dir });
+      } catch (error) {
+        throw new GatewayError(
+          "gateway.store_unavailable",
+          `cannot open the data directory ${dir} (storage.dir): ${error instanceof Error ? error.message : String(error)}`,
+          { dir },
+          { cause: error },
+        );
+      }
+      this.#audit = this.#auditLog();
+    }
+    this.#sessions ??= new SessionManager(this.#store, {
+      onError: (error) =>
+        this.#logger.error(`session sweep failed: ${error instanceof Error ? error.message : String(error)}`),
+    });
     return this.upstream.start();
   }
 
   /** Each upstream's state; error texts and stderr tails are redacted of configured secrets. */
   statuses(): UpstreamStatus[] {
     return this.upstream.statuses().map((status) => this.#redactor.redactValue(status));
+  }
+
+  /** Security violations counted for a session (policy refusals, limit hits, escape attempts). */
+  violations(session: string): Record<ViolationKind, number> {
+    return this.#violations.get(session);
+  }
+
+  /** The store, once started. */
+  get store(): Store | undefined {
+    return this.#store;
   }
 
   /**
@@ -101,47 +123,72 @@ export class Gateway {
   async execute(input: string | ExecuteRequest): Promise<ExecuteResponse> {
     const request = typeof input === "string" ? { code: input } : input;
     if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
+    const session = request.session ?? DEFAULT_SESSION;
+    const started = performance.now();
+    let response: ExecuteResponse;
     try {
-      const response = await this.#gate.run(() => this.#execute(request), request.signal);
-      return this.#redact(response);
+      response = await this.#gate.run(() => this.#execute(request, session), request.signal);
     } catch (error) {
       if (!(error instanceof BusyError)) throw error;
-      return {
+      response = {
+        session,
         toolCalls: 0,
         failedToolCalls: 0,
         toolResultBytes: 0,
         logs: [],
-        durationMs: 0,
+        durationMs: performance.now() - started,
         error: { kind: "runtime", name: error.name, message: error.message, code: error.code },
       };
     }
+    recordExecution(this.#audit, this.#violations, {
+      session,
+      code: request.code,
+      tier: this.#runtime.name,
+      result: response,
+      toolCalls: response.toolCalls,
+    });
+    return this.#redact(response);
   }
 
-  async #execute(request: ExecuteRequest): Promise<ExecuteResponse> {
+  async #execute(request: ExecuteRequest, session: string): Promise<ExecuteResponse> {
     const started = performance.now();
     const language = request.language ?? "typescript";
-    const empty = { toolCalls: 0, failedToolCalls: 0, toolResultBytes: 0, logs: [] };
+    const finish = (result: ExecutionResult, calls = { calls: 0, failed: 0 }): ExecuteResponse => ({
+      ...result,
+      session,
+      durationMs: performance.now() - started,
+      toolCalls: calls.calls,
+      failedToolCalls: calls.failed,
+      toolResultBytes: result.toolResultBytes ?? 0,
+    });
     if (language === "python") {
-      return {
-        ...empty,
-        durationMs: performance.now() - started,
+      return finish({
+        logs: [],
+        durationMs: 0,
         error: {
           kind: "runtime",
           name: "UnsupportedLanguage",
           message: 'language "python" needs the python sandbox tier, which this gateway does not run',
         },
-      };
+      });
     }
+    this.#sessions?.touch(session);
     const compiled = await this.#compiled.compile(request.code, language);
-    if (!compiled.ok) return { ...empty, durationMs: performance.now() - started, error: compiled.error };
+    if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
 
     const { sandbox, upstream } = this.config.settings;
+    const decisions = new WeakMap<object, PolicyAction>();
     const { bridge, stats } = createExecutionBridge({
       catalog: this.catalog,
       upstream: this.upstream,
-      // Policy first: a refused call is never validated, counted against limits or sent.
+      // Audit outermost, so refusals are recorded; policy before validation: a refused call is never sent.
       middleware: [
-        policyMiddleware({ policy: this.#policy, approver: request.approver }),
+        auditMiddleware({ log: this.#audit, violations: this.#violations, session, decisions }),
+        policyMiddleware({
+          policy: this.#policy,
+          approver: request.approver,
+          onDecision: (call, action) => decisions.set(call, action),
+        }),
         this.#validator.middleware(),
       ],
       maxToolCalls: sandbox.maxToolCalls,
@@ -158,19 +205,23 @@ export class Gateway {
       context: request.context,
       ...(request.signal && { signal: request.signal }),
     });
-    return {
-      ...capOutput(result, sandbox.maxOutputBytes),
-      durationMs: performance.now() - started,
-      toolCalls: stats.calls,
-      failedToolCalls: stats.failed,
-      toolResultBytes: result.toolResultBytes ?? 0,
-    };
+    return finish(capOutput(result, sandbox.maxOutputBytes).result, stats);
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.allSettled([this.upstream.close(), this.#runtime.close()]);
+    this.#sessions?.close();
+    this.#store?.close();
+  }
+
+  #auditLog(): AuditLog {
+    return new AuditLog({
+      store: this.#store,
+      level: this.config.settings.audit.stderr,
+      logger: this.#logger,
+    });
   }
 
   /** Nothing that leaves the gateway carries a configured secret. */
@@ -205,32 +256,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   return gateway;
 }
 
-/** A returned value larger than the limit becomes a LimitError, never a silently cut value. */
-function capOutput(result: ExecutionResult, maxBytes: number): ExecutionResult {
-  if (result.result === undefined) return result;
-  const bytes = Buffer.byteLength(JSON.stringify(result.result) ?? "");
-  if (bytes <= maxBytes) return result;
-  const { result: _dropped, ...rest } = result;
-  return {
-    ...rest,
-    error: {
-      kind: "runtime",
-      name: "LimitError",
-      code: "limit.output_bytes",
-      message: `the returned value is ${bytes} bytes of JSON, over the limit of ${maxBytes} (sandbox.maxOutputBytes): return a smaller value, e.g. aggregate or slice it`,
-    },
-  };
-}
-
 function isLoadedConfig(config: GatewayOptions["config"]): config is Config {
   return "settings" in config && "servers" in config && "baseDir" in config;
-}
-
-function createRuntime(name: string, poolSize: number, memoryMb: number): SandboxRuntime {
-  if (name === "isolate") return new IsolateRuntime({ poolSize, prewarmMemoryMb: memoryMb });
-  // Never fall back to a weaker tier: refuse to start instead.
-  throw new GatewayError(
-    "gateway.runtime_unavailable",
-    `sandbox.runtime "${name}" is not available in this build; use "isolate"`,
-  );
 }

@@ -1,5 +1,5 @@
 import { BridgeError } from "../bridge/errors.ts";
-import type { ToolCallMiddleware } from "../bridge/types.ts";
+import type { ToolCall, ToolCallMiddleware } from "../bridge/types.ts";
 import type { Approver } from "./approval.ts";
 import type { Policy, PolicyAction } from "./policy.ts";
 
@@ -7,27 +7,20 @@ export interface PolicyMiddlewareOptions {
   policy: Policy;
   /** How to ask the user; absent when the client cannot be asked (no elicitation). */
   approver?: Approver | undefined;
-  /** Told of every decision, for the audit log and violation counts. */
-  onDecision?: (decision: {
-    server: string;
-    tool: string;
-    action: PolicyAction;
-    outcome: "allowed" | "refused";
-    reason: string;
-  }) => void;
+  /** Told of every decision, for the audit log. */
+  onDecision?: (call: ToolCall, action: PolicyAction) => void;
 }
+
+type RefusalCode = "policy.denied" | "policy.declined" | "policy.no_approver";
 
 /** Refuses calls the policy denies, and asks before those it marks for approval. */
 export function policyMiddleware(options: PolicyMiddlewareOptions): ToolCallMiddleware {
   return async (call, next) => {
     const { server, tool } = call.tool;
     const decision = options.policy.decide(call.tool);
-    const report = (outcome: "allowed" | "refused", reason = decision.reason) =>
-      options.onDecision?.({ server, tool, action: decision.action, outcome, reason });
-    const refuse = (code: "policy.denied" | "policy.declined" | "policy.no_approver", message: string) => {
-      report("refused", message);
-      return new BridgeError("PolicyError", code, message, { server, tool, action: decision.action });
-    };
+    options.onDecision?.(call, decision.action);
+    const refuse = (code: RefusalCode, message: string) =>
+      new BridgeError("PolicyError", code, message, { server, tool, action: decision.action });
     if (decision.action === "deny") throw refuse("policy.denied", `refused: ${decision.reason}`);
     if (decision.action === "approve") {
       if (!options.approver) {
@@ -42,7 +35,6 @@ export function policyMiddleware(options: PolicyMiddlewareOptions): ToolCallMidd
       );
       if (!accepted) throw refuse("policy.declined", `refused: the user did not approve ${server}/${tool}`);
     }
-    report("allowed");
     return next(call);
   };
 }

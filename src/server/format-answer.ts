@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ExecuteResponse } from "../gateway/gateway.ts";
+import type { ExecuteResponse } from "../gateway/types.ts";
 
 /** Until the token budget (output/) exists, a plain size cap keeps one answer from flooding the context. */
 export const MAX_ANSWER_CHARS = 40_000;

@@ -86,6 +86,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_last_seen ON sessions(last_seen_at);
     `,
   },
+  {
+    version: 3,
+    name: "audit log: executions beside tool calls, bytes out, policy decision, details",
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN kind TEXT NOT NULL DEFAULT 'tool_call';
+      ALTER TABLE audit_log ADD COLUMN bytes_out INTEGER;
+      ALTER TABLE audit_log ADD COLUMN policy TEXT;
+      ALTER TABLE audit_log ADD COLUMN detail TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

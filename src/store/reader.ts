@@ -72,6 +72,7 @@ export class StoreReader {
     this.#audit = db.prepare(`
       SELECT * FROM audit_log
       WHERE (@session IS NULL OR session_id = @session) AND time >= @since
+        AND (@denied = 0 OR outcome LIKE 'policy.%')
       ORDER BY time DESC, id DESC LIMIT @limit`);
   }
 
@@ -125,6 +126,7 @@ export class StoreReader {
       .all({
         session: query.session ?? null,
         since: query.since ?? 0,
+        denied: query.denied ? 1 : 0,
         limit: query.limit ?? DEFAULT_AUDIT_LIMIT,
       })
       .map(toAudit);

@@ -64,6 +64,10 @@ export interface AuditRow {
   args_bytes: number;
   outcome: string;
   duration_ms: number;
+  kind: string;
+  bytes_out: number | null;
+  policy: string | null;
+  detail: string | null;
 }
 
 export function toAudit(row: AuditRow): AuditRecord {
@@ -77,6 +81,10 @@ export function toAudit(row: AuditRow): AuditRecord {
     argsBytes: row.args_bytes,
     outcome: row.outcome,
     durationMs: row.duration_ms,
+    kind: row.kind === "execution" ? "execution" : "tool_call",
+    bytesOut: row.bytes_out,
+    policy: row.policy,
+    detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null,
   };
 }
 

@@ -266,7 +266,37 @@ describe("SqliteStore", () => {
     assert.deepEqual(store.listAudit({ session: "b" })[0], {
       ...audit({ time: 20, session: "b", outcome: "ToolError" }),
       id: second,
+      kind: "tool_call",
+      bytesOut: null,
+      policy: null,
+      detail: null,
     });
+    const execution = store.appendAudit({
+      ...audit({ time: 30, outcome: "policy.denied" }),
+      kind: "execution",
+      bytesOut: 12,
+      policy: "deny",
+      detail: { codeHash: "abc", limitsHit: ["tool_calls"] },
+    });
+    assert.deepEqual(store.listAudit({ denied: true }), [
+      {
+        ...audit({ time: 30, outcome: "policy.denied" }),
+        id: execution,
+        kind: "execution",
+        bytesOut: 12,
+        policy: "deny",
+        detail: { codeHash: "abc", limitsHit: ["tool_calls"] },
+      },
+    ]);
+    assert.equal(store.pruneAudit(25), 2);
+    assert.equal(store.listAudit().length, 1);
+    store.close();
+  });
+
+  it("keeps the audit filters apart", () => {
+    const store = openMemoryStore();
+    store.appendAudit(audit({ time: 10 }));
+    store.appendAudit(audit({ time: 20, session: "b", outcome: "ToolError" }));
     assert.equal(store.listAudit({ since: 15 }).length, 1);
     assert.equal(store.listAudit({ limit: 1 }).length, 1);
     assert.equal(store.pruneAudit(15), 1);

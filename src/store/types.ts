@@ -77,6 +77,8 @@ export interface SkillViewer {
 }
 
 export interface AuditEntry {
+  /** A tool call from code (default), or a whole execution (server "", tool = the sandbox tier). */
+  kind?: "tool_call" | "execution";
   time: number;
   session: string | null;
   server: string;
@@ -87,6 +89,12 @@ export interface AuditEntry {
   /** `ok`, or the error class/code (`ToolError`, `policy.denied`, ...). */
   outcome: string;
   durationMs: number;
+  /** Bytes of the result handed back (tool calls) or returned to the model (executions). */
+  bytesOut?: number | null;
+  /** The policy's decision for a tool call: allow, approve or deny. */
+  policy?: string | null;
+  /** Anything else worth keeping: code hash, error kind, limits hit. */
+  detail?: Record<string, unknown> | null;
 }
 
 export interface AuditRecord extends AuditEntry {
@@ -96,6 +104,8 @@ export interface AuditRecord extends AuditEntry {
 export interface AuditQuery {
   session?: string | undefined;
   since?: number | undefined;
+  /** Only refusals: policy denials and declined approvals. */
+  denied?: boolean | undefined;
   /** Newest first; default 100. */
   limit?: number | undefined;
 }

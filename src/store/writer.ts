@@ -97,8 +97,10 @@ export class StoreWriter {
       ON CONFLICT (session_id) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at`);
     this.#deleteVault = db.prepare("DELETE FROM vaults WHERE session_id = ?");
     this.#appendAudit = db.prepare(`
-      INSERT INTO audit_log (time, session_id, server, tool, args_digest, args_bytes, outcome, duration_ms)
-      VALUES (@time, @session, @server, @tool, @argsDigest, @argsBytes, @outcome, @durationMs)`);
+      INSERT INTO audit_log (time, session_id, server, tool, args_digest, args_bytes, outcome, duration_ms,
+        kind, bytes_out, policy, detail)
+      VALUES (@time, @session, @server, @tool, @argsDigest, @argsBytes, @outcome, @durationMs,
+        @kind, @bytesOut, @policy, @detail)`);
     this.#pruneAudit = db.prepare("DELETE FROM audit_log WHERE time < ?");
   }
 
@@ -230,7 +232,14 @@ export class StoreWriter {
   }
 
   appendAudit(entry: AuditEntry): number {
-    return this.transaction(() => Number(this.#appendAudit.run({ ...entry }).lastInsertRowid));
+    const row = {
+      ...entry,
+      kind: entry.kind ?? "tool_call",
+      bytesOut: entry.bytesOut ?? null,
+      policy: entry.policy ?? null,
+      detail: entry.detail ? JSON.stringify(entry.detail) : null,
+    };
+    return this.transaction(() => Number(this.#appendAudit.run(row).lastInsertRowid));
   }
 
   pruneAudit(before: number): number {

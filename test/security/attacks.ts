@@ -1,4 +1,4 @@
-import type { ExecuteResponse } from "../../src/gateway/gateway.ts";
+import type { ExecuteResponse } from "../../src/gateway/types.ts";
 
 /** What an attack must end in: a clear error of one of these kinds, or a result the check accepts. */
 export interface Attack {

@@ -1,0 +1,58 @@
+import { createHash } from "node:crypto";
+import type { ToolCallMiddleware } from "../bridge/types.ts";
+import type { PolicyAction } from "../policy/policy.ts";
+import type { AuditLog } from "./audit-log.ts";
+import type { ViolationCounter } from "./violations.ts";
+
+export interface AuditMiddlewareOptions {
+  log: AuditLog;
+  violations: ViolationCounter;
+  session: string;
+  /** The policy's decision per call, filled by the policy middleware that runs inside this one. */
+  decisions: WeakMap<object, PolicyAction>;
+}
+
+/** Records every tool call from code: digest of its arguments, bytes, duration, outcome, policy decision. */
+export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddleware {
+  return async (call, next) => {
+    const started = performance.now();
+    const argsJson = JSON.stringify(call.args ?? {}) ?? "";
+    let outcome = "ok";
+    let bytesOut: number | null = null;
+    try {
+      const value = await next(call);
+      bytesOut = value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? "");
+      return value;
+    } catch (error) {
+      const record = error as { code?: unknown; name?: unknown };
+      outcome =
+        typeof record.code === "string"
+          ? record.code
+          : typeof record.name === "string"
+            ? record.name
+            : "error";
+      throw error;
+    } finally {
+      const policy = options.decisions.get(call) ?? null;
+      const violation = outcome.startsWith("policy.") || outcome.startsWith("limit.");
+      if (violation)
+        options.violations.add(options.session, outcome.startsWith("policy.") ? "policy" : "limit");
+      options.log.record(
+        {
+          kind: "tool_call",
+          time: Date.now(),
+          session: options.session,
+          server: call.tool.server,
+          tool: call.tool.tool,
+          argsDigest: createHash("sha256").update(argsJson).digest("hex"),
+          argsBytes: Buffer.byteLength(argsJson),
+          outcome,
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          bytesOut,
+          policy,
+        },
+        violation,
+      );
+    }
+  };
+}

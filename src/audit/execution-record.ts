@@ -1,0 +1,56 @@
+import { createHash } from "node:crypto";
+import type { ExecutionResult } from "../sandbox/types.ts";
+import type { AuditLog } from "./audit-log.ts";
+import { looksLikeEscapeAttempt, type ViolationCounter, type ViolationKind } from "./violations.ts";
+
+export interface ExecutionRecord {
+  session: string;
+  code: string;
+  tier: string;
+  result: ExecutionResult;
+  toolCalls: number;
+}
+
+/**
+ * Which violation an execution's failure counts as, if any. Policy refusals
+ * are counted per tool call by the audit middleware, not again here.
+ */
+export function violationOf(result: ExecutionResult): ViolationKind | undefined {
+  const error = result.error;
+  if (!error) return undefined;
+  if (error.kind === "timeout") return "timeout";
+  if (error.kind === "memory") return "memory";
+  if (error.kind === "policy") return undefined;
+  if (error.name === "LimitError" || error.name === "BusyError") return "limit";
+  if (looksLikeEscapeAttempt(error.message)) return "escape";
+  return undefined;
+}
+
+/** One audit record for a whole execution: code hash, tier, outcome, limits hit. */
+export function recordExecution(log: AuditLog, violations: ViolationCounter, record: ExecutionRecord): void {
+  const { result } = record;
+  const violation = violationOf(result);
+  if (violation) violations.add(record.session, violation);
+  const refused = result.error?.kind === "policy";
+  log.record(
+    {
+      kind: "execution",
+      time: Date.now(),
+      session: record.session,
+      server: "",
+      tool: record.tier,
+      argsDigest: createHash("sha256").update(record.code).digest("hex"),
+      argsBytes: Buffer.byteLength(record.code),
+      outcome: result.error ? `${result.error.kind}:${result.error.name}` : "ok",
+      durationMs: Math.round(result.durationMs * 100) / 100,
+      bytesOut: result.result === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.result) ?? ""),
+      detail: {
+        toolCalls: record.toolCalls,
+        toolResultBytes: result.toolResultBytes ?? 0,
+        ...(result.error && { errorKind: result.error.kind, errorName: result.error.name }),
+        ...(violation && { violation }),
+      },
+    },
+    violation !== undefined || refused,
+  );
+}

@@ -1,0 +1,65 @@
+import { defineCommand } from "citty";
+import { loadConfig } from "../../config/load.ts";
+import { openStore } from "../../store/sqlite-store.ts";
+import type { AuditRecord } from "../../store/types.ts";
+import { CliError } from "../cli-error.ts";
+
+export const auditCommand = defineCommand({
+  meta: { name: "audit", description: "Read the audit log: executions and tool calls, newest first" },
+  args: {
+    config: {
+      type: "string",
+      description: "Config file (default: ./toolscript.config.json)",
+      valueHint: "FILE",
+    },
+    session: { type: "string", description: "Only this session" },
+    since: {
+      type: "string",
+      description: "Only records since this time (ISO date/time, or e.g. 15m, 2h, 7d)",
+    },
+    denied: { type: "boolean", description: "Only policy refusals" },
+    limit: { type: "string", description: "At most this many records (default 100)", valueHint: "N" },
+    json: { type: "boolean", description: "One JSON object per line" },
+  },
+  async run({ args }) {
+    const config = await loadConfig({ path: args.config, cwd: process.cwd(), env: process.env });
+    const limit = args.limit === undefined ? undefined : Number(args.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
+      throw new CliError(`--limit expects a positive integer, got "${args.limit}"`);
+    }
+    const store = openStore({ dir: config.settings.storage.dir });
+    try {
+      const records = store.listAudit({
+        session: args.session,
+        since: args.since === undefined ? undefined : parseSince(args.since),
+        denied: args.denied,
+        limit,
+      });
+      for (const record of records)
+        process.stdout.write(`${args.json ? JSON.stringify(record) : formatRecord(record)}\n`);
+      process.stderr.write(`${records.length} records from ${store.location}\n`);
+    } finally {
+      store.close();
+    }
+  },
+});
+
+/** `15m`, `2h`, `7d` before now, or an absolute date/time. */
+export function parseSince(text: string, now = Date.now()): number {
+  const relative = /^(\d+)\s*([smhd])$/.exec(text.trim());
+  if (relative) {
+    const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[relative[2] as "s" | "m" | "h" | "d"];
+    return now - Number(relative[1]) * unit;
+  }
+  const time = Date.parse(text);
+  if (Number.isNaN(time))
+    throw new CliError(`--since expects a date/time or a duration like 15m, 2h, 7d; got "${text}"`);
+  return time;
+}
+
+function formatRecord(record: AuditRecord): string {
+  const when = new Date(record.time).toISOString();
+  const what = record.kind === "execution" ? `execution (${record.tool})` : `${record.server}/${record.tool}`;
+  const policy = record.policy && record.policy !== "allow" ? ` policy=${record.policy}` : "";
+  return `${when}  ${record.session ?? "-"}  ${what}  ${record.outcome}  ${record.durationMs} ms${policy}`;
+}

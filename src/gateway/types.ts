@@ -1,0 +1,41 @@
+import type { Config } from "../config/schema.ts";
+import type { Approver } from "../policy/approval.ts";
+import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
+import type { Store } from "../store/types.ts";
+import type { Logger } from "./logger.ts";
+
+export type CodeLanguage = "typescript" | "javascript" | "python";
+
+export interface ExecuteRequest {
+  code: string;
+  language?: CodeLanguage | undefined;
+  /** Wall-clock limit for this execution, capped by `sandbox.timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** JSON value the code sees as the global `context`. */
+  context?: unknown;
+  /** Whose workspace, vault and private skills the code sees; "default" when absent. */
+  session?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** Asks the user about calls the policy marks for approval; without it they are refused. */
+  approver?: Approver | undefined;
+}
+
+export interface ExecuteResponse extends ExecutionResult {
+  session: string;
+  toolCalls: number;
+  failedToolCalls: number;
+  /** Bytes of tool results that entered the sandbox and stayed there unless returned. */
+  toolResultBytes: number;
+}
+
+export interface GatewayOptions {
+  /** A loaded config, or a plain `{ mcpServers, toolscript }` object as in toolscript.config.json. */
+  config: Config | Record<string, unknown>;
+  logger?: Logger;
+  /** A sandbox tier to use instead of the configured one (tests, embedding). */
+  runtime?: SandboxRuntime;
+  /** A store to use instead of the SQLite database in `storage.dir` (tests, embedding). */
+  store?: Store;
+}
+
+export const DEFAULT_SESSION = "default";
