@@ -1,0 +1,130 @@
+// Search latency and memory at 1k / 10k / 50k tools: the fixture catalog (304 real tools)
+// replicated with renamed servers, queried with a fixed set of short and long requests.
+import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import MiniSearch from "minisearch";
+import type { ToolDefinition } from "../src/catalog/types.ts";
+import { toolDocument } from "../src/search/documents.ts";
+import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
+import { defaultLexicon } from "../src/search/lexicon.ts";
+import type { SearchDocument } from "../src/search/types.ts";
+import { ms, percentile, printTable, progress } from "./table.ts";
+
+export const CATALOG_SIZES = [1_000, 10_000, 50_000] as const;
+/** Times each query is run per size (after one warm-up pass). */
+const ROUNDS = 20;
+
+/** Typical requests: short lookups and multi-step tasks. */
+export const LATENCY_QUERIES: readonly string[] = [
+  "read a file",
+  "list directory contents",
+  "create a github issue",
+  "take a screenshot of the page",
+  "search the knowledge graph for entities",
+  "run a SQL query against postgres",
+  "send a slack message to a channel",
+  "get pod logs from kubernetes",
+  "find documentation for a library",
+  "click a button in the browser",
+  "commit changes and push to the remote branch",
+  "insert documents into a mongodb collection",
+  "Open the dashboard page, fill in the login form, take a screenshot and save it to /tmp/shot.png",
+  "Find the open pull requests of the repository, summarise their review comments and post a summary to Slack",
+  "delete",
+  "weather forecast for tomorrow",
+];
+
+interface FixtureTool extends ToolDefinition {
+  server: string;
+}
+
+function fixtureTools(): FixtureTool[] {
+  const url = new URL("../test/fixtures/catalog.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { tools: FixtureTool[] }).tools;
+}
+
+/** `size` documents: copy n of every fixture server is named `<server>-<n>`. */
+export function replicatedDocuments(size: number): SearchDocument[] {
+  const tools = fixtureTools();
+  const docs: SearchDocument[] = [];
+  for (let copy = 0; docs.length < size; copy++) {
+    for (const tool of tools) {
+      if (docs.length >= size) break;
+      docs.push(toolDocument(copy === 0 ? tool.server : `${tool.server}-${copy}`, tool));
+    }
+  }
+  return docs;
+}
+
+/** A `gc()` for steadier memory figures (node is started without --expose-gc). */
+function collectGarbage(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+function heapMb(): number {
+  collectGarbage();
+  return process.memoryUsage().heapUsed / 2 ** 20;
+}
+
+function timeQueries(search: (query: string) => unknown): number[] {
+  for (const query of LATENCY_QUERIES) search(query);
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const query of LATENCY_QUERIES) {
+      const start = performance.now();
+      search(query);
+      times.push(performance.now() - start);
+    }
+  }
+  return times.sort((a, b) => a - b);
+}
+
+export async function benchSearchLatency(): Promise<void> {
+  const rows: (string | number)[][] = [];
+  // The shipped WordNet extract is parsed once per process, on the first index: timed apart.
+  const lexiconStart = performance.now();
+  defaultLexicon();
+  const lexiconMs = performance.now() - lexiconStart;
+  for (const size of CATALOG_SIZES) {
+    progress(`search latency: ${size} tools`);
+    const docs = replicatedDocuments(size);
+    const before = heapMb();
+    const start = performance.now();
+    const index = new LexicalSearchIndex();
+    index.add(docs);
+    const buildMs = performance.now() - start;
+    const memory = heapMb() - before;
+    const times = timeQueries((query) => index.search(query, { limit: 10 }));
+    rows.push([
+      size,
+      "toolscript",
+      ms(buildMs),
+      ms(percentile(times, 50)),
+      ms(percentile(times, 95)),
+      memory.toFixed(1),
+    ]);
+
+    const miniBefore = heapMb();
+    const miniStart = performance.now();
+    const mini = new MiniSearch<SearchDocument>({ fields: ["name", "description"], storeFields: [] });
+    mini.addAll(docs);
+    const miniBuildMs = performance.now() - miniStart;
+    const miniMemory = heapMb() - miniBefore;
+    const miniTimes = timeQueries((query) => mini.search(query).slice(0, 10));
+    rows.push([
+      size,
+      "minisearch BM25",
+      ms(miniBuildMs),
+      ms(percentile(miniTimes, 50)),
+      ms(percentile(miniTimes, 95)),
+      miniMemory.toFixed(1),
+    ]);
+  }
+  printTable(
+    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms)`,
+    ["tools", "engine", "build ms", "query p50 ms", "query p95 ms", "heap MB"],
+    rows,
+  );
+}

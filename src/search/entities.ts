@@ -1,0 +1,59 @@
+/**
+ * Things a task names without naming the tool for them: a file path asks for file
+ * tools, a URL for fetching or browsing, a file extension for its format. Each found
+ * entity adds words to the query (at a lower weight than the query's own words).
+ */
+const FILE_PATH = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/][^\s"')]+/;
+const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
+const EXTENSION = /\.([a-z0-9]{1,5})\b(?![./\\])/gi;
+const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/;
+
+/** File extensions to the words a tool description uses for that format. */
+const EXTENSION_WORDS: Readonly<Record<string, string>> = {
+  md: "markdown file",
+  txt: "text file",
+  csv: "csv file spreadsheet",
+  tsv: "tsv file spreadsheet",
+  xlsx: "excel spreadsheet file",
+  xls: "excel spreadsheet file",
+  docx: "word document file",
+  doc: "word document file",
+  pptx: "powerpoint presentation slide file",
+  ppt: "powerpoint presentation slide file",
+  pdf: "pdf document file",
+  html: "html web page file",
+  htm: "html web page file",
+  json: "json file",
+  xml: "xml file",
+  yaml: "yaml file",
+  yml: "yaml file",
+  png: "image file",
+  jpg: "image file",
+  jpeg: "image file",
+  gif: "image file",
+  svg: "image svg file",
+  webp: "image file",
+  mp3: "audio file",
+  wav: "audio file",
+  flac: "audio file",
+  mp4: "video file",
+  mov: "video file",
+  py: "python code file",
+  js: "javascript code file",
+  ts: "typescript code file",
+  sql: "sql database query",
+  zip: "archive file",
+};
+
+/** Extra query words implied by the entities in `query` ("" when there are none). */
+export function entityWords(query: string): string {
+  const words: string[] = [];
+  if (URL.test(query)) words.push("url web page fetch");
+  if (FILE_PATH.test(query.replace(URL, " "))) words.push("file path");
+  if (EMAIL.test(query)) words.push("email");
+  for (const match of query.replace(URL, " ").matchAll(EXTENSION)) {
+    const extension = EXTENSION_WORDS[(match[1] ?? "").toLowerCase()];
+    if (extension) words.push(extension);
+  }
+  return [...new Set(words.join(" ").split(" "))].join(" ");
+}

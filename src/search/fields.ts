@@ -1,0 +1,73 @@
+import { terms } from "./tokenize.ts";
+import type { SearchDocument } from "./types.ts";
+
+/**
+ * BM25F fields of a document. `weight` is how much one occurrence counts relative to
+ * the description; `refLength` is the typical length of the field in terms, against
+ * which a long field's occurrences are discounted (`b`). Fixed references, rather
+ * than corpus averages, keep a document's term weights independent of the rest of
+ * the index, so adding or removing a server never re-weights the others.
+ */
+export interface FieldSpec {
+  readonly name: string;
+  readonly weight: number;
+  readonly refLength: number;
+  readonly b: number;
+}
+
+export const FIELDS: readonly FieldSpec[] = [
+  { name: "name", weight: 3, refLength: 3, b: 0.3 },
+  { name: "title", weight: 2, refLength: 3, b: 0.3 },
+  { name: "server", weight: 1, refLength: 2, b: 0.3 },
+  { name: "description", weight: 1, refLength: 25, b: 0.75 },
+  { name: "paramNames", weight: 0.6, refLength: 5, b: 0.5 },
+  { name: "paramDescriptions", weight: 0.35, refLength: 30, b: 0.75 },
+  { name: "serverDescription", weight: 0.4, refLength: 20, b: 0.75 },
+  { name: "annotations", weight: 0.3, refLength: 2, b: 0.3 },
+];
+
+/** Words in server names that say nothing about what a server does. */
+const SERVER_NOISE = new Set(["mcp", "server", "servers"]);
+
+/**
+ * Text indexed per description, and per parameter description: what a tool does is
+ * said first; the rest of a very long text (examples, error tables) adds indexing
+ * time and noise, not meaning.
+ */
+export const MAX_DESCRIPTION_CHARS = 2_000;
+export const MAX_PARAM_DESCRIPTION_CHARS = 300;
+
+/** The terms of each field of `FIELDS`, in the same order. */
+export function documentFields(doc: SearchDocument): string[][] {
+  return [
+    terms(doc.name),
+    terms(doc.title ?? ""),
+    terms(doc.server ?? "").filter((term) => !SERVER_NOISE.has(term)),
+    terms(doc.description.slice(0, MAX_DESCRIPTION_CHARS)),
+    doc.params.flatMap((param) => terms(param.name)),
+    doc.params.flatMap((param) => terms((param.description ?? "").slice(0, MAX_PARAM_DESCRIPTION_CHARS))),
+    terms((doc.serverDescription ?? "").slice(0, MAX_DESCRIPTION_CHARS)),
+    (doc.annotations ?? []).flatMap((annotation) => terms(annotation)),
+  ];
+}
+
+/** BM25 term-frequency saturation. */
+export const BM25_K1 = 1.2;
+
+/**
+ * The BM25F weight of every term of a document, in 0..1: field frequencies
+ * length-normalised, weighted, summed, then saturated.
+ */
+export function termWeights(doc: SearchDocument): Map<string, number> {
+  const pseudo = new Map<string, number>();
+  documentFields(doc).forEach((fieldTerms, index) => {
+    const spec = FIELDS[index];
+    if (!spec || fieldTerms.length === 0) return;
+    const norm = 1 - spec.b + (spec.b * fieldTerms.length) / spec.refLength;
+    const unit = spec.weight / norm;
+    for (const term of fieldTerms) pseudo.set(term, (pseudo.get(term) ?? 0) + unit);
+  });
+  const weights = new Map<string, number>();
+  for (const [term, tf] of pseudo) weights.set(term, tf / (BM25_K1 + tf));
+  return weights;
+}

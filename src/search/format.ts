@@ -1,0 +1,73 @@
+import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
+import type { JsonSchema } from "../catalog/types.ts";
+import type { ToolMatch } from "./tool-results.ts";
+
+/** How much of each tool a search answer shows. */
+export type SearchDetail = "name" | "summary" | "declaration";
+
+export const DEFAULT_SEARCH_DETAIL: SearchDetail = "summary";
+/** Parameters listed per tool in a `summary` answer before `…`. */
+export const SUMMARY_MAX_PARAMS = 6;
+/** An enum is shown as its literals when it has at most this many. */
+const ENUM_MAX_LITERALS = 4;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A one-word type for a parameter: enough to call the tool, not a full declaration. */
+function briefType(schema: unknown): string {
+  if (!isRecord(schema)) return "unknown";
+  if (Array.isArray(schema.enum) && schema.enum.length <= ENUM_MAX_LITERALS) {
+    return schema.enum.map((value) => JSON.stringify(value)).join("|");
+  }
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case "string":
+    case "number":
+    case "boolean":
+      return type;
+    case "integer":
+      return "number";
+    case "array":
+      return `${briefType(schema.items)}[]`;
+    case "object":
+      return "object";
+    default:
+      return "unknown";
+  }
+}
+
+/** `{ path: string, head?: number }`: the top-level parameters of an input schema, in brief. */
+export function briefParams(schema: JsonSchema): string {
+  const properties = isRecord(schema.properties) ? Object.entries(schema.properties) : [];
+  if (properties.length === 0) return "()";
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const shown = properties.slice(0, SUMMARY_MAX_PARAMS).map(([name, property]) => {
+    const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+    return `${key}${required.has(name) ? "" : "?"}: ${briefType(property)}`;
+  });
+  if (properties.length > SUMMARY_MAX_PARAMS) shown.push("…");
+  return `({ ${shown.join(", ")} })`;
+}
+
+/**
+ * The text answer of a search, one block per tool, best first:
+ * - `name`: `tools.server.tool — first sentence`
+ * - `summary`: the same with the parameters in brief, `tools.server.tool({ a: string, b?: number })`
+ * - `declaration`: the full TypeScript declaration of each tool.
+ */
+export function formatSearchResults(
+  matches: readonly ToolMatch[],
+  detail: SearchDetail = DEFAULT_SEARCH_DETAIL,
+): string {
+  if (matches.length === 0) return "No matching tools.";
+  if (detail === "declaration")
+    return matches.map(({ tool }) => renderToolDeclaration(tool).trimEnd()).join("\n\n");
+  return matches
+    .map(({ result, tool }) => {
+      const call =
+        detail === "summary" ? `${result.path}${briefParams(tool.definition.inputSchema)}` : result.path;
+      return result.description === "" ? call : `${call} — ${result.description}`;
+    })
+    .join("\n");
+}

@@ -1,0 +1,276 @@
+import { termWeights } from "./fields.ts";
+import { splitIntents } from "./intents.ts";
+import { interleave } from "./interleave.ts";
+import { defaultLexicon, type Lexicon } from "./lexicon.ts";
+import { analyzeQuery, type WeightedTerm } from "./query.ts";
+import { topK } from "./top-k.ts";
+import {
+  DEFAULT_SEARCH_LIMIT,
+  type SearchDocument,
+  type SearchHit,
+  type SearchIndex,
+  type SearchOptions,
+} from "./types.ts";
+
+interface Entry {
+  readonly doc: SearchDocument;
+  readonly terms: readonly string[];
+  readonly weights: readonly number[];
+}
+
+/** Documents holding a term, with the term's BM25F weight in each; slots of removed documents linger until compaction. */
+interface Postings {
+  readonly slots: number[];
+  readonly weights: number[];
+  /** Live documents holding the term (its document frequency). */
+  live: number;
+}
+
+/** Scored candidates of one ranking pass: `values[i]` is the score of document slot `slots[i]`. */
+export interface Scored {
+  readonly slots: number[];
+  readonly values: number[];
+  /** Upper bound of a score for this query: every original term matched at full weight. */
+  readonly maxScore: number;
+}
+
+/** A document of a ranked list with its normalised score. */
+export interface Ranked {
+  readonly slot: number;
+  readonly score: number;
+}
+
+export interface LexicalSearchIndexOptions {
+  /** Related-word expansion of queries; `false` turns it off. Default: the shipped WordNet extract. */
+  readonly lexicon?: Lexicon | false;
+  /**
+   * Also rank each clause of a multi-step task and interleave the lists. Off by default:
+   * on the shipped benchmarks it cost about as much as it gained (see bench/search-quality.ts).
+   */
+  readonly splitIntents?: boolean;
+}
+
+function groupBySource(terms: readonly WeightedTerm[]): WeightedTerm[][] {
+  const groups = new Map<string, WeightedTerm[]>();
+  for (const term of terms) {
+    const group = groups.get(term.source);
+    if (group) group.push(term);
+    else groups.set(term.source, [term]);
+  }
+  return [...groups.values()];
+}
+
+/** Removed documents tolerated in the postings before they are rebuilt. */
+const COMPACT_MIN_DEAD = 256;
+
+/**
+ * BM25F over a tool's fields with identifier splitting, stemming and WordNet query
+ * expansion. Postings are append-only arrays of (slot, weight); every weight is final
+ * when a document is added, so updates cost only that document's terms.
+ */
+export class LexicalSearchIndex implements SearchIndex {
+  readonly #lexicon: Lexicon | undefined;
+  readonly #splitIntents: boolean;
+  #entries: (Entry | undefined)[] = [];
+  readonly #slotById = new Map<string, number>();
+  readonly #idsByServer = new Map<string, Set<string>>();
+  #postings = new Map<string, Postings>();
+  #dead = 0;
+  /** Scratch score arrays indexed by slot, all zero between calls. */
+  #scores = new Float64Array(64);
+  #groupScores = new Float64Array(64);
+
+  constructor(options: LexicalSearchIndexOptions = {}) {
+    this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
+    this.#splitIntents = options.splitIntents ?? false;
+  }
+
+  get size(): number {
+    return this.#slotById.size;
+  }
+
+  get(id: string): SearchDocument | undefined {
+    const slot = this.#slotById.get(id);
+    return slot === undefined ? undefined : this.#entries[slot]?.doc;
+  }
+
+  add(documents: readonly SearchDocument[]): void {
+    for (const doc of documents) {
+      this.#removeOne(doc.id);
+      const weights = termWeights(doc);
+      const entry: Entry = { doc, terms: [...weights.keys()], weights: [...weights.values()] };
+      const slot = this.#entries.length;
+      this.#entries.push(entry);
+      this.#slotById.set(doc.id, slot);
+      if (doc.server !== undefined) {
+        const ids = this.#idsByServer.get(doc.server) ?? new Set<string>();
+        ids.add(doc.id);
+        this.#idsByServer.set(doc.server, ids);
+      }
+      this.#post(slot, entry);
+    }
+    this.#compactIfNeeded();
+  }
+
+  remove(ids: readonly string[]): void {
+    for (const id of ids) this.#removeOne(id);
+    this.#compactIfNeeded();
+  }
+
+  replaceServer(server: string, documents: readonly SearchDocument[]): void {
+    const stale = new Set(this.#idsByServer.get(server));
+    for (const doc of documents) stale.delete(doc.id);
+    this.remove([...stale]);
+    this.add(documents.map((doc) => (doc.server === server ? doc : { ...doc, server })));
+  }
+
+  removeServer(server: string): void {
+    this.remove([...(this.#idsByServer.get(server) ?? [])]);
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
+    const minScore = options.minScore ?? 0;
+    const kinds = options.kinds ? new Set(options.kinds) : undefined;
+    const accept = (slot: number) => {
+      const doc = this.#entries[slot]?.doc;
+      return doc !== undefined && (kinds === undefined || kinds.has(doc.kind));
+    };
+    const rank = (text: string) => this.#rank(text, limit, accept, minScore);
+    const whole = rank(query);
+    const intents = this.#splitIntents ? splitIntents(query) : [];
+    if (intents.length === 0) return whole.map((ranked) => this.#hit(ranked));
+    return interleave([whole, ...intents.map(rank)], limit).map((ranked) => this.#hit(ranked));
+  }
+
+  /** The best `limit` documents for one query text, scores normalised to 0..1. */
+  #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
+    const scored = this.score(analyzeQuery(text, this.#lexicon));
+    if (scored.maxScore <= 0) return [];
+    const candidates = scored.slots.keys();
+    const best = topK(
+      [...candidates].filter((at) => accept(scored.slots[at] ?? -1)),
+      limit,
+      (at) => scored.values[at] ?? 0,
+    );
+    const ranked: Ranked[] = [];
+    for (const at of best) {
+      const score = Math.min(1, (scored.values[at] ?? 0) / scored.maxScore);
+      if (score > 0 && score >= minScore) ranked.push({ slot: scored.slots[at] ?? -1, score });
+    }
+    return ranked;
+  }
+
+  #hit({ slot, score }: Ranked): SearchHit {
+    const doc = this.#entries[slot]?.doc;
+    if (!doc) throw new Error(`search index slot ${slot} is empty`);
+    return { id: doc.id, kind: doc.kind, server: doc.server, name: doc.name, score };
+  }
+
+  /**
+   * Sums, over the query's words, idf × query weight × document weight of the word or
+   * of its best-matching related word, for every live document holding any of them.
+   */
+  score(terms: readonly WeightedTerm[]): Scored {
+    const scores = this.#scores;
+    const best = this.#groupScores;
+    const slots: number[] = [];
+    let maxScore = 0;
+    for (const group of groupBySource(terms)) {
+      // A query word and its related words count once: the best match among them.
+      const touched: number[] = [];
+      // A related word never counts more than the query word itself would (rare
+      // synonyms have a high idf); a query word the index lacks sets no cap.
+      const sourceIdf = this.#idf(group[0]?.source ?? "");
+      let groupMax = sourceIdf;
+      for (const { term, weight } of group) {
+        const postings = this.#postings.get(term);
+        if (!postings || postings.live === 0) continue;
+        const idf = sourceIdf > 0 ? Math.min(sourceIdf, this.#idf(term)) : this.#idf(term);
+        const factor = idf * weight;
+        groupMax = Math.max(groupMax, factor);
+        const { slots: postingSlots, weights } = postings;
+        for (let i = 0; i < postingSlots.length; i++) {
+          const slot = postingSlots[i] ?? 0;
+          if (this.#entries[slot] === undefined) continue;
+          const value = factor * (weights[i] ?? 0);
+          const previous = best[slot] ?? 0;
+          if (previous === 0) touched.push(slot);
+          if (value > previous) best[slot] = value;
+        }
+      }
+      maxScore += groupMax;
+      for (const slot of touched) {
+        if (scores[slot] === 0) slots.push(slot);
+        scores[slot] = (scores[slot] ?? 0) + (best[slot] ?? 0);
+        best[slot] = 0;
+      }
+    }
+    const values = slots.map((slot) => {
+      const value = scores[slot] ?? 0;
+      scores[slot] = 0;
+      return value;
+    });
+    return { slots, values, maxScore };
+  }
+
+  /** Inverse document frequency (BM25's, never negative); 0 for a term no live document has. */
+  #idf(term: string): number {
+    const live = this.#postings.get(term)?.live ?? 0;
+    return live === 0 ? 0 : Math.log(1 + (this.size - live + 0.5) / (live + 0.5));
+  }
+
+  #post(slot: number, entry: Entry): void {
+    if (this.#scores.length <= slot) {
+      const size = Math.max(64, this.#scores.length * 2, slot + 1);
+      this.#scores = new Float64Array(size);
+      this.#groupScores = new Float64Array(size);
+    }
+    entry.terms.forEach((term, i) => {
+      let postings = this.#postings.get(term);
+      if (!postings) {
+        postings = { slots: [], weights: [], live: 0 };
+        this.#postings.set(term, postings);
+      }
+      postings.slots.push(slot);
+      postings.weights.push(entry.weights[i] ?? 0);
+      postings.live++;
+    });
+  }
+
+  #removeOne(id: string): void {
+    const slot = this.#slotById.get(id);
+    if (slot === undefined) return;
+    const entry = this.#entries[slot];
+    this.#slotById.delete(id);
+    this.#entries[slot] = undefined;
+    this.#dead++;
+    if (!entry) return;
+    for (const term of entry.terms) {
+      const postings = this.#postings.get(term);
+      if (postings) postings.live--;
+    }
+    const server = entry.doc.server;
+    if (server !== undefined) {
+      const ids = this.#idsByServer.get(server);
+      ids?.delete(id);
+      if (ids?.size === 0) this.#idsByServer.delete(server);
+    }
+  }
+
+  /** Renumbers live documents and rebuilds the postings once removed ones dominate. */
+  #compactIfNeeded(): void {
+    if (this.#dead < Math.max(COMPACT_MIN_DEAD, this.size)) return;
+    const live = this.#entries.filter((entry): entry is Entry => entry !== undefined);
+    this.#entries = [];
+    this.#postings = new Map();
+    this.#slotById.clear();
+    this.#dead = 0;
+    for (const entry of live) {
+      const slot = this.#entries.length;
+      this.#entries.push(entry);
+      this.#slotById.set(entry.doc.id, slot);
+      this.#post(slot, entry);
+    }
+  }
+}

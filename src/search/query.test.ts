@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { entityWords } from "./entities.ts";
+import { splitIntents } from "./intents.ts";
+import { defaultLexicon } from "./lexicon.ts";
+import { analyzeQuery, ENTITY_WEIGHT } from "./query.ts";
+import { stem } from "./tokenize.ts";
+
+describe("analyzeQuery", () => {
+  it("keeps the query's terms at weight 1 and adds related ones below it", () => {
+    const analyzed = analyzeQuery("find a picture", defaultLexicon());
+    const weight = (word: string) => analyzed.find((entry) => entry.term === stem(word))?.weight;
+    assert.equal(weight("picture"), 1);
+    assert.equal(weight("find"), 1);
+    // WordNet: picture ~ image; the domain table: find ~ search.
+    assert.ok((weight("image") ?? 0) > 0 && (weight("image") ?? 1) < 1);
+    assert.ok((weight("search") ?? 0) > 0 && (weight("search") ?? 1) < 1);
+  });
+
+  it("expands nothing without a lexicon except the software synonyms", () => {
+    const analyzed = analyzeQuery("save notes", undefined);
+    assert.deepEqual(
+      analyzed.filter((entry) => entry.weight === 1).map((entry) => entry.term),
+      ["save", "note"],
+    );
+    assert.ok(analyzed.some((entry) => entry.term === "write" && entry.source === "save"));
+  });
+
+  it("adds the words implied by paths, URLs and extensions", () => {
+    assert.equal(entityWords("save it to /root/out/report.md"), "file path markdown");
+    assert.equal(entityWords("summarise https://example.com/a.html"), "url web page fetch");
+    assert.equal(entityWords("plain words"), "");
+    const analyzed = analyzeQuery("keep /tmp/a.xlsx", undefined);
+    assert.equal(analyzed.find((entry) => entry.term === stem("spreadsheet"))?.weight, ENTITY_WEIGHT);
+  });
+});
+
+describe("splitIntents", () => {
+  it("splits a multi-step task into clauses and leaves short queries whole", () => {
+    assert.deepEqual(splitIntents("read a file"), []);
+    assert.deepEqual(
+      splitIntents(
+        "Fetch the latest bitcoin price, draw a line chart of the week and save the report to disk",
+      ),
+      ["Fetch the latest bitcoin price", "draw a line chart of the week", "save the report to disk"],
+    );
+  });
+});

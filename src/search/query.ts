@@ -1,0 +1,51 @@
+import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
+import { entityWords } from "./entities.ts";
+import type { Lexicon } from "./lexicon.ts";
+import { terms } from "./tokenize.ts";
+
+/** A term of an analysed query and how much a match on it counts. */
+export interface WeightedTerm {
+  readonly term: string;
+  readonly weight: number;
+  /** The query term it was derived from (itself for original terms). */
+  readonly source: string;
+}
+
+/** Weight of the words implied by a path, URL or file extension in the query (see entities.ts). */
+export const ENTITY_WEIGHT = 0.5;
+
+/** Related words added per query term, strongest first. */
+export const MAX_EXPANSIONS_PER_TERM = 8;
+
+/**
+ * The query's terms (weight 1, repeated terms counted once) followed by their
+ * related terms from the lexicon, each at its relation weight; a term reached from
+ * several query terms keeps its best weight, and original terms are never down-weighted.
+ */
+export function analyzeQuery(text: string, lexicon: Lexicon | undefined): WeightedTerm[] {
+  const weights = new Map<string, WeightedTerm>();
+  const originals = [...new Set(terms(text))];
+  for (const term of originals) weights.set(term, { term, weight: 1, source: term });
+  for (const term of terms(entityWords(text))) {
+    if (!weights.has(term)) weights.set(term, { term, weight: ENTITY_WEIGHT, source: term });
+  }
+  for (const source of originals) {
+    for (const term of domainSynonyms(source)) {
+      const previous = weights.get(term);
+      if (!previous || previous.weight < DOMAIN_SYNONYM_WEIGHT) {
+        weights.set(term, { term, weight: DOMAIN_SYNONYM_WEIGHT, source });
+      }
+    }
+  }
+  if (lexicon) {
+    for (const source of originals) {
+      for (const related of lexicon.related(source).slice(0, MAX_EXPANSIONS_PER_TERM)) {
+        const previous = weights.get(related.term);
+        if (!previous || previous.weight < related.weight) {
+          weights.set(related.term, { term: related.term, weight: related.weight, source });
+        }
+      }
+    }
+  }
+  return [...weights.values()];
+}

@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { splitIdentifiers, stem, terms, words } from "./tokenize.ts";
+
+describe("words", () => {
+  it("splits camelCase, snake_case, kebab-case and acronyms", () => {
+    assert.deepEqual(words("getFileInfo"), ["get", "file", "info"]);
+    assert.deepEqual(words("list_s3_buckets"), ["list", "s3", "buckets"]);
+    assert.deepEqual(words("read-text-file"), ["read", "text", "file"]);
+    assert.deepEqual(words("HTMLParser"), ["html", "parser"]);
+    assert.deepEqual(words("browser_take_screenshot"), ["browser", "take", "screenshot"]);
+  });
+
+  it("takes the same path for non-ASCII text", () => {
+    assert.deepEqual(words("getÉtatCourant"), ["get", "état", "courant"]);
+    assert.equal(splitIdentifiers("a.b/c:d"), "a b c d");
+  });
+
+  it("indexes CJK runs as character bigrams", () => {
+    assert.deepEqual(words("搜索网页"), ["搜索", "索网", "网页"]);
+  });
+});
+
+describe("terms", () => {
+  it("drops stop words and request words, and stems", () => {
+    assert.deepEqual(terms("Please read the files in a directory"), ["read", "file", "directori"]);
+  });
+
+  it("conflates inflections and derivations", () => {
+    assert.equal(stem("searching"), stem("search"));
+    assert.equal(stem("generation"), stem("generate"));
+    assert.equal(stem("issues"), stem("issue"));
+  });
+});

@@ -1,0 +1,72 @@
+import { stemmer } from "stemmer";
+import { STOPWORDS } from "./stopwords.ts";
+
+/** Han, Hiragana, Katakana and Hangul runs have no spaces: they are indexed as character bigrams. */
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const NON_WORD = /[^\p{L}\p{N}]+/u;
+/** ASCII text (most tool metadata) takes a faster path with the same result. */
+const NON_ASCII = /[^\p{ASCII}]/u;
+const ASCII_CAMEL = /([a-z0-9])([A-Z])/g;
+const ASCII_ACRONYM = /([A-Z]+)([A-Z][a-z])/g;
+const ASCII_WORD = /[a-z0-9]+/g;
+
+/**
+ * Splits identifiers into words: `getFileInfo` → `get File Info`, `HTMLParser` → `HTML Parser`,
+ * `list_s3Buckets` → `list s3 Buckets`; separators (`_`, `-`, `.`, `/`) become spaces.
+ */
+export function splitIdentifiers(text: string): string {
+  return text
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .replace(/[_\-./:]+/g, " ");
+}
+
+function cjkBigrams(run: string): string[] {
+  const chars = [...run];
+  if (chars.length === 1) return chars;
+  const grams: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) grams.push(`${chars[i]}${chars[i + 1]}`);
+  return grams;
+}
+
+/** Lowercase words of a text, identifiers split, CJK as bigrams; nothing removed. */
+export function words(text: string): string[] {
+  if (!NON_ASCII.test(text)) {
+    const split = text.replace(ASCII_CAMEL, "$1 $2").replace(ASCII_ACRONYM, "$1 $2").toLowerCase();
+    return split.match(ASCII_WORD) ?? [];
+  }
+  const out: string[] = [];
+  const latin = splitIdentifiers(text).replace(CJK_RUN, (run) => {
+    out.push(...cjkBigrams(run));
+    return " ";
+  });
+  for (const word of latin.toLowerCase().split(NON_WORD)) if (word !== "") out.push(word);
+  return out;
+}
+
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 50_000;
+
+/** Porter stem of a lowercase word, cached (the same few thousand words recur). */
+export function stem(word: string): string {
+  let stemmed = stemCache.get(word);
+  if (stemmed === undefined) {
+    stemmed = /^[a-z]+$/.test(word) ? stemmer(word) : word;
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    stemCache.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/** A word worth indexing: not a stop word, not a lone letter or digit. */
+export function isContentWord(word: string): boolean {
+  if (STOPWORDS.has(word)) return false;
+  return word.length > 1 || word.charCodeAt(0) > 0x7f;
+}
+
+/** The index terms of a text: content words, stemmed. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  for (const word of words(text)) if (isContentWord(word)) out.push(stem(word));
+  return out;
+}

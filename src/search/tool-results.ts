@@ -1,0 +1,60 @@
+import type { Catalog } from "../catalog/catalog.ts";
+import { firstSentence } from "../catalog/declaration/summary.ts";
+import type { CatalogTool } from "../catalog/types.ts";
+import { toolDocumentId } from "./documents.ts";
+import type { SearchIndex, SearchOptions } from "./types.ts";
+
+/** One search answer as other programs read it (`structuredContent.results`), original names. */
+export interface ToolSearchResult {
+  readonly server: string;
+  readonly tool: string;
+  /** Call path in code: `tools.<serverId>.<toolId>`. */
+  readonly path: string;
+  /** First sentence of the tool's description. */
+  readonly description: string;
+  readonly score: number;
+}
+
+/** A result together with the catalog tool it names (for the longer answer formats). */
+export interface ToolMatch {
+  readonly result: ToolSearchResult;
+  readonly tool: CatalogTool;
+}
+
+/** Score rounding in answers: three decimals say enough and keep answers short. */
+const SCORE_DECIMALS = 3;
+
+/** Searches `index` for tools and resolves each hit in `catalog`; hits the catalog no longer has are dropped. */
+export function searchTools(
+  index: SearchIndex,
+  catalog: Catalog,
+  query: string,
+  options: SearchOptions = {},
+): ToolMatch[] {
+  const byId = new Map<string, CatalogTool>();
+  const matches: ToolMatch[] = [];
+  for (const hit of index.search(query, { ...options, kinds: ["tool"] })) {
+    if (hit.server === undefined) continue;
+    let tool = byId.get(hit.id);
+    if (!tool) {
+      tool = catalog
+        .server(hit.server)
+        ?.tools.find((entry) => toolDocumentId(entry.server, entry.tool) === hit.id);
+      if (!tool) continue;
+      byId.set(hit.id, tool);
+    }
+    const { definition } = tool;
+    const text = definition.description?.trim() ? definition.description : (definition.title ?? "");
+    matches.push({
+      result: {
+        server: tool.server,
+        tool: tool.tool,
+        path: tool.path,
+        description: firstSentence(text),
+        score: Number(hit.score.toFixed(SCORE_DECIMALS)),
+      },
+      tool,
+    });
+  }
+  return matches;
+}
