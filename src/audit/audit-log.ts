@@ -3,16 +3,24 @@ import type { AuditEntry, Store } from "../store/types.ts";
 
 export type AuditStderrLevel = "off" | "violations" | "executions" | "calls";
 
+/** Records wait at most this long, or until this many are pending, before one transaction writes them. */
+export const AUDIT_FLUSH_MS = 50;
+export const AUDIT_FLUSH_ENTRIES = 500;
+
 /**
  * Records executions and tool calls durably in the store and, at the
- * configured level, as JSON lines on stderr. A failing store never fails
- * the call it records: the error is logged instead.
+ * configured level, as JSON lines on stderr. Writes are batched into one
+ * transaction (one fsync) per flush, so a burst of a thousand calls does not
+ * stall the event loop; `flush()` and `close()` write what is pending. A
+ * failing store never fails the call it records: the error is logged.
  */
 export class AuditLog {
   readonly #store: Store | undefined;
   readonly #level: AuditStderrLevel;
   readonly #write: (line: string) => void;
   readonly #logger: Logger;
+  #pending: AuditEntry[] = [];
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(options: {
     store: Store | undefined;
@@ -27,14 +35,33 @@ export class AuditLog {
   }
 
   record(entry: AuditEntry, violation: boolean): void {
-    try {
-      this.#store?.appendAudit(entry);
-    } catch (error) {
-      this.#logger.error(`audit log write failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (this.#store) {
+      this.#pending.push(entry);
+      if (this.#pending.length >= AUDIT_FLUSH_ENTRIES) this.flush();
+      else this.#timer ??= setTimeout(() => this.flush(), AUDIT_FLUSH_MS).unref();
     }
     if (this.#shouldPrint(entry, violation)) {
       this.#write(
         JSON.stringify({ audit: entry.kind ?? "tool_call", ...entry, violation: violation || undefined }),
+      );
+    }
+  }
+
+  /** Writes every pending record now, in one transaction. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const entries = this.#pending;
+    if (entries.length === 0 || !this.#store) return;
+    this.#pending = [];
+    const store = this.#store;
+    try {
+      store.batch(() => {
+        for (const entry of entries) store.appendAudit(entry);
+      });
+    } catch (error) {
+      this.#logger.error(
+        `audit log write of ${entries.length} records failed: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }

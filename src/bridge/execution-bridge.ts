@@ -17,6 +17,8 @@ export interface ExecutionBridgeOptions {
   /** Per-call timeout toward the upstream; the server's or gateway's default when absent. */
   callTimeoutMs?: number;
   searchTools?: HostBridge["searchTools"];
+  /** Why a server has no tools right now (e.g. "restarting"), for a clearer unknown-tool error. */
+  serverProblem?: (server: string) => string | undefined;
 }
 
 export interface ExecutionBridge {
@@ -44,6 +46,13 @@ export function createExecutionBridge(options: ExecutionBridgeOptions): Executio
     async callTool(server, tool, args, signal) {
       const entry = options.catalog.server(server)?.tools.find((candidate) => candidate.tool === tool);
       if (!entry) {
+        const problem = options.serverProblem?.(server);
+        if (problem) {
+          throw new BridgeError("ToolError", "tool.unavailable", `server "${server}" is ${problem}`, {
+            server,
+            tool,
+          });
+        }
         throw new BridgeError("ToolError", "tool.unknown", `no tool "${tool}" on server "${server}"`, {
           server,
           tool,

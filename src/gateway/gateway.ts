@@ -12,6 +12,13 @@ import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
 import { Policy, type PolicyAction } from "../policy/policy.ts";
 import { policyMiddleware } from "../policy/policy-middleware.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
+import {
+  LexicalSearchIndex,
+  type SearchIndex,
+  searchTools,
+  syncIndexWithCatalog,
+  type ToolMatch,
+} from "../search/index.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
 import { SessionManager } from "../session/session-manager.ts";
 import { openStore } from "../store/sqlite-store.ts";
@@ -33,6 +40,8 @@ export class Gateway {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly upstream: UpstreamManager;
+  /** Tools (and later skills) ranked for `search_tools` and `searchTools()`; follows the catalog. */
+  readonly searchIndex: SearchIndex = new LexicalSearchIndex();
   readonly #logger: Logger;
   readonly #runtime: SandboxRuntime;
   readonly #validator = new ArgumentValidator();
@@ -63,6 +72,11 @@ export class Gateway {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });
+    syncIndexWithCatalog(
+      this.searchIndex,
+      this.catalog,
+      (server) => this.upstream.connection(server).status().instructions,
+    );
     this.#policy = new Policy(config.settings.policy);
     this.#gate = new ExecutionGate(sandbox.maxConcurrent, sandbox.maxQueued);
     this.#violations = new ViolationCounter(audit.alertAfter, (session, counts) =>
@@ -92,6 +106,7 @@ export class Gateway {
           { cause: error },
         );
       }
+      this.#audit.flush();
       this.#audit = this.#auditLog();
     }
     this.#sessions ??= new SessionManager(this.#store, {
@@ -109,6 +124,22 @@ export class Gateway {
   /** Security violations counted for a session (policy refusals, limit hits, escape attempts). */
   violations(session: string): Record<ViolationKind, number> {
     return this.#violations.get(session);
+  }
+
+  /** Tools that match a query, best first, with their original names and call paths. */
+  search(
+    query: string,
+    options: { limit?: number | undefined; minScore?: number | undefined } = {},
+  ): ToolMatch[] {
+    return searchTools(this.searchIndex, this.catalog, query, {
+      ...(options.limit !== undefined && { limit: options.limit }),
+      ...(options.minScore !== undefined && { minScore: options.minScore }),
+    });
+  }
+
+  /** Writes pending audit records now (they are batched, at most ~50 ms behind). */
+  flushAudit(): void {
+    this.#audit.flush();
   }
 
   /** The store, once started. */
@@ -193,6 +224,13 @@ export class Gateway {
       ],
       maxToolCalls: sandbox.maxToolCalls,
       callTimeoutMs: upstream.callTimeoutMs,
+      serverProblem: (server) => {
+        const status = this.upstream.statuses().find((entry) => entry.server === server);
+        if (!status || status.state === "ready") return undefined;
+        return `${status.state}${status.error ? ` (${this.#redactor.redact(status.error)})` : ""}`;
+      },
+      searchTools: async (query, limit, minScore) =>
+        this.search(query, { limit: clampLimit(limit), minScore }).map((match) => match.result),
     });
     const result = await this.#runtime.run({
       code: compiled.js,
@@ -212,6 +250,7 @@ export class Gateway {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.allSettled([this.upstream.close(), this.#runtime.close()]);
+    this.#audit.flush();
     this.#sessions?.close();
     this.#store?.close();
   }
@@ -254,6 +293,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const gateway = new Gateway(options);
   await gateway.start();
   return gateway;
+}
+
+/** searchTools() from code: 10 results unless asked, never more than 50. */
+function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return 10;
+  return Math.max(1, Math.min(50, Math.floor(limit)));
 }
 
 function isLoadedConfig(config: GatewayOptions["config"]): config is Config {

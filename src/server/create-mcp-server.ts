@@ -9,6 +9,7 @@ import {
   executeCodeOutput,
 } from "./execute-code-tool.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
+import { registerCatalogResources } from "./resources.ts";
 
 export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
 
@@ -23,9 +24,9 @@ export interface McpServerOptions {
 
 export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}): McpServer {
   const server = new McpServer(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
     instructions:
-      "ToolScript gateway: find tools with list_tools/describe_tools, then call many of them in one program with execute_code.",
+      "ToolScript gateway: find tools with search_tools (or list_tools), read their declarations with describe_tools, then call many of them in one program with execute_code.",
   });
 
   const executeCode = server.registerTool(
@@ -75,10 +76,12 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
     },
   );
   registerDiscoveryTools(server, gateway);
+  registerCatalogResources(server, gateway);
 
   const stop = gateway.catalog.onChange(() => {
     // update() notifies connected clients with tools/list_changed.
     executeCode.update({ description: executeCodeDescription(gateway.catalog, gateway.statuses()) });
+    if (server.isConnected()) server.sendResourceListChanged();
   });
   const previousOnClose = server.server.onclose;
   server.server.onclose = () => {

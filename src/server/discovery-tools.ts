@@ -3,11 +3,45 @@ import { z } from "zod";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { Gateway } from "../gateway/gateway.ts";
+import { DEFAULT_SEARCH_DETAIL, DEFAULT_SEARCH_LIMIT, formatSearchResults } from "../search/index.ts";
 
 const MAX_DESCRIBE = 50;
 
-/** `list_tools` and `describe_tools`: browse the catalog without loading every definition. */
+/** `search_tools`, `list_tools` and `describe_tools`: find tools without loading every definition. */
 export function registerDiscoveryTools(server: McpServer, gateway: Gateway): void {
+  server.registerTool(
+    "search_tools",
+    {
+      title: "Search tools",
+      description:
+        "Find the tools for a task across all connected servers, best first. Describe the task in plain words; several steps may go in one query. `detail`: name (call path + one line), summary (+ parameters, default), declaration (full TypeScript).",
+      inputSchema: {
+        query: z.string().min(1).max(2000).describe("What you want to do, in plain words."),
+        limit: z.number().int().min(1).max(50).optional().describe("How many tools (default 10)."),
+        detail: z.enum(["name", "summary", "declaration"]).optional(),
+      },
+      outputSchema: {
+        results: z.array(
+          z.object({
+            server: z.string(),
+            tool: z.string(),
+            path: z.string(),
+            description: z.string(),
+            score: z.number(),
+          }),
+        ),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ query, limit, detail }) => {
+      const matches = gateway.search(query, { limit: limit ?? DEFAULT_SEARCH_LIMIT });
+      return {
+        content: [{ type: "text", text: formatSearchResults(matches, detail ?? DEFAULT_SEARCH_DETAIL) }],
+        structuredContent: { results: matches.map((match) => match.result) },
+      };
+    },
+  );
+
   server.registerTool(
     "list_tools",
     {

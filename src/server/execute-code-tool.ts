@@ -51,7 +51,9 @@ export function executeCodeDescription(catalog: Catalog, statuses: readonly Upst
     "- A failing tool throws `ToolError` (catch it); arguments that break the tool's schema throw `ValidationError` before the call.",
     "- Top-level await works. `return` a value (or end with an expression) to send it back; console.log output comes back too.",
     "- Do the work in code: loop, filter, join and aggregate there, run independent calls with Promise.all, and return only what is needed.",
-    "- No network, files, process or timers: only `tools`, `console` and `context`.",
+    '- Find tools from code too: `await searchTools("what you need", 5)` returns [{ server, tool, path, description, score }].',
+    "- No network, files, process or timers: only `tools`, `searchTools`, `console` and `context`.",
+    "Use search_tools to find the tools for a task and describe_tools to read their declarations before writing code.",
     "Servers:",
     ...summarizeServers(catalog, statuses),
   ].join("\n");

@@ -259,6 +259,11 @@ export class UpstreamConnection {
 
   #fail(message: string, stdio: ProcessGroupStdioTransport | undefined): void {
     this.#error = message;
+    // A server that is down offers no tools: search and listings stop showing them until it is back.
+    if (this.#tools.length > 0) {
+      this.#tools = [];
+      this.#events.onToolsChanged(this.name, []);
+    }
     const tail = stdio?.stderr.text();
     if (tail) this.#stderrTail = tail;
     this.#failures++;

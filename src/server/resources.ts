@@ -1,0 +1,55 @@
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { renderServerIndex } from "../catalog/declaration/server-index.ts";
+import { firstSentence } from "../catalog/declaration/summary.ts";
+import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
+import type { Gateway } from "../gateway/gateway.ts";
+
+export const RESOURCE_SCHEME = "toolscript://";
+const MIME = "application/typescript";
+
+/**
+ * The virtual tree as MCP resources: `toolscript://servers/<server>/<tool>.d.ts`
+ * for every tool and `toolscript://servers/<server>/index.d.ts` per server.
+ */
+export function registerCatalogResources(server: McpServer, gateway: Gateway): void {
+  const { catalog } = gateway;
+  server.registerResource(
+    "tool-declarations",
+    new ResourceTemplate(`${RESOURCE_SCHEME}servers/{server}/{file}`, {
+      list: async () => ({
+        resources: catalog.servers().flatMap((entry) => [
+          {
+            uri: `${RESOURCE_SCHEME}servers/${entry.serverId}/index.d.ts`,
+            name: `servers/${entry.serverId}/index.d.ts`,
+            description: `${entry.tools.length} tools of ${entry.server}`,
+            mimeType: MIME,
+          },
+          ...entry.tools.map((tool) => ({
+            uri: `${RESOURCE_SCHEME}servers/${tool.serverId}/${tool.toolId}.d.ts`,
+            name: `servers/${tool.serverId}/${tool.toolId}.d.ts`,
+            description: firstSentence(tool.definition.description ?? tool.definition.title ?? "", 100),
+            mimeType: MIME,
+          })),
+        ]),
+      }),
+    }),
+    { description: "TypeScript declarations of the connected servers' tools", mimeType: MIME },
+    async (uri, variables) => {
+      const serverName = String(variables.server);
+      const file = String(variables.file);
+      const entry = catalog.server(serverName);
+      if (!entry) throw new Error(`no server "${serverName}" in the catalog`);
+      if (file === "index.d.ts") {
+        return {
+          contents: [{ uri: uri.href, mimeType: MIME, text: renderServerIndex(entry.serverId, entry.tools) }],
+        };
+      }
+      const toolName = file.replace(/\.d\.ts$/, "");
+      const tool = entry.tools.find(
+        (candidate) => candidate.toolId === toolName || candidate.tool === toolName,
+      );
+      if (!tool) throw new Error(`no tool "${toolName}" on server "${serverName}"`);
+      return { contents: [{ uri: uri.href, mimeType: MIME, text: renderToolDeclaration(tool) }] };
+    },
+  );
+}

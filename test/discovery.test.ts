@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Gateway } from "../src/gateway/gateway.ts";
+import { createMcpServer } from "../src/server/create-mcp-server.ts";
+import { execute, textOf } from "./helpers/mcp-client.ts";
+import { EVERYTHING_JS, FILESYSTEM_JS, MEMORY_JS, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
+
+interface SearchAnswer {
+  results: Array<{ server: string; tool: string; path: string; description: string; score: number }>;
+}
+
+describe("discovery meta-tools and resources over MCP", () => {
+  const dir = tempDir("discovery");
+  let gateway: Gateway;
+  let client: Client;
+
+  before(async () => {
+    gateway = new Gateway({
+      config: {
+        mcpServers: {
+          everything: { command: process.execPath, args: [EVERYTHING_JS, "stdio"] },
+          filesystem: { command: process.execPath, args: [FILESYSTEM_JS, dir.path] },
+          memory: {
+            command: process.execPath,
+            args: [MEMORY_JS],
+            env: { MEMORY_FILE_PATH: `${dir.path}/m.jsonl` },
+          },
+          scripted: { command: process.execPath, args: [SCRIPTED_JS] },
+        },
+        toolscript: { upstream: { restart: { maxRetries: 0 } }, storage: { dir: `${dir.path}/store` } },
+      },
+    });
+    await gateway.start();
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(gateway).connect(serverSide);
+    client = new Client({ name: "discovery", version: "1" });
+    await client.connect(clientSide);
+  });
+
+  after(async () => {
+    await client.close();
+    await gateway.close();
+    dir.remove();
+  });
+
+  test("the gateway offers exactly the meta-tools of DESIGN.md", async () => {
+    const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+    assert.deepEqual(names, ["describe_tools", "execute_code", "list_tools", "search_tools"]);
+  });
+
+  test("search_tools ranks the right tools and returns original names", async () => {
+    const result = await client.callTool({
+      name: "search_tools",
+      arguments: { query: "read the contents of a text file", limit: 5 },
+    });
+    const { results } = result.structuredContent as unknown as SearchAnswer;
+    assert.equal(results.length, 5);
+    assert.equal(results[0]?.server, "filesystem");
+    assert.match(results[0]?.tool ?? "", /read/);
+    for (const entry of results) {
+      assert.equal(entry.path.startsWith("tools."), true);
+      assert.equal(typeof entry.score, "number");
+    }
+    const sum = (
+      await client.callTool({ name: "search_tools", arguments: { query: "add two numbers", limit: 3 } })
+    ).structuredContent as unknown as SearchAnswer;
+    assert.ok(sum.results.some((entry) => entry.server === "everything" && entry.tool === "get-sum"));
+    const text = textOf(
+      await client.callTool({
+        name: "search_tools",
+        arguments: { query: "create entities in a knowledge graph", detail: "declaration" },
+      }),
+    );
+    assert.match(text, /export declare function create_entities\(/);
+  });
+
+  test("searchTools() works from code", async () => {
+    const answer = await execute(
+      client,
+      'const hits = await searchTools("knowledge graph relations", 3); return hits.map((h) => h.server)',
+    );
+    assert.equal(answer.isError, false, answer.text);
+    assert.ok((answer.structured.result as string[]).includes("memory"));
+  });
+
+  test("the declarations are readable as resources", async () => {
+    const { resources } = await client.listResources();
+    const uris = resources.map((resource) => resource.uri);
+    assert.ok(uris.includes("toolscript://servers/filesystem/read_text_file.d.ts"));
+    assert.ok(uris.includes("toolscript://servers/everything/index.d.ts"));
+    assert.equal(uris.length, gateway.catalog.tools().length + gateway.catalog.servers().length);
+    const read = await client.readResource({ uri: "toolscript://servers/everything/get_sum.d.ts" });
+    const content = read.contents[0] as { text: string };
+    assert.match(content.text, /export declare function get_sum\(input: GetSumInput\)/);
+    await assert.rejects(
+      client.readResource({ uri: "toolscript://servers/everything/nope.d.ts" }),
+      /no tool "nope"/,
+    );
+  });
+
+  test("the index follows list_changed and a server going away", async () => {
+    const before = (
+      await client.callTool({ name: "search_tools", arguments: { query: "zanzibar quokka", limit: 3 } })
+    ).structuredContent as unknown as SearchAnswer;
+    assert.ok(!before.results.some((entry) => entry.tool === "zanzibar_quokka"));
+    await execute(client, 'await tools.scripted.add_tool({ name: "zanzibar_quokka" })');
+    let found = false;
+    for (let tries = 0; tries < 40 && !found; tries++) {
+      const answer = (
+        await client.callTool({ name: "search_tools", arguments: { query: "zanzibar quokka", limit: 3 } })
+      ).structuredContent as unknown as SearchAnswer;
+      found = answer.results[0]?.tool === "zanzibar_quokka";
+      if (!found) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.ok(found, "the new tool is found after list_changed");
+
+    await execute(client, "await tools.scripted.crash({})");
+    const gone = (
+      await client.callTool({
+        name: "search_tools",
+        arguments: { query: "echo the message back", limit: 10 },
+      })
+    ).structuredContent as unknown as SearchAnswer;
+    assert.ok(
+      !gone.results.some((entry) => entry.server === "scripted"),
+      "a dead server's tools are not offered",
+    );
+    const listing = textOf(await client.callTool({ name: "list_tools", arguments: {} }));
+    assert.match(listing, /servers\/scripted\/ \(0 tools, failed\)/);
+  });
+});
