@@ -1,13 +1,22 @@
-// `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- upstream`.
+// `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- execute search-quality`.
 import { benchExecute } from "./execute.ts";
+import { benchSearchLatency } from "./search-latency.ts";
+import { benchSearchQuality } from "./search-quality.ts";
 import { benchUpstreamStart } from "./upstream-start.ts";
 
 const suites: Record<string, () => Promise<void>> = {
-  execute: benchExecute,
   upstream: benchUpstreamStart,
+  execute: benchExecute,
+  "search-quality": benchSearchQuality,
+  "search-latency": benchSearchLatency,
 };
 
 const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in suites));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown bench ${unknown.join(", ")}; available: ${Object.keys(suites).join(", ")}\n`);
+  process.exit(2);
+}
 for (const [name, run] of Object.entries(suites)) {
   if (wanted.length === 0 || wanted.includes(name)) await run();
 }
