@@ -1,0 +1,152 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createExecutionBridge } from "../bridge/execution-bridge.ts";
+import type { Upstream } from "../bridge/types.ts";
+import { Catalog } from "../catalog/catalog.ts";
+import { accountExecution, type ToolCallRecord, toolDefinitionTokens } from "./accounting.ts";
+import { accountingMiddleware } from "./accounting-middleware.ts";
+import { formatTokenTotals, SessionTokenTotals } from "./session-totals.ts";
+import { claudeLegacyTokenizer as tokenizer } from "./tokenizer.ts";
+
+const catalog = new Catalog(["crm"]);
+catalog.setServerTools("crm", [
+  {
+    name: "list_contacts",
+    description: "List every contact of the CRM with their details.",
+    inputSchema: { type: "object", properties: { limit: { type: "number" } } },
+  },
+  {
+    name: "get_contact",
+    description: "Get one contact.",
+    inputSchema: { type: "object", properties: { id: { type: "number" } }, required: ["id"] },
+  },
+]);
+const contacts = Array.from({ length: 500 }, (_, i) => ({
+  id: i,
+  name: `Contact ${i}`,
+  stage: i % 3 ? "lead" : "won",
+}));
+
+const upstream: Upstream = {
+  async callTool(_server, tool, args): Promise<CallToolResult> {
+    if (tool === "list_contacts") return { content: [{ type: "text", text: JSON.stringify(contacts) }] };
+    const id = (args as { id: number }).id;
+    if (id < 0) return { content: [{ type: "text", text: "no such contact" }], isError: true };
+    return { content: [], structuredContent: contacts[id] as Record<string, unknown> };
+  },
+};
+
+async function runCalls(records: ToolCallRecord[]): Promise<void> {
+  const { bridge } = createExecutionBridge({
+    catalog,
+    upstream,
+    middleware: [accountingMiddleware(records)],
+  });
+  const signal = new AbortController().signal;
+  await bridge.callTool("crm", "list_contacts", {}, signal);
+  await bridge.callTool("crm", "get_contact", { id: 7 }, signal);
+  await bridge.callTool("crm", "get_contact", { id: 8 }, signal);
+  await assert.rejects(bridge.callTool("crm", "get_contact", { id: -1 }, signal), /no such contact/);
+}
+
+describe("accountingMiddleware", () => {
+  test("records each call's tool, arguments and result or error message", async () => {
+    const records: ToolCallRecord[] = [];
+    await runCalls(records);
+    assert.deepEqual(
+      records.map((record) => [record.tool.tool, record.args, record.error]),
+      [
+        ["list_contacts", {}, undefined],
+        ["get_contact", { id: 7 }, undefined],
+        ["get_contact", { id: 8 }, undefined],
+        ["get_contact", { id: -1 }, "crm/get_contact failed: no such contact"],
+      ],
+    );
+    assert.deepEqual(records[0]?.result, contacts);
+    assert.deepEqual(records[1]?.result, contacts[7]);
+  });
+});
+
+describe("accountExecution", () => {
+  test("direct estimate = distinct definitions + arguments + full results; kept = results - returned", async () => {
+    const records: ToolCallRecord[] = [];
+    await runCalls(records);
+    const code =
+      "const all = await tools.crm.list_contacts({});\nreturn all.filter((c) => c.stage === 'won').length;";
+    const tokens = accountExecution({ records, returnedTokens: 12, code, tokenizer });
+
+    const list = catalog.find("crm/list_contacts");
+    const get = catalog.find("crm/get_contact");
+    assert.ok(list && get);
+    const definitions =
+      tokenizer.count(JSON.stringify(list.definition)) + tokenizer.count(JSON.stringify(get.definition));
+    const args = ["{}", '{"id":7}', '{"id":8}', '{"id":-1}'].reduce(
+      (sum, text) => sum + tokenizer.count(text),
+      0,
+    );
+    const results =
+      tokenizer.count(JSON.stringify(contacts)) +
+      tokenizer.count(JSON.stringify(contacts[7])) +
+      tokenizer.count(JSON.stringify(contacts[8])) +
+      tokenizer.count("crm/get_contact failed: no such contact");
+    assert.deepEqual(tokens, {
+      tokenizer: "claude-legacy",
+      returned: 12,
+      code: tokenizer.count(code),
+      toolResults: results,
+      keptInSandbox: results - 12,
+      directEstimate: definitions + args + results,
+      definitions,
+    });
+    assert.equal(
+      toolDefinitionTokens(list.definition, tokenizer),
+      tokenizer.count(JSON.stringify(list.definition)),
+    );
+  });
+
+  test("no calls: nothing kept, nothing estimated", () => {
+    const tokens = accountExecution({ records: [], returnedTokens: 30, tokenizer });
+    assert.equal(tokens.directEstimate, 0);
+    assert.equal(tokens.keptInSandbox, 0);
+    assert.equal(tokens.code, 0);
+  });
+
+  test("image data counts as a stub, not as base64 text", () => {
+    const list = catalog.find("crm/list_contacts");
+    assert.ok(list);
+    const image = { type: "image", mimeType: "image/png", data: "A".repeat(100_000) };
+    const tokens = accountExecution({
+      records: [{ tool: list, args: {}, result: image }],
+      returnedTokens: 0,
+      tokenizer,
+    });
+    assert.equal(
+      tokens.toolResults,
+      tokenizer.count(JSON.stringify({ ...image, data: "<100000 base64 chars>" })),
+    );
+  });
+});
+
+describe("SessionTokenTotals", () => {
+  test("sums executions and reports the saving", () => {
+    const totals = new SessionTokenTotals();
+    const base = { tokenizer: "claude-legacy", toolResults: 0, definitions: 0 };
+    totals.add({ ...base, returned: 100, code: 50, keptInSandbox: 9000, directEstimate: 10_000 });
+    totals.add({ ...base, returned: 200, code: 150, keptInSandbox: 0, directEstimate: 0 });
+    assert.deepEqual(totals.totals, {
+      executions: 2,
+      returned: 300,
+      code: 200,
+      toolResults: 0,
+      keptInSandbox: 9000,
+      directEstimate: 10_000,
+      saved: 9500,
+      savedPercent: 95,
+    });
+    assert.equal(
+      formatTokenTotals("session abc", totals.totals),
+      "session abc: 2 executions, 500 tokens in context (code 200, answers 300), 9,000 kept in the sandbox; direct tool calling ~10,000 (saved 95%)",
+    );
+  });
+});

@@ -1,0 +1,117 @@
+import type { CatalogTool, ToolDefinition } from "../catalog/types.ts";
+import { countTokens } from "./estimate.ts";
+import type { Tokenizer } from "./tokenizer.ts";
+
+/** One tool call of an execution, as the accounting middleware saw it. */
+export interface ToolCallRecord {
+  tool: CatalogTool;
+  args: unknown;
+  /** The value the sandbox received (after shaping and PII tokenization). */
+  result?: unknown;
+  /** The message the sandbox received when the call threw. */
+  error?: string;
+}
+
+/** `structuredContent.tokens` of an execute_code answer. */
+export interface ExecutionTokens {
+  tokenizer: string;
+  /** Tokens of the answer text sent back to the model. */
+  returned: number;
+  /** Tokens of the program the model sent (what code mode costs besides the answer). */
+  code: number;
+  /** Tokens of every tool result (and tool error) that entered the sandbox. */
+  toolResults: number;
+  /** Tool-result tokens that did not come back: `toolResults - returned`, at least 0. */
+  keptInSandbox: number;
+  /**
+   * What direct tool calling would have put in the context: the JSON definitions
+   * of the distinct tools used, plus every call's arguments and full result.
+   */
+  directEstimate: number;
+  /** The definitions part of `directEstimate`. */
+  definitions: number;
+}
+
+export interface AccountExecutionInput {
+  records: readonly ToolCallRecord[];
+  /** Tokens of the answer text (`BudgetedAnswer.tokens` plus any footer). */
+  returnedTokens: number;
+  /** The program as the model sent it. */
+  code?: string | undefined;
+  tokenizer: Tokenizer;
+}
+
+/** Token accounting of one execution: what came back, what stayed, what direct calling would have cost. */
+export function accountExecution(input: AccountExecutionInput): ExecutionTokens {
+  const { tokenizer, records } = input;
+  const usedTools = new Set<ToolDefinition>();
+  let calls = 0;
+  let toolResults = 0;
+  for (const record of records) {
+    usedTools.add(record.tool.definition);
+    calls += countTokens(tokenizer, renderForCount(record.args ?? {}));
+    toolResults +=
+      record.error === undefined
+        ? countTokens(tokenizer, renderForCount(record.result ?? null))
+        : countTokens(tokenizer, record.error);
+  }
+  let definitions = 0;
+  for (const definition of usedTools) definitions += toolDefinitionTokens(definition, tokenizer);
+  return {
+    tokenizer: tokenizer.name,
+    returned: input.returnedTokens,
+    code: input.code === undefined ? 0 : countTokens(tokenizer, input.code),
+    toolResults,
+    keptInSandbox: Math.max(0, toolResults - input.returnedTokens),
+    directEstimate: definitions + calls + toolResults,
+    definitions,
+  };
+}
+
+const definitionCache = new Map<string, WeakMap<ToolDefinition, number>>();
+
+/**
+ * Tokens of one tool definition as an MCP client loads it into the model's
+ * context: the `tools/list` entry as compact JSON. This reproduces the fixture's
+ * per-server counts exactly (e.g. 2,791 for server-everything's 19 tools).
+ * Cached per definition object and tokenizer.
+ */
+export function toolDefinitionTokens(definition: ToolDefinition, tokenizer: Tokenizer): number {
+  let cache = definitionCache.get(tokenizer.name);
+  if (!cache) {
+    cache = new WeakMap();
+    definitionCache.set(tokenizer.name, cache);
+  }
+  const cached = cache.get(definition);
+  if (cached !== undefined) return cached;
+  const tokens = tokenizer.count(JSON.stringify(definition));
+  cache.set(definition, tokens);
+  return tokens;
+}
+
+/** Tokens of a whole `tools/list` answer (every definition), as a direct client would load it. */
+export function toolListTokens(definitions: readonly ToolDefinition[], tokenizer: Tokenizer): number {
+  return tokenizer.count(JSON.stringify(definitions));
+}
+
+/**
+ * A value as text for counting: strings as they are, the rest as compact JSON
+ * (so the direct estimate is conservative when servers pretty-print). Base64
+ * payloads of images and audio are not text a model reads; they count as a stub.
+ */
+function renderForCount(value: unknown): string {
+  if (typeof value === "string") return value;
+  return (
+    JSON.stringify(value, function (this: unknown, key, child: unknown) {
+      if (key === "data" && typeof child === "string" && isMediaPart(this))
+        return `<${child.length} base64 chars>`;
+      return child;
+    }) ?? "null"
+  );
+}
+
+function isMediaPart(holder: unknown): boolean {
+  if (holder === null || typeof holder !== "object") return false;
+  const type = (holder as { type?: unknown }).type;
+  return type === "image" || type === "audio";
+}

@@ -1,0 +1,173 @@
+import { isIPv6 } from "node:net";
+import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { ibanLength, ibanValid, paymentCardValid, ssnValid } from "./checksums.ts";
+
+/** A piece of personal data found in a text. */
+export interface PiiMatch {
+  /** Token label: EMAIL, PHONE, CARD, IBAN, SSN, IP, or a custom pattern's name. */
+  kind: string;
+  start: number;
+  end: number;
+  value: string;
+  /** Identity for stable tokens: the same person's e-mail in other case, or a phone in another format, shares it. */
+  key: string;
+}
+
+export type BuiltinPiiKind = "EMAIL" | "PHONE" | "CARD" | "IBAN" | "SSN" | "IP";
+
+export const BUILTIN_PII_KINDS: readonly BuiltinPiiKind[] = ["EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP"];
+
+const EMAIL =
+  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])/g;
+
+export function findEmails(text: string): PiiMatch[] {
+  if (!text.includes("@")) return [];
+  return [...text.matchAll(EMAIL)].map((match) =>
+    found("EMAIL", match.index, match[0], match[0].toLowerCase()),
+  );
+}
+
+/**
+ * Phone numbers by libphonenumber-js (max metadata, "valid" leniency): numbers
+ * written with a + country code anywhere, national ones in `region`'s format.
+ * A bare run of digits without + is not taken as a phone: it is far more often
+ * an id, an amount or a timestamp than a national number.
+ */
+export function findPhones(text: string, region: CountryCode | undefined): PiiMatch[] {
+  if (countDigits(text) < MIN_PHONE_DIGITS) return [];
+  const matches: PiiMatch[] = [];
+  // libphonenumber scans ~0.3 MB/s on digit-heavy text; it only sees the spans that could be phones.
+  for (const candidate of text.matchAll(PHONE_CANDIDATE)) {
+    const span = candidate[0];
+    if (countDigits(span) < MIN_PHONE_DIGITS || NOT_A_PHONE.test(span)) continue;
+    // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
+    const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
+    if (whole) {
+      matches.push(found("PHONE", candidate.index, span, whole));
+      continue;
+    }
+    // Otherwise let the matcher (~50–100 µs) find numbers inside the span.
+    for (const hit of findPhoneNumbersInText(span, region ? { defaultCountry: region } : {})) {
+      const value = span.slice(hit.startsAt, hit.endsAt);
+      if (!value.startsWith("+") && /^\d+$/.test(value)) continue;
+      matches.push(found("PHONE", candidate.index + hit.startsAt, value, hit.number.number));
+    }
+  }
+  return matches;
+}
+
+/** The E.164 form of `span` when all of it is one valid phone number. */
+function parseWhole(span: string, region: CountryCode | undefined): string | undefined {
+  const parsed = parsePhoneNumberFromString(span, {
+    ...(region && { defaultCountry: region }),
+    extract: false,
+  });
+  return parsed?.isValid() ? parsed.number : undefined;
+}
+
+/** The shortest phone numbers in service have 7 digits (with a country code, more). */
+const MIN_PHONE_DIGITS = 7;
+/**
+ * Shapes that are never phone numbers, rejected before the (~50 µs per call)
+ * library: bare digit runs without + (ids, amounts), dates, decimals, versions.
+ */
+const NOT_A_PHONE = /^(?:\d+|\d{4}-\d\d?-\d\d?|\d\d?[/.-]\d\d?[/.-]\d{2,4}|\d+\.\d+|\d{1,2}(?:\.\d+){2,})$/;
+/** Digits with the punctuation phone numbers are written with, not glued to a word. */
+const PHONE_CANDIDATE = /(?<![\w+])(?:\+|\(\+?)?\d[\d ().\-/\u00a0]{5,32}\d/g;
+
+/** 13–19 digits, contiguous or in groups of 4 (4-6-5 / 4-6-4 for Amex and Diners), never inside a longer number. */
+const CARD =
+  /(?<![\w.,-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?![\w-]|[.,]\d)/g;
+
+export function findCards(text: string): PiiMatch[] {
+  if (countDigits(text) < 13) return [];
+  const matches: PiiMatch[] = [];
+  for (const match of text.matchAll(CARD)) {
+    const digits = match[0].replace(/[ -]/g, "");
+    if (paymentCardValid(digits)) matches.push(found("CARD", match.index, match[0], digits));
+  }
+  return matches;
+}
+
+/** Country code, check digits, then groups of 4 (spaces optional); length and mod-97 decide. */
+const IBAN_CANDIDATE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){8,30}/g;
+
+export function findIbans(text: string): PiiMatch[] {
+  const matches: PiiMatch[] = [];
+  for (const match of text.matchAll(IBAN_CANDIDATE)) {
+    const length = ibanLength(match[0].slice(0, 2));
+    if (length === undefined) continue;
+    // Take exactly the country's length of characters; the IBAN must end there.
+    let compact = "";
+    let end = 0;
+    for (const char of match[0]) {
+      end++;
+      if (char === " ") continue;
+      compact += char;
+      if (compact.length === length) break;
+    }
+    const after = text.charAt(match.index + end);
+    if (compact.length !== length || /[A-Za-z0-9]/.test(after) || !ibanValid(compact)) continue;
+    matches.push(found("IBAN", match.index, match[0].slice(0, end), compact));
+  }
+  return matches;
+}
+
+/** US SSNs written AAA-GG-SSSS; nine bare digits are indistinguishable from ids and are left alone. */
+const SSN = /(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])/g;
+
+export function findSsns(text: string): PiiMatch[] {
+  if (!text.includes("-")) return [];
+  const matches: PiiMatch[] = [];
+  for (const match of text.matchAll(SSN)) {
+    const [value, area = "", group = "", serial = ""] = match;
+    if (ssnValid(area, group, serial)) matches.push(found("SSN", match.index, value, area + group + serial));
+  }
+  return matches;
+}
+
+const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+/** Four octets, not part of a longer dotted number (a version such as 1.2.3.4.5) nor after a letter (v1.2.3.4). */
+const IPV4 = new RegExp(`(?<![\\w.])${OCTET}(?:\\.${OCTET}){3}(?![\\w]|\\.\\d)`, "g");
+/** Hex groups with colons; node:net decides what is an address. */
+const IPV6_CANDIDATE =
+  /(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:[0-9A-Fa-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?(?![\w:]|\.\d)/g;
+
+/**
+ * IPv4 and IPv6 addresses. Addresses that identify no one are left alone:
+ * unspecified, loopback, multicast and reserved (0.x, 127.x, 224.x and above,
+ * ::, ::1). Private ranges are kept: they map a network.
+ */
+export function findIps(text: string): PiiMatch[] {
+  const matches: PiiMatch[] = [];
+  if (text.includes(".")) {
+    for (const match of text.matchAll(IPV4)) {
+      const first = Number(match[0].slice(0, match[0].indexOf(".")));
+      if (first === 0 || first === 127 || first >= 224) continue;
+      matches.push(found("IP", match.index, match[0], match[0]));
+    }
+  }
+  if (text.includes(":")) {
+    for (const match of text.matchAll(IPV6_CANDIDATE)) {
+      const value = match[0];
+      const hexDigits = value.replace(/[^0-9A-Fa-f]/g, "").length;
+      // "a::b" or "de:ad::" in prose are valid syntax but not addresses anyone writes.
+      if (!isIPv6(value) || hexDigits < 5 || value === "::1") continue;
+      matches.push(found("IP", match.index, value, value.toLowerCase()));
+    }
+  }
+  return matches;
+}
+
+function found(kind: string, start: number, value: string, key: string): PiiMatch {
+  return { kind, start, end: start + value.length, value, key };
+}
+
+function countDigits(text: string): number {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) digits++;
+  }
+  return digits;
+}
