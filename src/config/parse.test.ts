@@ -213,8 +213,8 @@ describe("parseConfig: defaults and resolution", () => {
           callsPerMinute: 0,
           restart: { maxRetries: 5, initialDelayMs: 500, maxDelayMs: 30_000 },
         },
-        output: { maxTokens: 2000, maxTokensLimit: 20_000 },
-        privacy: { pii: true, patterns: [] },
+        output: { maxTokens: 2000, maxTokensLimit: 20_000, strategy: "auto", tokenizer: "claude-legacy" },
+        privacy: { pii: true, patterns: [], exclude: [], phoneRegion: "US" },
         policy: {
           allow: ["*/*"],
           deny: [],

@@ -88,6 +88,10 @@ const outputSchema = z
     maxTokens: int(1, 1_000_000).default(DEFAULT_OUTPUT_MAX_TOKENS),
     /** Highest budget a caller may ask for per execution. */
     maxTokensLimit: int(1, 1_000_000).default(DEFAULT_OUTPUT_MAX_TOKENS_LIMIT),
+    /** How an answer over budget is reduced; `auto` picks per value. */
+    strategy: z.enum(["auto", "truncate", "sample", "summarize"]).default("auto"),
+    /** Which tokenizer counts tokens: the legacy Claude one (default) or OpenAI's o200k. */
+    tokenizer: z.enum(["claude-legacy", "o200k"]).default("claude-legacy"),
   })
   .superRefine((value, ctx) => {
     if (value.maxTokens > value.maxTokensLimit) {
@@ -156,6 +160,14 @@ const privacySchema = z.strictObject({
         seen.add(pattern.name);
       });
     }),
+  /** `server/tool` globs whose arguments and results are left as they are. */
+  exclude: z.array(z.string().min(1)).default(() => []),
+  /** Region for phone numbers written without a country code (ISO 3166 code), or null for none. */
+  phoneRegion: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { error: "must be a two-letter country code such as US or DE" })
+    .nullable()
+    .default("US"),
 });
 
 const policySchema = z.strictObject({

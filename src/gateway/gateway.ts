@@ -5,12 +5,20 @@ import { ViolationCounter, type ViolationKind } from "../audit/violations.ts";
 import { createExecutionBridge } from "../bridge/execution-bridge.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
+import type { CatalogTool } from "../catalog/types.ts";
 import { CompileCache } from "../compile/compile-cache.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
+import { accountExecution, type ToolCallRecord } from "../output/accounting.ts";
+import { accountingMiddleware } from "../output/accounting-middleware.ts";
+import { formatTokenTotals } from "../output/session-totals.ts";
+import { createTokenizer, type Tokenizer } from "../output/tokenizer.ts";
 import { Policy, type PolicyAction } from "../policy/policy.ts";
 import { policyMiddleware } from "../policy/policy-middleware.ts";
+import { privacyMiddleware } from "../privacy/middleware.ts";
+import { toolGlobMatcher } from "../privacy/tool-glob.ts";
+import { loadVaultKey, VAULT_KEY_ENV } from "../privacy/vault-crypto.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import {
   LexicalSearchIndex,
@@ -25,10 +33,12 @@ import { openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
+import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { capOutput } from "./cap-output.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { createRuntime } from "./runtime-factory.ts";
+import { SessionStates } from "./session-state.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
 
 /**
@@ -49,7 +59,11 @@ export class Gateway {
   readonly #gate: ExecutionGate;
   readonly #redactor: SecretRedactor;
   readonly #compiled = new CompileCache();
+  readonly #privacyExclude: (tool: CatalogTool) => boolean;
   readonly #violations: ViolationCounter;
+  readonly #tokenizer: Tokenizer;
+  readonly #states: SessionStates;
+  #executions = 0;
   #store: Store | undefined;
   #sessions: SessionManager | undefined;
   #audit: AuditLog;
@@ -78,12 +92,15 @@ export class Gateway {
       (server) => this.upstream.connection(server).status().instructions,
     );
     this.#policy = new Policy(config.settings.policy);
+    this.#privacyExclude = toolGlobMatcher(config.settings.privacy.exclude);
     this.#gate = new ExecutionGate(sandbox.maxConcurrent, sandbox.maxQueued);
     this.#violations = new ViolationCounter(audit.alertAfter, (session, counts) =>
       this.#logger.warn(
         `session "${session}" reached ${audit.alertAfter} security violations: ${JSON.stringify(counts)}`,
       ),
     );
+    this.#tokenizer = createTokenizer(config.settings.output.tokenizer);
+    this.#states = new SessionStates(config.settings.privacy, loadVaultKey(process.env));
     this.#store = options.store;
     this.#audit = this.#auditLog();
     this.#runtime = options.runtime ?? createRuntime(sandbox);
@@ -112,7 +129,16 @@ export class Gateway {
     this.#sessions ??= new SessionManager(this.#store, {
       onError: (error) =>
         this.#logger.error(`session sweep failed: ${error instanceof Error ? error.message : String(error)}`),
+      onExpired: (ids) => {
+        for (const id of ids) this.#states.forget(id);
+      },
     });
+    this.#states.attach(this.#store);
+    if (this.config.settings.privacy.pii && !this.#states.persistent) {
+      this.#logger.warn(
+        `${VAULT_KEY_ENV} is not set: PII tokens stay stable only until the gateway restarts`,
+      );
+    }
     return this.upstream.start();
   }
 
@@ -156,9 +182,10 @@ export class Gateway {
     if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
     const session = request.session ?? DEFAULT_SESSION;
     const started = performance.now();
+    const records: ToolCallRecord[] = [];
     let response: ExecuteResponse;
     try {
-      response = await this.#gate.run(() => this.#execute(request, session), request.signal);
+      response = await this.#gate.run(() => this.#execute(request, session, records), request.signal);
     } catch (error) {
       if (!(error instanceof BusyError)) throw error;
       response = {
@@ -178,10 +205,56 @@ export class Gateway {
       result: response,
       toolCalls: response.toolCalls,
     });
-    return this.#redact(response);
+    return this.#answer(this.#redact(response), request, records);
   }
 
-  async #execute(request: ExecuteRequest, session: string): Promise<ExecuteResponse> {
+  /** Tokenizes personal data, fits the answer to its budget, and counts tokens. */
+  #answer(response: ExecuteResponse, request: ExecuteRequest, records: ToolCallRecord[]): ExecuteResponse {
+    const { output, privacy } = this.config.settings;
+    const session = response.session;
+    const shaped = shapeAnswer(response, {
+      maxTokens: Math.min(request.maxTokens ?? output.maxTokens, output.maxTokensLimit),
+      maxTokensLimit: output.maxTokensLimit,
+      strategy: request.strategy ?? output.strategy,
+      tokenizer: this.#tokenizer,
+      vault: privacy.pii ? this.#states.vault(session) : undefined,
+      saveFullValue: (value) => this.#saveFullValue(session, value),
+    });
+    const tokens = accountExecution({
+      records,
+      returnedTokens: shaped.answer.tokens + FOOTER_RESERVE_TOKENS,
+      code: request.code,
+      tokenizer: this.#tokenizer,
+    });
+    const totals = this.#states.addTokens(session, tokens);
+    this.#logger.info(formatTokenTotals(`session ${session}`, totals.totals));
+    try {
+      this.#states.save(session);
+    } catch (error) {
+      this.#logger.error(
+        `saving the PII vault of ${session} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    return { ...shaped, tokens };
+  }
+
+  /** The full value of an answer cut to its budget, as a workspace file the next execution can read. */
+  #saveFullValue(session: string, value: unknown): string | undefined {
+    if (!this.#sessions) return undefined;
+    const path = `results/execution-${Date.now()}-${++this.#executions}.json`;
+    try {
+      this.#sessions.workspace(session).writeFile(path, JSON.stringify(value));
+      return path;
+    } catch {
+      return undefined; // over quota, most likely: the answer then just says it was reduced
+    }
+  }
+
+  async #execute(
+    request: ExecuteRequest,
+    session: string,
+    records: ToolCallRecord[],
+  ): Promise<ExecuteResponse> {
     const started = performance.now();
     const language = request.language ?? "typescript";
     const finish = (result: ExecutionResult, calls = { calls: 0, failed: 0 }): ExecuteResponse => ({
@@ -207,19 +280,24 @@ export class Gateway {
     const compiled = await this.#compiled.compile(request.code, language);
     if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
 
-    const { sandbox, upstream } = this.config.settings;
+    const { sandbox, upstream, privacy } = this.config.settings;
     const decisions = new WeakMap<object, PolicyAction>();
     const { bridge, stats } = createExecutionBridge({
       catalog: this.catalog,
       upstream: this.upstream,
       // Audit outermost, so refusals are recorded; policy before validation: a refused call is never sent.
+      // Privacy inside policy (it passes a new call object on) and outside validation (real values get checked).
       middleware: [
+        accountingMiddleware(records),
         auditMiddleware({ log: this.#audit, violations: this.#violations, session, decisions }),
         policyMiddleware({
           policy: this.#policy,
           approver: request.approver,
           onDecision: (call, action) => decisions.set(call, action),
         }),
+        ...(privacy.pii
+          ? [privacyMiddleware(this.#states.vault(session), { exclude: this.#privacyExclude })]
+          : []),
         this.#validator.middleware(),
       ],
       maxToolCalls: sandbox.maxToolCalls,

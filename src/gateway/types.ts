@@ -1,4 +1,7 @@
 import type { Config } from "../config/schema.ts";
+import type { ExecutionTokens } from "../output/accounting.ts";
+import type { BudgetedAnswer } from "../output/budget.ts";
+import type { BudgetStrategy } from "../output/reduce-result.ts";
 import type { Approver } from "../policy/approval.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import type { Store } from "../store/types.ts";
@@ -18,6 +21,10 @@ export interface ExecuteRequest {
   signal?: AbortSignal | undefined;
   /** Asks the user about calls the policy marks for approval; without it they are refused. */
   approver?: Approver | undefined;
+  /** Token budget of the answer, capped by `output.maxTokensLimit`. */
+  maxTokens?: number | undefined;
+  /** How to reduce an answer over budget. */
+  strategy?: BudgetStrategy | undefined;
 }
 
 export interface ExecuteResponse extends ExecutionResult {
@@ -26,6 +33,10 @@ export interface ExecuteResponse extends ExecutionResult {
   failedToolCalls: number;
   /** Bytes of tool results that entered the sandbox and stayed there unless returned. */
   toolResultBytes: number;
+  /** What the model receives: personal data tokenized, fitted to the token budget. */
+  answer?: BudgetedAnswer;
+  /** Tokens returned, kept in the sandbox, and what direct tool calling would have cost. */
+  tokens?: ExecutionTokens;
 }
 
 export interface GatewayOptions {

@@ -67,6 +67,8 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
         language: args.language,
         timeoutMs: args.timeoutMs,
         context: args.context,
+        maxTokens: args.maxTokens,
+        strategy: args.strategy,
         // Over Streamable HTTP the MCP session is the default; an explicit `session` outlives reconnects.
         session: args.session ?? extra.sessionId,
         signal: extra.signal,

@@ -24,12 +24,19 @@ export const executeCodeInput = {
     .optional()
     .describe("Session id, for state that persists across calls."),
   context: z.unknown().optional().describe("JSON value the program sees as the global `context`."),
+  maxTokens: z.number().int().positive().optional().describe("Token budget of the answer (default 2000)."),
+  strategy: z
+    .enum(["auto", "truncate", "sample", "summarize"])
+    .optional()
+    .describe("How to reduce an answer over budget (default auto)."),
 };
 
 export const executeCodeOutput = {
   result: z.unknown().optional(),
-  resultTruncated: z.boolean().optional(),
+  resultReduced: z.object({}).passthrough().optional(),
   logs: z.array(z.object({ level: z.string(), message: z.string() })),
+  logsReduced: z.object({}).passthrough().optional(),
+  tokens: z.object({}).passthrough().optional(),
   toolCalls: z.number(),
   durationMs: z.number(),
   error: z

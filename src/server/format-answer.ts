@@ -1,41 +1,27 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { formatError } from "../gateway/answer.ts";
 import type { ExecuteResponse } from "../gateway/types.ts";
 
-/** Until the token budget (output/) exists, a plain size cap keeps one answer from flooding the context. */
-export const MAX_ANSWER_CHARS = 40_000;
-
-/** The MCP answer to `execute_code`: readable text plus `structuredContent` for programs. */
+/**
+ * The MCP answer to `execute_code`: the budgeted text for the model plus
+ * `structuredContent` for programs (the same content, reduced the same way).
+ */
 export function formatExecuteAnswer(response: ExecuteResponse): CallToolResult {
-  const parts: string[] = [];
-  if (response.logs.length > 0) {
-    const lines = response.logs.map((entry) =>
-      entry.level === "log" ? entry.message : `[${entry.level}] ${entry.message}`,
-    );
-    if (response.logsTruncated) lines.push("[logs truncated at the size limit]");
-    parts.push(`Logs:\n${lines.join("\n")}`);
-  }
-  const { error } = response;
-  const rendered = response.result === undefined ? undefined : renderValue(response.result);
-  const resultCut = rendered !== undefined && rendered.length > MAX_ANSWER_CHARS;
-  if (error) {
-    const where =
-      error.line === undefined ? "" : ` at line ${error.line}${error.column ? `:${error.column}` : ""}`;
-    parts.push(
-      `${error.name} (${error.kind})${where}: ${error.message}${error.stack ? `\n${error.stack}` : ""}`,
-    );
-  } else if (rendered !== undefined) {
-    parts.push(`Result:\n${rendered}`);
-  } else if (parts.length === 0) {
-    parts.push("Done (no result returned).");
-  }
-  parts.push(`(${response.toolCalls} tool calls, ${Math.round(response.durationMs)} ms)`);
+  const { error, answer } = response;
+  const footer = `(${response.toolCalls} tool calls, ${Math.round(response.durationMs)} ms)`;
+  const text = answer ? `${answer.text}\n\n${footer}` : `${fallbackText(response)}\n\n${footer}`;
   const structured = {
-    // A cut result is sent as the cut text, flagged, never as a value that reads as complete.
-    ...(rendered !== undefined && { result: resultCut ? capText(rendered) : response.result }),
-    ...(resultCut && { resultTruncated: true }),
-    logs: response.logs,
+    ...(answer
+      ? {
+          ...(answer.structured.result !== undefined && { result: answer.structured.result }),
+          ...(answer.structured.resultReduced && { resultReduced: answer.structured.resultReduced }),
+          logs: answer.structured.logs,
+          ...(answer.structured.logsReduced && { logsReduced: answer.structured.logsReduced }),
+        }
+      : { ...(response.result !== undefined && { result: response.result }), logs: response.logs }),
     toolCalls: response.toolCalls,
     durationMs: Math.round(response.durationMs * 100) / 100,
+    ...(response.tokens && { tokens: response.tokens }),
     ...(error && {
       error: {
         kind: error.kind,
@@ -47,19 +33,15 @@ export function formatExecuteAnswer(response: ExecuteResponse): CallToolResult {
     }),
   };
   return {
-    content: [{ type: "text", text: capText(parts.join("\n\n")) }],
+    content: [{ type: "text", text }],
     structuredContent: structured,
     ...(error && { isError: true }),
   };
 }
 
-function renderValue(value: unknown): string {
-  if (typeof value === "string") return value;
-  return JSON.stringify(value, null, 2) ?? String(value);
-}
-
-function capText(text: string): string {
-  if (text.length <= MAX_ANSWER_CHARS) return text;
-  const cut = text.length - MAX_ANSWER_CHARS;
-  return `${text.slice(0, MAX_ANSWER_CHARS)}\n[… ${cut} more characters cut: return less, or aggregate in code]`;
+/** Only for responses that did not go through the gateway's answer step. */
+function fallbackText(response: ExecuteResponse): string {
+  if (response.error) return formatError(response.error);
+  if (response.result === undefined) return "Done (no result returned).";
+  return typeof response.result === "string" ? response.result : JSON.stringify(response.result);
 }

@@ -1,0 +1,196 @@
+import { AgentPositions } from "../isolate/agent-stack.ts";
+import { LogCollector } from "../isolate/log-collector.ts";
+import type { EndReason } from "../isolate/run-outcome.ts";
+import { createHostCalls, type HostReply } from "../shared/host-calls.ts";
+import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
+import { sandboxCommand } from "./command.ts";
+import { failure, fromCompileError, fromDone, fromExit, type Outcome } from "./outcome.ts";
+import { DEFAULT_PROCESS_POOL_SIZE, ProcessPool } from "./process-pool.ts";
+import type { ChildMessage } from "./protocol.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, SandboxProcess } from "./sandbox-process.ts";
+import {
+  checkProcessTier,
+  type ProcessTierOptions,
+  type ProcessTierSetup,
+  type RunnerFiles,
+  removeRunnerFiles,
+  writeRunnerFiles,
+} from "./setup.ts";
+
+/** Memory limit the pool starts processes for before the first run says otherwise. */
+export const DEFAULT_PREWARM_MEMORY_MB = 128;
+/** setTimeout fires at once for delays above this, so longer limits are capped to it. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export interface ProcessRuntimeOptions extends ProcessTierOptions {
+  /** Sandbox processes started ahead of time (each serves one execution); 0 disables the pool. */
+  poolSize?: number;
+  /** Memory limit of the processes started before the first run. */
+  prewarmMemoryMb?: number;
+  /** Largest single message (result, log call, tool arguments) a sandbox may send. */
+  maxMessageBytes?: number;
+}
+
+/**
+ * The `process` sandbox tier: each execution runs in its own Deno process
+ * with no permissions, inside bubblewrap (no network, no host files, user
+ * `nobody`, no capabilities), under a memory rlimit and a V8 heap limit. It
+ * talks to the host in JSON lines over stdin/stdout, and a timeout kills its
+ * whole process group. Build it with `ProcessRuntime.create()`, which checks
+ * that the tier works here and refuses otherwise.
+ */
+export class ProcessRuntime implements SandboxRuntime {
+  readonly name = "process";
+  readonly setup: ProcessTierSetup;
+  readonly #files: RunnerFiles;
+  readonly #pool: ProcessPool;
+  /** Stops every run in progress; used by close(). */
+  readonly #active = new Set<(reason: EndReason) => void>();
+  #closed = false;
+
+  /** Checks that Deno, bubblewrap and prlimit are there and a sandbox starts; throws a ProcessSandboxError otherwise. */
+  static check(options: ProcessTierOptions = {}): Promise<ProcessTierSetup> {
+    return checkProcessTier(options);
+  }
+
+  /** A runtime for this machine, after `check()` has passed. */
+  static async create(options: ProcessRuntimeOptions = {}): Promise<ProcessRuntime> {
+    return new ProcessRuntime(await ProcessRuntime.check(options), options);
+  }
+
+  /** Prefer `create()`; `setup` must come from `check()`. */
+  constructor(setup: ProcessTierSetup, options: ProcessRuntimeOptions = {}) {
+    this.setup = setup;
+    const files = writeRunnerFiles();
+    this.#files = files;
+    const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const size = options.poolSize ?? DEFAULT_PROCESS_POOL_SIZE;
+    this.#pool = new ProcessPool({
+      size,
+      start: (memoryMb) =>
+        new SandboxProcess(
+          sandboxCommand({ ...setup, script: files.script, denoDir: files.denoDir, memoryMb }),
+          maxMessageBytes,
+        ),
+    });
+    if (size > 0) this.#pool.prewarm(options.prewarmMemoryMb ?? DEFAULT_PREWARM_MEMORY_MB);
+  }
+
+  async run(options: RunOptions): Promise<ExecutionResult> {
+    const startedAt = performance.now();
+    const logs = new LogCollector(options.maxLogBytes);
+    let outcome: Outcome;
+    try {
+      outcome = await this.#execute(options, logs);
+    } catch (error) {
+      outcome = failure(
+        "runtime",
+        "Error",
+        `Sandbox failure: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    const result: ExecutionResult = { logs: logs.entries, durationMs: performance.now() - startedAt };
+    if (outcome.result !== undefined) result.result = outcome.result;
+    if (outcome.error !== undefined) result.error = outcome.error;
+    if (outcome.toolResultBytes) result.toolResultBytes = outcome.toolResultBytes;
+    if (logs.truncated) result.logsTruncated = true;
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stop of this.#active) stop("closed");
+    await this.#pool.close();
+    removeRunnerFiles(this.#files);
+  }
+
+  async #execute(options: RunOptions, logs: LogCollector): Promise<Outcome> {
+    if (this.#closed) return failure("runtime", "Error", "The sandbox runtime is closed");
+    if (options.signal?.aborted) return failure("runtime", "AbortError", "Execution was cancelled");
+    let toolsJson: string;
+    let contextJson: string | undefined;
+    try {
+      toolsJson = JSON.stringify(options.tools);
+      contextJson = options.context === undefined ? undefined : JSON.stringify(options.context);
+    } catch (error) {
+      return failure(
+        "runtime",
+        "TypeError",
+        `context must be JSON-serializable: ${(error as Error).message}`,
+      );
+    }
+    const child = await this.#pool.acquire(options.memoryMb);
+    if (this.#closed) {
+      child.kill();
+      return failure("runtime", "Error", "The sandbox runtime is closed");
+    }
+    const positions = new AgentPositions(options.sourceMap);
+    const calls = new AbortController();
+    const host = createHostCalls({
+      tools: options.tools,
+      bridge: options.bridge,
+      logs,
+      signal: calls.signal,
+    });
+    let ended: EndReason | undefined;
+    let finish: (outcome: Outcome) => void = () => {};
+    const done = new Promise<Outcome>((resolve) => {
+      finish = resolve;
+    });
+    const stop = (reason: EndReason): void => {
+      ended ??= reason;
+      finish({
+        error: fromExit({ code: null, signal: null, stderr: "" }, reason, options.timeoutMs, positions),
+      });
+    };
+    const onAbort = (): void => stop("aborted");
+    const answer = (id: number, reply: Promise<HostReply>): void => {
+      void reply.then((value) => child.send({ type: "reply", id, reply: value }));
+    };
+    child.attach((message: ChildMessage) => {
+      switch (message.type) {
+        case "call":
+          answer(message.id, host.call(message.server, message.tool, message.args));
+          break;
+        case "search":
+          if (host.search !== undefined)
+            answer(message.id, host.search(message.query, message.limit, message.minScore));
+          break;
+        case "log":
+          host.log(message.level, message.message);
+          break;
+        case "done":
+          finish(fromDone(message.report, positions));
+          break;
+        case "compileError":
+          finish({ error: fromCompileError(message.name, message.message, options.code, positions) });
+          break;
+      }
+    });
+    void child.exited.then((exit) => finish({ error: fromExit(exit, ended, options.timeoutMs, positions) }));
+    this.#active.add(stop);
+    const watchdog = setTimeout(stop, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS), "timeout");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      child.send({
+        type: "run",
+        code: options.code,
+        toolsJson,
+        ...(contextJson === undefined ? {} : { contextJson }),
+        maxLogChars: options.maxLogBytes,
+        search: host.search !== undefined,
+      });
+      const outcome = await done;
+      return { ...outcome, toolResultBytes: host.bytesIn() };
+    } finally {
+      clearTimeout(watchdog);
+      options.signal?.removeEventListener("abort", onAbort);
+      this.#active.delete(stop);
+      calls.abort(new Error("execution ended"));
+      // One execution per process: whatever it left running goes with its process group.
+      child.kill();
+      this.#pool.refill();
+    }
+  }
+}

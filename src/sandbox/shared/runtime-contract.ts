@@ -1,0 +1,356 @@
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { compileProgram } from "../../compile/compile.ts";
+import { FakeBridge, hostError } from "../fake-bridge.ts";
+import type { ExecutionResult, HostBridge, RunOptions, SandboxRuntime } from "../types.ts";
+
+/**
+ * The behaviour every sandbox tier must share (results, console, tools, errors,
+ * isolation between runs), as one suite that each tier's tests run against its
+ * own runtime. Test support only: imported by `*.test.ts` files.
+ */
+export function describeRuntimeContract(label: string, runtime: SandboxRuntime): void {
+  after(() => runtime.close());
+
+  const defaultBridge = new FakeBridge({
+    "my-server/get-sum": (args) => {
+      const { a, b } = args as { a: number; b: number };
+      return { sum: a + b };
+    },
+    "my-server/echo": (args) => args,
+    "my-server/fail": () => {
+      throw hostError("ToolError", "upstream said no", "tool.failed", { content: "no" });
+    },
+    "my-server/deny": () => {
+      throw hostError("PolicyError", "denied by policy", "policy.denied");
+    },
+    "my-server/invalid": () => {
+      throw hostError("ValidationError", "bad args", "validation", { path: "a" });
+    },
+    "my-server/weird": () => {
+      throw hostError("RateLimitError", "slow down", "rate");
+    },
+    "other/nothing": () => undefined,
+  });
+
+  async function run(
+    source: string,
+    options: Partial<RunOptions> & { bridge?: HostBridge } = {},
+  ): Promise<ExecutionResult> {
+    const compiled = await compileProgram(source, "typescript");
+    if (!compiled.ok) throw new Error(`compile failed: ${compiled.error.message}`);
+    const bridge = options.bridge ?? defaultBridge;
+    return runtime.run({
+      code: compiled.js,
+      sourceMap: compiled.sourceMap,
+      tools: bridge instanceof FakeBridge ? bridge.namespace() : {},
+      timeoutMs: 5_000,
+      memoryMb: 64,
+      maxLogBytes: 10_000,
+      ...options,
+      bridge,
+    });
+  }
+
+  describe(`${label}: results`, () => {
+    it("returns the value of a top-level return", async () => {
+      const result = await run("const x = 20;\nreturn x * 2 + 2;");
+      assert.equal(result.error, undefined);
+      assert.equal(result.result, 42);
+      assert.ok(result.durationMs > 0);
+    });
+
+    it("returns the value of the last expression statement", async () => {
+      assert.equal((await run("const x: number = 1; x + 1")).result, 2);
+      assert.deepEqual((await run("const o = { a: [1, 'two'] };\no")).result, { a: [1, "two"] });
+    });
+
+    it("supports top-level await", async () => {
+      const result = await run(
+        "const v = await Promise.resolve(5);\nawait new Promise((r) => r(null));\nv * 3",
+      );
+      assert.equal(result.result, 15);
+    });
+
+    it("returns undefined when nothing is returned", async () => {
+      const result = await run("const x = 1;");
+      assert.equal(result.error, undefined);
+      assert.equal("result" in result, false);
+    });
+
+    it("reports a non-serializable result as a runtime error", async () => {
+      const result = await run("return { f() {} };");
+      assert.equal(result.error?.kind, "runtime");
+      assert.match(
+        result.error?.message ?? "",
+        /returned value must be JSON-serializable.*result\.f is a function/,
+      );
+      const big = await run("return 10n;");
+      assert.match(big.error?.message ?? "", /BigInt/);
+    });
+
+    it("copies the context in as JSON", async () => {
+      const result = await run("context.user.name + ':' + context.n", {
+        context: { user: { name: "ada" }, n: 3 },
+      });
+      assert.equal(result.result, "ada:3");
+    });
+  });
+
+  describe(`${label}: console`, () => {
+    it("captures every level in order, formatting like console", async () => {
+      const result = await run(
+        [
+          "console.log('plain', 1, true, null, undefined);",
+          "console.info({ a: [1, 2] });",
+          "console.warn(5n, Symbol('s'), function named() {});",
+          "console.error(new Error('bad'));",
+          "console.debug(new Map([[1, 2]]));",
+          "const cyc: any = { name: 'c' }; cyc.self = cyc; console.log(cyc);",
+        ].join("\n"),
+      );
+      assert.deepEqual(
+        result.logs.map((entry) => entry.level),
+        ["log", "info", "warn", "error", "debug", "log"],
+      );
+      assert.equal(result.logs[0]?.message, "plain 1 true null undefined");
+      assert.equal(result.logs[1]?.message, '{"a":[1,2]}');
+      assert.equal(result.logs[2]?.message, "5n Symbol(s) [Function: named]");
+      assert.match(result.logs[3]?.message ?? "", /^Error: bad/);
+      assert.equal(result.logs[4]?.message, '{"[Map]":[[1,2]]}');
+      assert.equal(result.logs[5]?.message, '{"name":"c","self":"[Circular]"}');
+    });
+
+    it("caps the total size and marks the cut", async () => {
+      const result = await run("for (let i = 0; i < 10000; i++) console.log('line ' + i);\nreturn 'done';", {
+        maxLogBytes: 100,
+      });
+      assert.equal(result.result, "done");
+      assert.equal(result.logsTruncated, true);
+      const kept = result.logs.slice(0, -1);
+      assert.ok(kept.length > 5 && kept.length < 20);
+      assert.equal(kept[0]?.message, "line 0");
+      assert.match(result.logs.at(-1)?.message ?? "", /truncated/);
+      const bytes = kept.reduce((sum, entry) => sum + Buffer.byteLength(entry.message) + 1, 0);
+      assert.ok(bytes <= 100);
+    });
+  });
+
+  describe(`${label}: tools`, () => {
+    it("calls tools by identifier and by original name", async () => {
+      const bridge = new FakeBridge({ "my-server/get-sum": (args) => (args as { a: number }).a + 1 });
+      const result = await run(
+        "const a = await tools.my_server.get_sum({ a: 1 });\nconst b = await tools['my-server']['get-sum']({ a: 10 });\n[a, b, tools.my_server.get_sum === tools['my-server']['get-sum'], Object.keys(tools), Object.keys(tools.my_server)]",
+        { bridge },
+      );
+      assert.deepEqual(result.result, [2, 11, true, ["my_server"], ["get_sum"]]);
+      assert.equal(result.toolResultBytes, 3, "the JSON of 2 and 11 entered the sandbox");
+      assert.deepEqual(
+        bridge.calls.map((call) => [call.server, call.tool, call.args]),
+        [
+          ["my-server", "get-sum", { a: 1 }],
+          ["my-server", "get-sum", { a: 10 }],
+        ],
+      );
+    });
+
+    it("runs 50 calls in parallel with Promise.all", async () => {
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const bridge = new FakeBridge({
+        "math/double": async (args) => {
+          inFlight += 1;
+          maxInFlight = Math.max(maxInFlight, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          inFlight -= 1;
+          return (args as { n: number }).n * 2;
+        },
+      });
+      const result = await run(
+        "const ns = Array.from({ length: 50 }, (_, i) => i);\nawait Promise.all(ns.map((n) => tools.math.double({ n })))",
+        { bridge },
+      );
+      assert.deepEqual(
+        result.result,
+        Array.from({ length: 50 }, (_, i) => i * 2),
+      );
+      assert.equal(bridge.calls.length, 50);
+      assert.ok(maxInFlight > 1, `calls overlapped (max ${maxInFlight})`);
+    });
+
+    it("passes no arguments as {} and tool results of any JSON shape", async () => {
+      const result = await run("[await tools.my_server.echo(), await tools.other.nothing({})]");
+      assert.deepEqual(result.result, [{}, null]);
+    });
+
+    it("throws a catchable ToolError with code and data", async () => {
+      const result = await run(
+        "try { await tools.my_server.fail({}); return 'no'; } catch (e) {\n  return [e instanceof ToolError, e instanceof Error, e.name, e.message, e.code, e.data];\n}",
+      );
+      assert.deepEqual(result.result, [
+        true,
+        true,
+        "ToolError",
+        "upstream said no",
+        "tool.failed",
+        { content: "no" },
+      ]);
+    });
+
+    it("maps PolicyError, ValidationError and other host errors", async () => {
+      const result = await run(
+        [
+          "const out = [];",
+          "try { await tools.my_server.deny({}); } catch (e) { out.push(e instanceof PolicyError, e.code); }",
+          "try { await tools.my_server.invalid({}); } catch (e) { out.push(e instanceof ValidationError, e.data); }",
+          "try { await tools.my_server.weird({}); } catch (e) { out.push(e instanceof ToolError, e instanceof Error, e.name, e.code); }",
+          "out",
+        ].join("\n"),
+      );
+      assert.deepEqual(result.result, [
+        true,
+        "policy.denied",
+        true,
+        { path: "a" },
+        false,
+        true,
+        "RateLimitError",
+        "rate",
+      ]);
+    });
+
+    it("reports an uncaught ToolError with kind tool, and PolicyError with kind policy", async () => {
+      const tool = await run("const x = 1;\nawait tools.my_server.fail({ x });");
+      assert.equal(tool.error?.kind, "tool");
+      assert.equal(tool.error?.name, "ToolError");
+      assert.equal(tool.error?.code, "tool.failed");
+      assert.deepEqual(tool.error?.data, { content: "no" });
+      assert.equal(tool.error?.line, 2);
+      const policy = await run("await tools.my_server.deny({});");
+      assert.equal(policy.error?.kind, "policy");
+    });
+
+    it("names close matches for an unknown tool or server", async () => {
+      const tool = await run("await tools.my_server.get_summ({});");
+      assert.equal(tool.error?.name, "TypeError");
+      assert.match(
+        tool.error?.message ?? "",
+        /Unknown tool tools\.my_server\.get_summ\. Did you mean: get_sum/,
+      );
+      const server = await run("await tools.my_srever.get_sum({});");
+      assert.match(server.error?.message ?? "", /Unknown server tools\.my_srever\. Did you mean: my_server/);
+    });
+
+    it("rejects non-serializable arguments inside the sandbox without calling the host", async () => {
+      const bridge = new FakeBridge({ "s/t": () => "called" });
+      const result = await run(
+        [
+          "const errors = [];",
+          "for (const args of [{ f() {} }, { n: 1n }, (() => { const c: any = {}; c.c = c; return c; })(), { m: new Map() }]) {",
+          "  try { await tools.s.t(args); } catch (e) { errors.push(e instanceof TypeError ? e.message : 'other'); }",
+          "}",
+          "errors",
+        ].join("\n"),
+        { bridge },
+      );
+      const messages = result.result as string[];
+      assert.equal(messages.length, 4);
+      assert.match(
+        messages[0] ?? "",
+        /arguments of tools\.s\.t\(\) must be JSON-serializable, but args\.f is a function/,
+      );
+      assert.match(messages[1] ?? "", /args\.n is a BigInt/);
+      assert.match(messages[2] ?? "", /args\.c is a circular reference/);
+      assert.match(messages[3] ?? "", /args\.m is a Map/);
+      assert.equal(bridge.calls.length, 0);
+    });
+
+    it("offers searchTools only when the bridge can search", async () => {
+      const queries: unknown[] = [];
+      const bridge = new FakeBridge({}, async (query, limit, minScore) => {
+        queries.push([query, limit, minScore]);
+        return [{ path: "tools.a.b", score: 1 }];
+      });
+      const found = await run("await searchTools('add numbers', 3)", { bridge });
+      assert.deepEqual(found.result, [{ path: "tools.a.b", score: 1 }]);
+      assert.deepEqual(queries, [["add numbers", 3, undefined]]);
+      const absent = await run("typeof searchTools");
+      assert.equal(absent.result, "undefined");
+    });
+  });
+
+  describe(`${label}: errors`, () => {
+    it("reports a runtime error with a stack in the agent's lines and no host paths", async () => {
+      const result = await run("const a = 1;\nconst b: number = 2;\nthrow new Error('boom ' + (a + b));");
+      assert.equal(result.error?.kind, "runtime");
+      assert.equal(result.error?.message, "boom 3");
+      assert.equal(result.error?.line, 3);
+      assert.match(result.error?.stack ?? "", /agent\.ts:3:/);
+      assert.doesNotMatch(result.error?.stack ?? "", /\/work\/|node_modules|toolscript:|isolated-vm/);
+    });
+
+    it("maps frames of nested functions", async () => {
+      const result = await run("function inner(o: any) {\n  return o.missing.field;\n}\n\ninner({});");
+      assert.equal(result.error?.name, "TypeError");
+      assert.equal(result.error?.line, 2);
+      assert.match(result.error?.stack ?? "", /at inner \(agent\.ts:2:\d+\)\n\s+at agent\.ts:5:\d+/);
+    });
+
+    it("reports thrown non-errors", async () => {
+      const result = await run("throw { reason: 'x' };");
+      assert.equal(result.error?.kind, "runtime");
+      assert.equal(result.error?.message, 'Uncaught {"reason":"x"}');
+    });
+
+    it("reports a syntax error V8 finds in raw code with its line", async () => {
+      const result = await runtime.run({
+        code: "const a = 1;\nlet let = 2;",
+        tools: {},
+        bridge: defaultBridge,
+        timeoutMs: 1_000,
+        memoryMb: 64,
+        maxLogBytes: 1_000,
+      });
+      assert.equal(result.error?.kind, "syntax");
+      assert.equal(result.error?.line, 2);
+    });
+  });
+
+  describe(`${label}: isolation between runs`, () => {
+    it("does not leak globals from one run into the next", async () => {
+      const first = await run(
+        "(globalThis as any).leaked = 42;\nObject.prototype.polluted = 1;\nArray.prototype.push = null;\n1",
+      );
+      assert.equal(first.result, 1);
+      for (let index = 0; index < 4; index += 1) {
+        const next = await run(
+          "[typeof (globalThis as any).leaked, typeof ({} as any).polluted, typeof [].push]",
+        );
+        assert.deepEqual(next.result, ["undefined", "undefined", "function"]);
+      }
+    });
+
+    it("runs 20 executions concurrently, each with its own result", async () => {
+      const bridge = new FakeBridge({
+        "s/id": async (args) => {
+          await new Promise((resolve) => setTimeout(resolve, 1 + Math.random() * 10));
+          return args;
+        },
+      });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          run(
+            `(globalThis as any).mine = ${index};\nconst r = await tools.s.id({ index: ${index} });\n[r.index, (globalThis as any).mine]`,
+            {
+              bridge,
+            },
+          ),
+        ),
+      );
+      results.forEach((result, index) => {
+        assert.equal(result.error, undefined);
+        assert.deepEqual(result.result, [index, index]);
+      });
+    });
+  });
+}
