@@ -23,7 +23,13 @@ export async function openGateway(options: OpenGatewayOptions): Promise<Gateway>
       "toolscript: no MCP servers configured (create toolscript.config.json or pass --config FILE)\n",
     );
   }
-  const statuses = await gateway.start();
+  let statuses: Awaited<ReturnType<Gateway["start"]>>;
+  try {
+    statuses = await gateway.start();
+  } catch (error) {
+    await gateway.close();
+    throw error;
+  }
   if (options.showStatus && statuses.length > 0) process.stderr.write(`${formatStatuses(statuses)}\n`);
   return gateway;
 }

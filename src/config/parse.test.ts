@@ -200,6 +200,7 @@ describe("parseConfig: defaults and resolution", () => {
           memoryMb: 128,
           maxToolCalls: 1000,
           maxLogBytes: 65_536,
+          bubblewrap: true,
           poolSize: 2,
           maxResultBytes: 64 * 1024 * 1024,
           maxOutputBytes: 4 * 1024 * 1024,

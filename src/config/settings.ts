@@ -48,6 +48,8 @@ const sandboxSchema = z.strictObject({
   memoryMb: int(MIN_SANDBOX_MEMORY_MB, MAX_SANDBOX_MEMORY_MB).default(DEFAULT_SANDBOX_MEMORY_MB),
   maxToolCalls: int(1, 1_000_000).default(DEFAULT_MAX_TOOL_CALLS),
   maxLogBytes: int(1024, 64 * 1024 * 1024).default(DEFAULT_MAX_LOG_BYTES),
+  /** Process tier only: run Deno inside bubblewrap. Turning it off must be explicit. */
+  bubblewrap: z.boolean().default(true),
   /** Pre-warmed isolates kept ready; 0 creates one per execution. */
   poolSize: int(0, 64).default(DEFAULT_SANDBOX_POOL_SIZE),
   /** Bytes of tool results (JSON) that may enter one execution. */

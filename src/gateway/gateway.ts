@@ -53,7 +53,8 @@ export class Gateway {
   /** Tools (and later skills) ranked for `search_tools` and `searchTools()`; follows the catalog. */
   readonly searchIndex: SearchIndex = new LexicalSearchIndex();
   readonly #logger: Logger;
-  readonly #runtime: SandboxRuntime;
+  #runtime: SandboxRuntime | undefined;
+  #runtimeStarting: Promise<SandboxRuntime> | undefined;
   readonly #validator = new ArgumentValidator();
   readonly #policy: Policy;
   readonly #gate: ExecutionGate;
@@ -103,7 +104,7 @@ export class Gateway {
     this.#states = new SessionStates(config.settings.privacy, loadVaultKey(process.env));
     this.#store = options.store;
     this.#audit = this.#auditLog();
-    this.#runtime = options.runtime ?? createRuntime(sandbox);
+    this.#runtime = options.runtime;
   }
 
   /**
@@ -111,6 +112,8 @@ export class Gateway {
    * upstream in parallel; resolves when each is ready or has failed once.
    */
   async start(): Promise<UpstreamStatus[]> {
+    // The sandbox first: a configured tier that cannot start stops everything before any server is spawned.
+    await this.#sandboxRuntime();
     if (!this.#store) {
       const dir = this.config.settings.storage.dir;
       try {
@@ -140,6 +143,16 @@ export class Gateway {
       );
     }
     return this.upstream.start();
+  }
+
+  /** The sandbox tier, started on first need; a tier that cannot start fails loudly. */
+  #sandboxRuntime(): Promise<SandboxRuntime> {
+    if (this.#runtime) return Promise.resolve(this.#runtime);
+    this.#runtimeStarting ??= createRuntime(this.config.settings.sandbox).then((runtime) => {
+      this.#runtime = runtime;
+      return runtime;
+    });
+    return this.#runtimeStarting;
   }
 
   /** Each upstream's state; error texts and stderr tails are redacted of configured secrets. */
@@ -201,7 +214,7 @@ export class Gateway {
     recordExecution(this.#audit, this.#violations, {
       session,
       code: request.code,
-      tier: this.#runtime.name,
+      tier: this.#runtime?.name ?? this.config.settings.sandbox.runtime,
       result: response,
       toolCalls: response.toolCalls,
     });
@@ -310,7 +323,8 @@ export class Gateway {
       searchTools: async (query, limit, minScore) =>
         this.search(query, { limit: clampLimit(limit), minScore }).map((match) => match.result),
     });
-    const result = await this.#runtime.run({
+    const runtime = await this.#sandboxRuntime();
+    const result = await runtime.run({
       code: compiled.js,
       ...(compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
       tools: this.catalog.namespace(),
@@ -327,7 +341,7 @@ export class Gateway {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([this.upstream.close(), this.#runtime.close()]);
+    await Promise.allSettled([this.upstream.close(), this.#runtime?.close()]);
     this.#audit.flush();
     this.#sessions?.close();
     this.#store?.close();

@@ -1,15 +1,29 @@
 import type { ToolscriptSettings } from "../config/settings.ts";
 import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
+import { ProcessRuntime } from "../sandbox/process/runtime.ts";
 import type { SandboxRuntime } from "../sandbox/types.ts";
 import { GatewayError } from "./errors.ts";
 
-/** The configured sandbox tier. Never falls back to a weaker tier: it refuses instead. */
-export function createRuntime(sandbox: ToolscriptSettings["sandbox"]): SandboxRuntime {
+/**
+ * The configured sandbox tier. Never falls back to a weaker tier: when the
+ * configured one cannot start (no Deno, no bubblewrap) it refuses, naming why.
+ */
+export async function createRuntime(sandbox: ToolscriptSettings["sandbox"]): Promise<SandboxRuntime> {
   if (sandbox.runtime === "isolate") {
     return new IsolateRuntime({ poolSize: sandbox.poolSize, prewarmMemoryMb: sandbox.memoryMb });
   }
-  throw new GatewayError(
-    "gateway.runtime_unavailable",
-    `sandbox.runtime "${sandbox.runtime}" is not available in this build; use "isolate"`,
-  );
+  try {
+    return await ProcessRuntime.create({
+      poolSize: sandbox.poolSize,
+      prewarmMemoryMb: sandbox.memoryMb,
+      bubblewrap: sandbox.bubblewrap,
+    });
+  } catch (error) {
+    throw new GatewayError(
+      "gateway.runtime_unavailable",
+      `sandbox.runtime "process" cannot start: ${error instanceof Error ? error.message : String(error)}`,
+      {},
+      { cause: error },
+    );
+  }
 }

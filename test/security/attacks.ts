@@ -22,7 +22,8 @@ function probes(name: string, category: Attack["category"], body: string): Attac
   return {
     name,
     category,
-    code: `const probe = (f) => { try { const v = f(); return v === undefined || v === null ? "undefined" : typeof v; } catch { return "threw"; } };\n${body}`,
+    // A probe awaits what it reaches: an async Function constructor hands back a promise of the real value.
+    code: `const probe = async (f) => { try { let v = f(); if (v && typeof v.then === "function") v = await v; return v === undefined || v === null ? "undefined" : typeof v; } catch { return "threw"; } };\n${body.replaceAll("probe(() =>", "await probe(() =>")}`,
     check(response) {
       if (response.error) return undefined; // refusing outright is fine too
       const result = response.result as Record<string, string>;
