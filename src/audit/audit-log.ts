@@ -9,7 +9,7 @@ export const AUDIT_FLUSH_ENTRIES = 500;
 
 /**
  * Records executions and tool calls durably in the store and, at the
- * configured level, as JSON lines on stderr. Writes are batched into one
+ * configured level, as JSON lines through the logger (stderr in the CLI). Writes are batched into one
  * transaction (one fsync) per flush, so a burst of a thousand calls does not
  * stall the event loop; `flush()` and `close()` write what is pending. A
  * failing store never fails the call it records: the error is logged.
@@ -17,7 +17,7 @@ export const AUDIT_FLUSH_ENTRIES = 500;
 export class AuditLog {
   readonly #store: Store | undefined;
   readonly #level: AuditStderrLevel;
-  readonly #write: (line: string) => void;
+  readonly #write: ((line: string) => void) | undefined;
   readonly #logger: Logger;
   #pending: AuditEntry[] = [];
   #timer: NodeJS.Timeout | undefined;
@@ -31,7 +31,7 @@ export class AuditLog {
     this.#store = options.store;
     this.#level = options.level;
     this.#logger = options.logger;
-    this.#write = options.write ?? ((line) => process.stderr.write(`${line}\n`));
+    this.#write = options.write ?? options.logger.audit?.bind(options.logger);
   }
 
   record(entry: AuditEntry, violation: boolean): void {
@@ -40,7 +40,7 @@ export class AuditLog {
       if (this.#pending.length >= AUDIT_FLUSH_ENTRIES) this.flush();
       else this.#timer ??= setTimeout(() => this.flush(), AUDIT_FLUSH_MS).unref();
     }
-    if (this.#shouldPrint(entry, violation)) {
+    if (this.#write && this.#shouldPrint(entry, violation)) {
       this.#write(
         JSON.stringify({ audit: entry.kind ?? "tool_call", ...entry, violation: violation || undefined }),
       );

@@ -3,6 +3,8 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
+  /** One audit record as a JSON line; absent = audit records are only stored. */
+  audit?(line: string): void;
 }
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
@@ -14,5 +16,6 @@ export function stderrLogger(prefix = "toolscript"): Logger {
     info: (message) => write("", message),
     warn: (message) => write("warning: ", message),
     error: (message) => write("error: ", message),
+    audit: (line) => process.stderr.write(`${line}\n`),
   };
 }

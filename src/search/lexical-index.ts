@@ -48,6 +48,8 @@ export interface LexicalSearchIndexOptions {
    * on the shipped benchmarks it cost about as much as it gained (see bench/search-quality.ts).
    */
   readonly splitIntents?: boolean;
+  /** Weigh query words down by how common they are in English (see specificity.ts); default on. */
+  readonly specificity?: boolean;
 }
 
 function groupBySource(terms: readonly WeightedTerm[]): WeightedTerm[][] {
@@ -64,13 +66,14 @@ function groupBySource(terms: readonly WeightedTerm[]): WeightedTerm[][] {
 const COMPACT_MIN_DEAD = 256;
 
 /**
- * BM25F over a tool's fields with identifier splitting, stemming and WordNet query
- * expansion. Postings are append-only arrays of (slot, weight); every weight is final
+ * BM25F over a tool's fields with identifier splitting, stemming, WordNet query
+ * expansion and query words weighted by their English specificity. Postings are append-only arrays of (slot, weight); every weight is final
  * when a document is added, so updates cost only that document's terms.
  */
 export class LexicalSearchIndex implements SearchIndex {
   readonly #lexicon: Lexicon | undefined;
   readonly #splitIntents: boolean;
+  readonly #specificity: boolean;
   #entries: (Entry | undefined)[] = [];
   readonly #slotById = new Map<string, number>();
   readonly #idsByServer = new Map<string, Set<string>>();
@@ -83,6 +86,7 @@ export class LexicalSearchIndex implements SearchIndex {
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
     this.#splitIntents = options.splitIntents ?? false;
+    this.#specificity = options.specificity ?? true;
   }
 
   get size(): number {
@@ -145,7 +149,7 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
-    const scored = this.score(analyzeQuery(text, this.#lexicon));
+    const scored = this.score(analyzeQuery(text, this.#lexicon, this.#specificity));
     if (scored.maxScore <= 0) return [];
     const candidates = scored.slots.keys();
     const best = topK(
@@ -181,8 +185,10 @@ export class LexicalSearchIndex implements SearchIndex {
       const touched: number[] = [];
       // A related word never counts more than the query word itself would (rare
       // synonyms have a high idf); a query word the index lacks sets no cap.
-      const sourceIdf = this.#idf(group[0]?.source ?? "");
-      let groupMax = sourceIdf;
+      const head = group[0];
+      const sourceIdf = this.#idf(head?.source ?? "");
+      // The best a group can add: its query word matched at that word's own weight.
+      let groupMax = sourceIdf * (head !== undefined && head.term === head.source ? head.weight : 1);
       for (const { term, weight } of group) {
         const postings = this.#postings.get(term);
         if (!postings || postings.live === 0) continue;

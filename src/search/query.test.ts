@@ -4,11 +4,12 @@ import { entityWords } from "./entities.ts";
 import { splitIntents } from "./intents.ts";
 import { defaultLexicon } from "./lexicon.ts";
 import { analyzeQuery, ENTITY_WEIGHT } from "./query.ts";
+import { specificity } from "./specificity.ts";
 import { stem } from "./tokenize.ts";
 
 describe("analyzeQuery", () => {
   it("keeps the query's terms at weight 1 and adds related ones below it", () => {
-    const analyzed = analyzeQuery("find a picture", defaultLexicon());
+    const analyzed = analyzeQuery("find a picture", defaultLexicon(), false);
     const weight = (word: string) => analyzed.find((entry) => entry.term === stem(word))?.weight;
     assert.equal(weight("picture"), 1);
     assert.equal(weight("find"), 1);
@@ -18,7 +19,7 @@ describe("analyzeQuery", () => {
   });
 
   it("expands nothing without a lexicon except the software synonyms", () => {
-    const analyzed = analyzeQuery("save notes", undefined);
+    const analyzed = analyzeQuery("save notes", undefined, false);
     assert.deepEqual(
       analyzed.filter((entry) => entry.weight === 1).map((entry) => entry.term),
       ["save", "note"],
@@ -26,11 +27,21 @@ describe("analyzeQuery", () => {
     assert.ok(analyzed.some((entry) => entry.term === "write" && entry.source === "save"));
   });
 
+  it("scales every weight by its source word's specificity", () => {
+    const plain = analyzeQuery("find a picture", defaultLexicon(), false);
+    const scaled = analyzeQuery("find a picture", defaultLexicon());
+    assert.equal(scaled.length, plain.length);
+    for (const [at, entry] of scaled.entries()) {
+      assert.equal(entry.weight, (plain[at]?.weight ?? 0) * specificity(entry.source));
+    }
+    assert.ok(scaled.some((entry) => entry.weight < (plain.find((p) => p.term === entry.term)?.weight ?? 0)));
+  });
+
   it("adds the words implied by paths, URLs and extensions", () => {
     assert.equal(entityWords("save it to /root/out/report.md"), "file path markdown");
     assert.equal(entityWords("summarise https://example.com/a.html"), "url web page fetch");
     assert.equal(entityWords("plain words"), "");
-    const analyzed = analyzeQuery("keep /tmp/a.xlsx", undefined);
+    const analyzed = analyzeQuery("keep /tmp/a.xlsx", undefined, false);
     assert.equal(analyzed.find((entry) => entry.term === stem("spreadsheet"))?.weight, ENTITY_WEIGHT);
   });
 });

@@ -1,6 +1,7 @@
 import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
 import { entityWords } from "./entities.ts";
 import type { Lexicon } from "./lexicon.ts";
+import { specificity } from "./specificity.ts";
 import { terms } from "./tokenize.ts";
 
 /** A term of an analysed query and how much a match on it counts. */
@@ -20,9 +21,15 @@ export const MAX_EXPANSIONS_PER_TERM = 8;
 /**
  * The query's terms (weight 1, repeated terms counted once) followed by their
  * related terms from the lexicon, each at its relation weight; a term reached from
- * several query terms keeps its best weight, and original terms are never down-weighted.
+ * several query terms keeps its best weight, and original terms are never down-weighted
+ * by a relation. Every weight is then scaled by its source word's `specificity`, so
+ * generic English words ("provide", "latest") count less than telling ones.
  */
-export function analyzeQuery(text: string, lexicon: Lexicon | undefined): WeightedTerm[] {
+export function analyzeQuery(
+  text: string,
+  lexicon: Lexicon | undefined,
+  bySpecificity = true,
+): WeightedTerm[] {
   const weights = new Map<string, WeightedTerm>();
   const originals = [...new Set(terms(text))];
   for (const term of originals) weights.set(term, { term, weight: 1, source: term });
@@ -47,5 +54,9 @@ export function analyzeQuery(text: string, lexicon: Lexicon | undefined): Weight
       }
     }
   }
-  return [...weights.values()];
+  if (!bySpecificity) return [...weights.values()];
+  return [...weights.values()].map((entry) => {
+    const factor = specificity(entry.source);
+    return factor === 1 ? entry : { ...entry, weight: entry.weight * factor };
+  });
 }
