@@ -136,6 +136,7 @@ export async function benchSearchQuality(): Promise<void> {
       ["minisearch BM25", miniSearchRanker(set.tools)],
       ["toolscript", ourRanker(set.tools)],
       ["toolscript, no WordNet", ourRanker(set.tools, new LexicalSearchIndex({ lexicon: false }))],
+      ["toolscript, no specificity", ourRanker(set.tools, new LexicalSearchIndex({ specificity: false }))],
       ["toolscript + intent split", ourRanker(set.tools, new LexicalSearchIndex({ splitIntents: true }))],
     ] as const) {
       const result = evaluate(set.queries, ranker);
