@@ -2,6 +2,7 @@
 import { benchExecute } from "./execute.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
+import { benchTokens } from "./tokens/index.ts";
 import { benchUpstreamStart } from "./upstream-start.ts";
 
 const suites: Record<string, () => Promise<void>> = {
@@ -9,6 +10,7 @@ const suites: Record<string, () => Promise<void>> = {
   execute: benchExecute,
   "search-quality": benchSearchQuality,
   "search-latency": benchSearchLatency,
+  tokens: benchTokens,
 };
 
 const wanted = process.argv.slice(2);

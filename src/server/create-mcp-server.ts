@@ -2,12 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Gateway } from "../gateway/gateway.ts";
 import { registerDiscoveryTools } from "./discovery-tools.ts";
 import { elicitationApprover } from "./elicit-approval.ts";
-import {
-  EXECUTE_CODE,
-  executeCodeDescription,
-  executeCodeInput,
-  executeCodeOutput,
-} from "./execute-code-tool.ts";
+import { EXECUTE_CODE, executeCodeDescription, executeCodeInput } from "./execute-code-tool.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
 import { registerCatalogResources } from "./resources.ts";
 
@@ -35,7 +30,6 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
       title: "Execute code",
       description: executeCodeDescription(gateway.catalog, gateway.statuses()),
       inputSchema: executeCodeInput,
-      outputSchema: executeCodeOutput,
       annotations: { openWorldHint: true },
     },
     async (args, extra) => {

@@ -5,63 +5,24 @@ import { summarizeServers } from "./servers-summary.ts";
 
 export const EXECUTE_CODE = "execute_code";
 
+// Short descriptions and no integer bounds: these schemas are in every agent's starting context.
 export const executeCodeInput = {
-  code: z
-    .string()
-    .min(1)
-    .describe("The program: TypeScript (default) or JavaScript, top-level await allowed."),
-  language: z.enum(["typescript", "javascript", "python"]).optional().describe("Default: typescript."),
-  timeoutMs: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("Wall-clock limit in ms (capped by the gateway)."),
-  session: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("Session id, for state that persists across calls."),
-  context: z.unknown().optional().describe("JSON value the program sees as the global `context`."),
-  maxTokens: z.number().int().positive().optional().describe("Token budget of the answer (default 2000)."),
-  strategy: z
-    .enum(["auto", "truncate", "sample", "summarize"])
-    .optional()
-    .describe("How to reduce an answer over budget (default auto)."),
-};
-
-export const executeCodeOutput = {
-  result: z.unknown().optional(),
-  resultReduced: z.object({}).passthrough().optional(),
-  logs: z.array(z.object({ level: z.string(), message: z.string() })),
-  logsReduced: z.object({}).passthrough().optional(),
-  tokens: z.object({}).passthrough().optional(),
-  toolCalls: z.number(),
-  durationMs: z.number(),
-  error: z
-    .object({
-      kind: z.string(),
-      name: z.string(),
-      message: z.string(),
-      line: z.number().optional(),
-      column: z.number().optional(),
-    })
-    .optional(),
+  code: z.string().min(1).describe("TypeScript (or JavaScript) program; top-level await and return work."),
+  language: z.enum(["typescript", "javascript", "python"]).optional(),
+  timeoutMs: z.number().positive().optional(),
+  session: z.string().min(1).max(200).optional().describe("Keeps workspace files across calls."),
+  context: z.unknown().optional().describe("JSON the program sees as `context`."),
+  maxTokens: z.number().positive().optional().describe("Answer budget (default 2000)."),
+  strategy: z.enum(["auto", "truncate", "sample", "summarize"]).optional(),
 };
 
 /** The tool description: how to write code for it, and the servers in one line each. */
 export function executeCodeDescription(catalog: Catalog, statuses: readonly UpstreamStatus[]): string {
   return [
-    "Run one TypeScript program that calls the connected MCP servers' tools in a sandbox; only what it logs and returns comes back.",
-    "- Every tool is an async function: `const r = await tools.<server>.<tool>({ ...args })`. It returns the tool's structured output, else its text parsed as JSON when it is a JSON object/array, else the text.",
-    "- A failing tool throws `ToolError` (catch it); arguments that break the tool's schema throw `ValidationError` before the call.",
-    "- Top-level await works. `return` a value (or end with an expression) to send it back; console.log output comes back too.",
-    "- Do the work in code: loop, filter, join and aggregate there, run independent calls with Promise.all, and return only what is needed.",
-    '- Find tools from code too: `await searchTools("what you need", 5)` returns [{ server, tool, path, description, score }].',
-    "- No network, files, process or timers: only `tools`, `searchTools`, `console` and `context`.",
-    "Use search_tools to find the tools for a task and describe_tools to read their declarations before writing code.",
-    "Servers:",
+    "Run a TypeScript program that calls the tools of the servers below in a sandbox; only its logs and return value come back.",
+    "Call tools as `await tools.<server>.<tool>({...})` (search_tools finds them, describe_tools shows their types). A tool returns its structured output, else its JSON or text. Failures throw ToolError; bad arguments throw ValidationError.",
+    "Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. `searchTools(query)` works in code too. No network, files or timers.",
+    "Servers (tool count):",
     ...summarizeServers(catalog, statuses),
   ].join("\n");
 }
