@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- execute search-quality`.
 import { benchExecute } from "./execute.ts";
+import { benchLoad } from "./load.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
 import { benchTokens } from "./tokens/index.ts";
@@ -8,6 +9,7 @@ import { benchUpstreamStart } from "./upstream-start.ts";
 const suites: Record<string, () => Promise<void>> = {
   upstream: benchUpstreamStart,
   execute: benchExecute,
+  load: benchLoad,
   "search-quality": benchSearchQuality,
   "search-latency": benchSearchLatency,
   tokens: benchTokens,

@@ -25,7 +25,7 @@ export class ContextLedger {
 }
 
 /** The text a model reads from a tool result: its text content (images as a stub). */
-export function resultText(result: { content?: unknown }): string {
-  const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
+export function resultText(result: unknown): string {
+  const content = ((result as { content?: unknown }).content ?? []) as Array<{ type: string; text?: string }>;
   return content.map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.type}]`)).join("\n");
 }
