@@ -3,12 +3,14 @@ import { benchExecute } from "./execute.ts";
 import { benchLoad } from "./load.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
+import { benchTiers } from "./tiers.ts";
 import { benchTokens } from "./tokens/index.ts";
 import { benchUpstreamStart } from "./upstream-start.ts";
 
 const suites: Record<string, () => Promise<void>> = {
   upstream: benchUpstreamStart,
   execute: benchExecute,
+  tiers: benchTiers,
   load: benchLoad,
   "search-quality": benchSearchQuality,
   "search-latency": benchSearchLatency,
