@@ -71,6 +71,9 @@ describe("toolscript CLI", () => {
     const show = cli("tools", "show", "scripted/add", "--config", goodConfig);
     assert.equal(show.code, 0);
     assert.match(show.stdout, /export declare function add\(input: AddInput\): Promise<AddOutput>;/);
+    const found = cli("tools", "search", "add two numbers", "--config", goodConfig, "--limit", "2");
+    assert.equal(found.code, 0, found.stderr);
+    assert.match(found.stdout.split("\n")[0] ?? "", /^tools\.scripted\.add\(/);
     const missing = cli("tools", "show", "scripted/ad", "--config", goodConfig);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /no tool named "scripted\/ad"/);

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { firstSentence } from "../../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../../catalog/declaration/tool-declaration.ts";
+import { DEFAULT_SEARCH_DETAIL, formatSearchResults, type SearchDetail } from "../../search/index.ts";
 import { CliError } from "../cli-error.ts";
 import { openGateway } from "../open-gateway.ts";
 
@@ -74,7 +75,45 @@ const show = defineCommand({
   },
 });
 
+const search = defineCommand({
+  meta: { name: "search", description: "Search the tools of every configured server, best first" },
+  args: {
+    query: { type: "positional", required: true, description: "What you want to do, in plain words" },
+    ...configArg,
+    limit: { type: "string", description: "How many results (default 10)", valueHint: "N" },
+    detail: {
+      type: "enum",
+      options: ["name", "summary", "declaration"],
+      description: "How much to show (default summary)",
+    },
+    json: { type: "boolean", description: "Print JSON: [{server, tool, path, description, score}]" },
+  },
+  async run({ args }) {
+    const limit = args.limit === undefined ? 10 : Number(args.limit);
+    if (!(Number.isInteger(limit) && limit > 0))
+      throw new CliError(`--limit expects a positive integer, got "${args.limit}"`);
+    const gateway = await openGateway({ configPath: args.config });
+    try {
+      const matches = gateway.search(args.query, { limit });
+      if (args.json) {
+        process.stdout.write(
+          `${JSON.stringify(
+            matches.map((match) => match.result),
+            null,
+            2,
+          )}\n`,
+        );
+        return;
+      }
+      const detail = (args.detail ?? DEFAULT_SEARCH_DETAIL) as SearchDetail;
+      process.stdout.write(`${formatSearchResults(matches, detail)}\n`);
+    } finally {
+      await gateway.close();
+    }
+  },
+});
+
 export const toolsCommand = defineCommand({
   meta: { name: "tools", description: "Look at the tool catalog from a terminal" },
-  subCommands: { list, show },
+  subCommands: { list, search, show },
 });
