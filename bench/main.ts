@@ -3,6 +3,7 @@ import { benchExecute } from "./execute.ts";
 import { benchLoad } from "./load.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
+import { benchSkillsWorkspace } from "./skills-workspace.ts";
 import { benchTiers } from "./tiers.ts";
 import { benchTokens } from "./tokens/index.ts";
 import { benchUpstreamStart } from "./upstream-start.ts";
@@ -11,6 +12,7 @@ const suites: Record<string, () => Promise<void>> = {
   upstream: benchUpstreamStart,
   execute: benchExecute,
   tiers: benchTiers,
+  "skills-workspace": benchSkillsWorkspace,
   load: benchLoad,
   "search-quality": benchSearchQuality,
   "search-latency": benchSearchLatency,

@@ -47,7 +47,7 @@ describe("discovery meta-tools and resources over MCP", () => {
 
   test("the gateway offers exactly the meta-tools of DESIGN.md", async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
-    assert.deepEqual(names, ["describe_tools", "execute_code", "list_tools", "search_tools"]);
+    assert.deepEqual(names, ["describe_tools", "execute_code", "list_tools", "save_skill", "search_tools"]);
   });
 
   test("search_tools ranks the right tools and returns original names", async () => {

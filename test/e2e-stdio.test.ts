@@ -38,11 +38,11 @@ describe("toolscript serve over stdio, driven by the SDK client", () => {
   test("lists the meta-tools, with the servers in the execute_code description", async () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name).sort();
-    assert.deepEqual(names, ["describe_tools", "execute_code", "list_tools", "search_tools"]);
+    assert.deepEqual(names, ["describe_tools", "execute_code", "list_tools", "save_skill", "search_tools"]);
     const description = tools.find((tool) => tool.name === "execute_code")?.description ?? "";
-    assert.match(description, /^- tools\.everything \(\d+\)/m);
-    assert.match(description, /^- tools\.filesystem \(\d+\)/m);
-    assert.match(description, /^- tools\.scripted \(\d+\)/m);
+    assert.match(description, /^- everything \(\d+\)/m);
+    assert.match(description, /^- filesystem \(\d+\)/m);
+    assert.match(description, /^- scripted \(\d+\)/m);
   });
 
   test("a program combines everything and filesystem tools; only its result comes back", async () => {

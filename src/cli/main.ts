@@ -5,6 +5,7 @@ import { auditCommand } from "./commands/audit.ts";
 import { demoCommand } from "./commands/demo.ts";
 import { runCommand } from "./commands/run.ts";
 import { serveCommand } from "./commands/serve.ts";
+import { skillsCommand } from "./commands/skills.ts";
 import { toolsCommand } from "./commands/tools.ts";
 
 export const VERSION = "0.1.0";
@@ -15,6 +16,7 @@ export const rootCommand = defineCommand({
     serve: serveCommand,
     run: runCommand,
     tools: toolsCommand,
+    skills: skillsCommand,
     audit: auditCommand,
     demo: demoCommand,
   },

@@ -94,19 +94,33 @@ describe("compileProgram", () => {
     assert.match(error.message, /Unexpected end of input/);
   });
 
-  it("refuses static imports for now, but accepts type-only imports", async () => {
-    const error = await compileError(
-      '// header\nimport { summarize } from "skills/summarize";\nsummarize("x")',
+  it("turns skill imports into awaited loader calls on the same lines, and erases type-only imports", async () => {
+    const result = await compiled(
+      '// header\nimport { summarize, type T, b as c } from "skills/summarize";\nimport * as s from "skills/x";\nimport d, { e } from "skills/y";\nimport "skills/z";\nsummarize(c)',
     );
+    const lines = result.js.split("\n").map((line) => line.trim());
+    assert.deepEqual(lines, [
+      'const { summarize, b: c } = await __toolscript_import("summarize", ["summarize", "b"]);',
+      'const s = await __toolscript_import("x");',
+      'const { default: d, e } = await __toolscript_import("y", ["default", "e"]);',
+      'await __toolscript_import("z");',
+      "return summarize(c);",
+    ]);
+    const map = new SourceMap({ ...result.sourceMap, file: "agent.ts", sourceRoot: "", sourcesContent: [] });
+    assert.equal((map.findEntry(4, 9) as { originalLine?: number }).originalLine, 5);
+    assert.equal(
+      (await compiled('import type { T } from "x";\nconst v: T = 1;\nv')).js,
+      "  const v = 1;\n  return v;",
+    );
+  });
+
+  it("refuses value imports of anything but skills, naming the line", async () => {
+    const error = await compileError('// header\nimport { readFile } from "node:fs";\nreadFile("x")');
     assert.equal(error.kind, "syntax");
     assert.equal(error.line, 2);
     assert.match(
       error.message,
-      /Static import declarations are not supported yet \(import of "skills\/summarize"\)/,
-    );
-    assert.equal(
-      (await compiled('import type { T } from "x";\nconst v: T = 1;\nv')).js,
-      "  const v = 1;\n  return v;",
+      /Cannot import "node:fs": only saved skills can be imported, as "skills\/<name>"/,
     );
   });
 

@@ -1,9 +1,10 @@
 import { transform } from "esbuild";
 import type { ExecutionError, ProgramSourceMap } from "../sandbox/types.ts";
 import { findProgramShape } from "./program-shape.ts";
+import { resolveSkillImports } from "./skill-imports.ts";
 import { decodeMappings, encodeMappings, type Segment } from "./source-map-codec.ts";
-import { type StaticImport, splitStaticImports } from "./static-imports.ts";
-import { syntaxError, syntaxErrorFromBuild } from "./syntax-error.ts";
+import { splitStaticImports } from "./static-imports.ts";
+import { syntaxErrorFromBuild } from "./syntax-error.ts";
 
 export type CompileLanguage = "typescript" | "javascript";
 
@@ -26,21 +27,6 @@ const RETURN_KEYWORD = "return ";
 // The sandbox runs on this very V8, so only syntax it lacks gets lowered.
 const TARGET = `node${process.versions.node}`;
 
-/**
- * Static imports are not supported yet. This is the seam where a later step
- * resolves them (e.g. `skills/<name>`) into statements prepended to the body.
- */
-function resolveImports(imports: readonly StaticImport[], source: string): ExecutionError | undefined {
-  const unsupported = imports.find((declaration) => !declaration.typeOnly);
-  if (unsupported === undefined) return undefined;
-  return syntaxError(
-    source,
-    `Static import declarations are not supported yet (import of "${unsupported.specifier}")`,
-    unsupported.line,
-    unsupported.column,
-  );
-}
-
 /** Moves esbuild's map of one output line onto the agent's lines, dropping wrapper positions. */
 function toAgentSegments(segments: readonly Segment[], sourceLineCount: number): Segment[] {
   const out: Segment[] = [];
@@ -62,9 +48,11 @@ function toAgentSegments(segments: readonly Segment[], sourceLineCount: number):
  * agent's lines. Types are stripped, never checked.
  */
 export async function compileProgram(source: string, language: CompileLanguage): Promise<CompileResult> {
-  const { imports, body } = splitStaticImports(source);
-  const importError = resolveImports(imports, source);
-  if (importError) return { ok: false, error: importError };
+  const split = splitStaticImports(source);
+  // `import ... from "skills/<name>"` becomes an awaited loader call on the same line.
+  const resolved = resolveSkillImports(split.imports, source, split.body);
+  if (!resolved.ok) return { ok: false, error: resolved.error };
+  const body = resolved.body;
 
   const fileName = PROGRAM_FILE_NAMES[language];
   let output: { code: string; map: string };

@@ -23,12 +23,12 @@ import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import {
   LexicalSearchIndex,
   type SearchIndex,
-  searchTools,
   syncIndexWithCatalog,
   type ToolMatch,
 } from "../search/index.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
 import { SessionManager } from "../session/session-manager.ts";
+import { SkillLibrary } from "../skills/skill-library.ts";
 import { openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
@@ -52,6 +52,8 @@ export class Gateway {
   readonly upstream: UpstreamManager;
   /** Tools (and later skills) ranked for `search_tools` and `searchTools()`; follows the catalog. */
   readonly searchIndex: SearchIndex = new LexicalSearchIndex();
+  /** Saved skills: `save_skill`, `import ... from "skills/<name>"`, ranked in `searchIndex`. */
+  readonly skills: SkillLibrary;
   readonly #logger: Logger;
   #runtime: SandboxRuntime | undefined;
   #runtimeStarting: Promise<SandboxRuntime> | undefined;
@@ -92,6 +94,11 @@ export class Gateway {
       this.catalog,
       (server) => this.upstream.connection(server).status().instructions,
     );
+    this.skills = new SkillLibrary({
+      store: () => this.#store,
+      catalog: this.catalog,
+      index: this.searchIndex,
+    });
     this.#policy = new Policy(config.settings.policy);
     this.#privacyExclude = toolGlobMatcher(config.settings.privacy.exclude);
     this.#gate = new ExecutionGate(sandbox.maxConcurrent, sandbox.maxQueued);
@@ -165,15 +172,12 @@ export class Gateway {
     return this.#violations.get(session);
   }
 
-  /** Tools that match a query, best first, with their original names and call paths. */
+  /** Tools and the skills `session` sees that match a query, best first, with their call paths. */
   search(
     query: string,
-    options: { limit?: number | undefined; minScore?: number | undefined } = {},
+    options: { limit?: number | undefined; minScore?: number | undefined; session?: string | undefined } = {},
   ): ToolMatch[] {
-    return searchTools(this.searchIndex, this.catalog, query, {
-      ...(options.limit !== undefined && { limit: options.limit }),
-      ...(options.minScore !== undefined && { minScore: options.minScore }),
-    });
+    return this.skills.search(query, options);
   }
 
   /** Writes pending audit records now (they are batched, at most ~50 ms behind). */
@@ -321,14 +325,22 @@ export class Gateway {
         return `${status.state}${status.error ? ` (${this.#redactor.redact(status.error)})` : ""}`;
       },
       searchTools: async (query, limit, minScore) =>
-        this.search(query, { limit: clampLimit(limit), minScore }).map((match) => match.result),
+        this.skills
+          .search(query, { limit: clampLimit(limit), minScore, session })
+          .map((match) => match.result),
     });
+    const workspace = this.#sessions?.workspace(session);
     const runtime = await this.#sandboxRuntime();
     const result = await runtime.run({
       code: compiled.js,
       ...(compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
       tools: this.catalog.namespace(),
-      bridge,
+      // The session's files and skills ride beside the tool calls; skills run in this same sandbox, under the same limits.
+      bridge: {
+        ...bridge,
+        ...(workspace && { workspace }),
+        loadSkill: (name) => this.skills.load(name, session),
+      },
       timeoutMs: Math.min(request.timeoutMs ?? sandbox.timeoutMs, sandbox.timeoutMs),
       memoryMb: sandbox.memoryMb,
       maxLogBytes: sandbox.maxLogBytes,

@@ -54,6 +54,40 @@ export interface HostBridge {
   callTool(server: string, tool: string, args: unknown, signal: AbortSignal): Promise<unknown>;
   /** Optional: `searchTools(query, limit, minScore)` inside the sandbox. */
   searchTools?(query: string, limit: number | undefined, minScore: number | undefined): Promise<unknown>;
+  /** Optional: the session's files behind the `workspace` global; without it every call throws a WorkspaceError. */
+  workspace?: SandboxWorkspace;
+  /** Optional: a saved skill's compiled module, for `import ... from "skills/<name>"`. Rejects with a HostError. */
+  loadSkill?(name: string): Promise<SandboxSkillModule>;
+}
+
+/** A workspace file as code sees it in `workspace.list()` and `writeFile()`'s answer. */
+export interface SandboxFileInfo {
+  path: string;
+  size: number;
+  /** Last write, ms since the epoch. */
+  mtime: number;
+}
+
+/**
+ * The files of the execution's session. Methods may answer synchronously;
+ * failures throw errors named `WorkspaceError` with a `code` and `data`.
+ */
+export interface SandboxWorkspace {
+  readFile(path: string, encoding: "utf8" | "bytes"): string | Uint8Array | Promise<string | Uint8Array>;
+  writeFile(path: string, data: string | Uint8Array): SandboxFileInfo | Promise<SandboxFileInfo>;
+  list(prefix: string | undefined): SandboxFileInfo[] | Promise<SandboxFileInfo[]>;
+  remove(path: string): void | Promise<void>;
+}
+
+/** A skill compiled for the sandbox: a CommonJS-style body run with `exports`, `require` and `module`. */
+export interface SandboxSkillModule {
+  name: string;
+  version: number;
+  js: string;
+  /** Names of the skills it imports (`require("skills/<name>")`), loaded before it runs. */
+  imports: string[];
+  /** Exported names that are types only: importing them is fine, they are just absent at run time. */
+  typeExports?: string[];
 }
 
 /** Which tools code may call: server identifier -> tool identifier -> original names. */

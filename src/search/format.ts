@@ -62,11 +62,20 @@ export function formatSearchResults(
 ): string {
   if (matches.length === 0) return "No matching tools.";
   if (detail === "declaration")
-    return matches.map(({ tool }) => renderToolDeclaration(tool).trimEnd()).join("\n\n");
+    return matches
+      .map(({ tool, skill }) =>
+        tool
+          ? renderToolDeclaration(tool).trimEnd()
+          : `// import { ... } from "skills/${skill.name}"\n${skill.declaration.trimEnd()}`,
+      )
+      .join("\n\n");
   return matches
-    .map(({ result, tool }) => {
-      const call =
-        detail === "summary" ? `${result.path}${briefParams(tool.definition.inputSchema)}` : result.path;
+    .map(({ result, tool, skill }) => {
+      const call = skill
+        ? `${result.path}${detail === "summary" ? ` (skill: import { ${skill.exports.join(", ")} })` : ""}`
+        : detail === "summary"
+          ? `${result.path}${briefParams(tool.definition.inputSchema)}`
+          : result.path;
       return result.description === "" ? call : `${call} — ${result.description}`;
     })
     .join("\n");

@@ -4,7 +4,7 @@ export { catalogDocuments, toolDocument, toolDocumentId } from "./documents.ts";
 export { DEFAULT_SEARCH_DETAIL, formatSearchResults, type SearchDetail } from "./format.ts";
 export { LexicalSearchIndex, type LexicalSearchIndexOptions } from "./lexical-index.ts";
 export { MemorySearchIndex } from "./memory-index.ts";
-export { searchTools, type ToolMatch, type ToolSearchResult } from "./tool-results.ts";
+export { type SkillMatchInfo, searchTools, type ToolMatch, type ToolSearchResult } from "./tool-results.ts";
 export {
   DEFAULT_SEARCH_LIMIT,
   type SearchDocument,

@@ -2,7 +2,7 @@ import type { Catalog } from "../catalog/catalog.ts";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import type { CatalogTool } from "../catalog/types.ts";
 import { toolDocumentId } from "./documents.ts";
-import type { SearchIndex, SearchOptions } from "./types.ts";
+import type { SearchDocumentKind, SearchHit, SearchIndex, SearchOptions } from "./types.ts";
 
 /** One search answer as other programs read it (`structuredContent.results`), original names. */
 export interface ToolSearchResult {
@@ -15,25 +15,42 @@ export interface ToolSearchResult {
   readonly score: number;
 }
 
-/** A result together with the catalog tool it names (for the longer answer formats). */
-export interface ToolMatch {
-  readonly result: ToolSearchResult;
-  readonly tool: CatalogTool;
+/** A saved skill found by search: `import { ... } from "skills/<name>"`. */
+export interface SkillMatchInfo {
+  readonly name: string;
+  readonly declaration: string;
+  /** Exported names (`default` for a default export). */
+  readonly exports: readonly string[];
 }
+
+/** A result together with the catalog tool (or saved skill) it names, for the longer answer formats. */
+export type ToolMatch =
+  | { readonly result: ToolSearchResult; readonly tool: CatalogTool; readonly skill?: undefined }
+  | { readonly result: ToolSearchResult; readonly skill: SkillMatchInfo; readonly tool?: undefined };
 
 /** Score rounding in answers: three decimals say enough and keep answers short. */
 const SCORE_DECIMALS = 3;
 
-/** Searches `index` for tools and resolves each hit in `catalog`; hits the catalog no longer has are dropped. */
+/**
+ * Searches `index` for tools and resolves each hit in `catalog`; hits the catalog no longer has are dropped.
+ * With `resolveSkill`, skills are ranked with the tools and each skill hit is resolved by it (undefined drops it).
+ */
 export function searchTools(
   index: SearchIndex,
   catalog: Catalog,
   query: string,
   options: SearchOptions = {},
+  resolveSkill?: (hit: SearchHit, score: number) => ToolMatch | undefined,
 ): ToolMatch[] {
   const byId = new Map<string, CatalogTool>();
   const matches: ToolMatch[] = [];
-  for (const hit of index.search(query, { ...options, kinds: ["tool"] })) {
+  const kinds: SearchDocumentKind[] = resolveSkill ? ["tool", "skill"] : ["tool"];
+  for (const hit of index.search(query, { ...options, kinds })) {
+    if (hit.kind === "skill") {
+      const match = resolveSkill?.(hit, Number(hit.score.toFixed(SCORE_DECIMALS)));
+      if (match) matches.push(match);
+      continue;
+    }
     if (hit.server === undefined) continue;
     let tool = byId.get(hit.id);
     if (!tool) {

@@ -1,10 +1,12 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Gateway } from "../gateway/gateway.ts";
+import { compactToolList } from "./compact-tool-list.ts";
 import { registerDiscoveryTools } from "./discovery-tools.ts";
 import { elicitationApprover } from "./elicit-approval.ts";
 import { EXECUTE_CODE, executeCodeDescription, executeCodeInput } from "./execute-code-tool.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
 import { registerCatalogResources } from "./resources.ts";
+import { registerSkillTools } from "./skills-tool.ts";
 
 export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
 
@@ -27,7 +29,6 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   const executeCode = server.registerTool(
     EXECUTE_CODE,
     {
-      title: "Execute code",
       description: executeCodeDescription(gateway.catalog, gateway.statuses()),
       inputSchema: executeCodeInput,
       annotations: { openWorldHint: true },
@@ -73,6 +74,8 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   );
   registerDiscoveryTools(server, gateway);
   registerCatalogResources(server, gateway);
+  registerSkillTools(server, gateway);
+  compactToolList(server);
 
   const stop = gateway.catalog.onChange(() => {
     // update() notifies connected clients with tools/list_changed.

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { Gateway } from "../gateway/gateway.ts";
+import { DEFAULT_SESSION } from "../gateway/types.ts";
 import { DEFAULT_SEARCH_DETAIL, DEFAULT_SEARCH_LIMIT, formatSearchResults } from "../search/index.ts";
+import { renderSkillDeclaration, SKILLS_FOLDER } from "../skills/skill-documents.ts";
 
 const MAX_DESCRIBE = 50;
 
@@ -12,29 +14,23 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway): voi
   server.registerTool(
     "search_tools",
     {
-      title: "Search tools",
+      // Kept short: every meta-tool definition sits in the agent's starting context.
       description:
-        "Find the tools for a task across all connected servers, best first. Describe the task in plain words; several steps may go in one query. `detail`: name (call path + one line), summary (+ parameters, default), declaration (full TypeScript).",
+        "Find tools and skills for a task, best first. Query in plain words. detail: name | summary (default, with parameters) | declaration.",
       inputSchema: {
-        query: z.string().min(1).max(2000).describe("What you want to do, in plain words."),
-        limit: z.number().int().min(1).max(50).optional().describe("How many tools (default 10)."),
+        query: z.string().min(1).max(2000),
+        limit: z.number().min(1).max(50).optional(),
         detail: z.enum(["name", "summary", "declaration"]).optional(),
+        session: z.string().min(1).max(200).optional(),
       },
-      outputSchema: {
-        results: z.array(
-          z.object({
-            server: z.string(),
-            tool: z.string(),
-            path: z.string(),
-            description: z.string(),
-            score: z.number(),
-          }),
-        ),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true },
     },
-    async ({ query, limit, detail }) => {
-      const matches = gateway.search(query, { limit: limit ?? DEFAULT_SEARCH_LIMIT });
+    async ({ query, limit, detail, session }, extra) => {
+      // Saved skills rank with the tools (`server: "skills"`, `path: "skills/<name>"`).
+      const matches = gateway.skills.search(query, {
+        limit: limit ?? DEFAULT_SEARCH_LIMIT,
+        session: session ?? extra.sessionId ?? DEFAULT_SESSION,
+      });
       return {
         content: [{ type: "text", text: formatSearchResults(matches, detail ?? DEFAULT_SEARCH_DETAIL) }],
         structuredContent: { results: matches.map((match) => match.result) },
@@ -45,20 +41,28 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway): voi
   server.registerTool(
     "list_tools",
     {
-      title: "List tools",
-      description:
-        "Without `server`: the connected servers with their tool counts. With `server`: that server's tools, one line each. Read full declarations with describe_tools.",
-      inputSchema: { server: z.string().optional().describe("A server name from the list.") },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      description: "The servers with tool counts; with `server`, its tools one line each.",
+      inputSchema: { server: z.string().optional() },
+      annotations: { readOnlyHint: true },
     },
-    async ({ server: name }) => {
+    async ({ server: name }, extra) => {
       const { catalog } = gateway;
+      const skills = gateway.skills.list({ session: extra.sessionId ?? DEFAULT_SESSION });
+      if (name === SKILLS_FOLDER && !catalog.server(name)) {
+        const lines = skills.map(
+          (skill) => `${SKILLS_FOLDER}/${skill.name}: ${firstSentence(skill.description)}`,
+        );
+        return {
+          content: [{ type: "text", text: lines.join("\n") || "No skills are saved yet (save_skill)." }],
+        };
+      }
       if (name === undefined) {
         const statuses = new Map(gateway.statuses().map((status) => [status.server, status]));
         const lines = catalog.servers().map((entry) => {
           const state = statuses.get(entry.server)?.state ?? "unknown";
           return `servers/${entry.serverId}/ (${entry.tools.length} tools${state === "ready" ? "" : `, ${state}`})`;
         });
+        lines.push(`${SKILLS_FOLDER}/ (${skills.length} skills)`);
         return { content: [{ type: "text", text: lines.join("\n") || "No servers are configured." }] };
       }
       const entry = catalog.server(name);
@@ -80,17 +84,24 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway): voi
   server.registerTool(
     "describe_tools",
     {
-      title: "Describe tools",
-      description:
-        "The TypeScript declarations of the named tools (`server/tool` or `tools.server.tool`): parameters, types, descriptions.",
+      description: "TypeScript declarations of tools (`server/tool`) or skills (`skills/<name>`).",
       inputSchema: { names: z.array(z.string()).min(1).max(MAX_DESCRIBE) },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true },
     },
-    async ({ names }) => {
+    async ({ names }, extra) => {
       const { catalog } = gateway;
+      const session = extra.sessionId ?? DEFAULT_SESSION;
       const parts: string[] = [];
       let missing = 0;
       for (const name of names) {
+        const skillName = name.startsWith(`${SKILLS_FOLDER}/`)
+          ? name.slice(SKILLS_FOLDER.length + 1)
+          : undefined;
+        const skill = gateway.skills.get(skillName ?? name, session);
+        if (skill && (skillName !== undefined || !catalog.find(name))) {
+          parts.push(renderSkillDeclaration(skill).trimEnd());
+          continue;
+        }
         const tool = catalog.find(name);
         if (tool) {
           parts.push(`// ${tool.path}\n${renderToolDeclaration(tool)}`);

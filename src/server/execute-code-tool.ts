@@ -21,8 +21,8 @@ export function executeCodeDescription(catalog: Catalog, statuses: readonly Upst
   return [
     "Run a TypeScript program that calls the tools of the servers below in a sandbox; only its logs and return value come back.",
     "Call tools as `await tools.<server>.<tool>({...})` (search_tools finds them, describe_tools shows their types). A tool returns its structured output, else its JSON or text. Failures throw ToolError; bad arguments throw ValidationError.",
-    "Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. `searchTools(query)` works in code too. No network, files or timers.",
-    "Servers (tool count):",
+    'Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. Also there: `searchTools(query)`, `workspace` (session files), `import { f } from "skills/<name>"`. No network or timers.',
+    "Servers, as tools.<server> (tool count):",
     ...summarizeServers(catalog, statuses),
   ].join("\n");
 }

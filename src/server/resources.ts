@@ -3,13 +3,16 @@ import { renderServerIndex } from "../catalog/declaration/server-index.ts";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { Gateway } from "../gateway/gateway.ts";
+import { DEFAULT_SESSION } from "../gateway/types.ts";
+import { renderSkillDeclaration } from "../skills/skill-documents.ts";
 
 export const RESOURCE_SCHEME = "toolscript://";
 const MIME = "application/typescript";
 
 /**
  * The virtual tree as MCP resources: `toolscript://servers/<server>/<tool>.d.ts`
- * for every tool and `toolscript://servers/<server>/index.d.ts` per server.
+ * for every tool, `toolscript://servers/<server>/index.d.ts` per server, and
+ * `toolscript://skills/<name>.ts` per saved skill (its code, after its declaration).
  */
 export function registerCatalogResources(server: McpServer, gateway: Gateway): void {
   const { catalog } = gateway;
@@ -50,6 +53,28 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
       );
       if (!tool) throw new Error(`no tool "${toolName}" on server "${serverName}"`);
       return { contents: [{ uri: uri.href, mimeType: MIME, text: renderToolDeclaration(tool) }] };
+    },
+  );
+
+  server.registerResource(
+    "skills",
+    new ResourceTemplate(`${RESOURCE_SCHEME}skills/{file}`, {
+      list: async (extra) => ({
+        resources: gateway.skills.list({ session: extra.sessionId ?? DEFAULT_SESSION }).map((skill) => ({
+          uri: `${RESOURCE_SCHEME}skills/${skill.name}.ts`,
+          name: `skills/${skill.name}.ts`,
+          description: firstSentence(skill.description, 100),
+          mimeType: MIME,
+        })),
+      }),
+    }),
+    { description: "Saved skills: declaration, description and code", mimeType: MIME },
+    async (uri, variables, extra) => {
+      const name = String(variables.file).replace(/\.(d\.)?ts$/, "");
+      const skill = gateway.skills.get(name, extra.sessionId ?? DEFAULT_SESSION);
+      if (!skill) throw new Error(`no skill "${name}"`);
+      const text = `${renderSkillDeclaration(skill)}\n// ---- code ----\n${skill.code.trimEnd()}\n`;
+      return { contents: [{ uri: uri.href, mimeType: MIME, text }] };
     },
   );
 }

@@ -20,6 +20,8 @@ export interface HostFunctions {
     | ivm.Reference<(query: unknown, limit: unknown, minScore: unknown) => Promise<HostReply>>
     | undefined;
   log: ivm.Callback<(level: unknown, message: unknown) => void>;
+  /** Workspace and skill operations. */
+  op: ivm.Reference<(name: unknown, argsJson: unknown) => Promise<HostReply>>;
   /** Bytes of results sent into the isolate so far. */
   bytesIn(): number;
   release(): void;
@@ -30,14 +32,17 @@ export function createHostFunctions(options: HostFunctionsOptions): HostFunction
   const host = createHostCalls(options);
   const callReference = new ivm.Reference(host.call);
   const searchReference = host.search === undefined ? undefined : new ivm.Reference(host.search);
+  const opReference = new ivm.Reference(host.op);
   return {
     call: callReference,
     search: searchReference,
     log: new ivm.Callback(host.log),
+    op: opReference,
     bytesIn: host.bytesIn,
     release() {
       callReference.release();
       searchReference?.release();
+      opReference.release();
     },
   };
 }

@@ -15,23 +15,186 @@ export const PRELUDE_FILE_NAME = "toolscript:prelude";
 /** Globals the prelude removes: no use to agents, and extra attack surface (wasm JIT, shared memory). */
 export const REMOVED_GLOBALS = ["WebAssembly", "SharedArrayBuffer", "Atomics"] as const;
 
+/** Name of the function compiled `import ... from "skills/<name>"` declarations call (compile/skill-imports.ts). */
+export const SKILL_IMPORT_FUNCTION = "__toolscript_import";
+
+/** Skills run as scripts named `skills/<name>.ts` in stacks. */
+export const SKILL_FILE_PREFIX = "skills/";
+
 /** Globals the sandbox adds to the standard built-ins (`searchTools` only when the bridge offers search). */
 export const SANDBOX_GLOBALS = [
   "tools",
   "searchTools",
   "context",
   "console",
+  "workspace",
   "ToolError",
   "PolicyError",
   "ValidationError",
+  "WorkspaceError",
+  SKILL_IMPORT_FUNCTION,
 ] as const;
+
+/** The `workspace` global (bytes as base64 over the bridge) and skill modules; spliced into the prelude below. */
+const WORKSPACE_AND_SKILLS = `
+  // ---- host operations: the workspace and skills ----
+  async function hostOperation(name, args) {
+    return fromReply(await hostOp.apply(undefined, [name, stringify(args)], REPLY));
+  }
+  const BASE64 = [];
+  const BASE64_VALUES = new Uint8ArrayClass(128);
+  for (let index = 0; index < 64; index += 1) {
+    const code = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(index);
+    BASE64.push(code);
+    BASE64_VALUES[code] = index;
+  }
+  // Chunks a multiple of 3 bytes long, so only the last one has padding.
+  const BASE64_CHUNK = 3 * 8192;
+  const BASE64_CODES = new Uint16ArrayClass((BASE64_CHUNK / 3) * 4);
+  function toBase64(bytes) {
+    const parts = [];
+    const length = bytes.length;
+    const codes = BASE64_CODES;
+    for (let start = 0; start < length; start += BASE64_CHUNK) {
+      const end = start + BASE64_CHUNK < length ? start + BASE64_CHUNK : length;
+      let at = start;
+      let written = 0;
+      for (; at + 2 < end; at += 3) {
+        const n = (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2];
+        codes[written] = BASE64[n >> 18];
+        codes[written + 1] = BASE64[(n >> 12) & 63];
+        codes[written + 2] = BASE64[(n >> 6) & 63];
+        codes[written + 3] = BASE64[n & 63];
+        written += 4;
+      }
+      if (at < end) {
+        const two = at + 1 < end;
+        const n = (bytes[at] << 16) | (two ? bytes[at + 1] << 8 : 0);
+        codes[written] = BASE64[n >> 18];
+        codes[written + 1] = BASE64[(n >> 12) & 63];
+        codes[written + 2] = two ? BASE64[(n >> 6) & 63] : 61;
+        codes[written + 3] = 61;
+        written += 4;
+      }
+      parts.push(fromCharCode.apply(undefined, written === codes.length ? codes : codes.subarray(0, written)));
+    }
+    return parts.join("");
+  }
+  function fromBase64(text) {
+    let length = text.length;
+    while (length > 0 && text.charCodeAt(length - 1) === 61) length -= 1;
+    const out = new Uint8ArrayClass((length * 3) >> 2);
+    let written = 0;
+    let at = 0;
+    for (; at + 3 < length; at += 4) {
+      const n = (BASE64_VALUES[text.charCodeAt(at)] << 18) | (BASE64_VALUES[text.charCodeAt(at + 1)] << 12) |
+        (BASE64_VALUES[text.charCodeAt(at + 2)] << 6) | BASE64_VALUES[text.charCodeAt(at + 3)];
+      out[written] = n >> 16;
+      out[written + 1] = (n >> 8) & 255;
+      out[written + 2] = n & 255;
+      written += 3;
+    }
+    const rest = length - at;
+    if (rest >= 2) {
+      const n = (BASE64_VALUES[text.charCodeAt(at)] << 18) | (BASE64_VALUES[text.charCodeAt(at + 1)] << 12) |
+        (rest === 3 ? BASE64_VALUES[text.charCodeAt(at + 2)] << 6 : 0);
+      out[written] = n >> 16;
+      if (rest === 3) out[written + 1] = (n >> 8) & 255;
+    }
+    return out;
+  }
+  const workspaceObject = {
+    async readFile(path, encoding) {
+      if (encoding !== undefined && encoding !== "utf8" && encoding !== "bytes") {
+        throw new TypeErrorClass('workspace.readFile(path, encoding?): encoding must be "utf8" or "bytes"');
+      }
+      const bytes = encoding === "bytes";
+      const value = await hostOperation("workspace.readFile", { path, encoding: bytes ? "bytes" : "utf8" });
+      return bytes ? fromBase64(value.base64) : value.text;
+    },
+    async writeFile(path, data) {
+      let payload;
+      if (typeof data === "string") payload = { path, text: data };
+      else if (data instanceof Uint8ArrayClass) payload = { path, base64: toBase64(data) };
+      else if (data instanceof ArrayBufferClass) payload = { path, base64: toBase64(new Uint8ArrayClass(data)) };
+      else throw new TypeErrorClass("workspace.writeFile(path, data): data must be a string, a Uint8Array or an ArrayBuffer");
+      return hostOperation("workspace.writeFile", payload);
+    },
+    async list(prefix) {
+      return hostOperation("workspace.list", prefix === undefined ? {} : { prefix });
+    },
+    async remove(path) {
+      await hostOperation("workspace.remove", { path });
+    },
+  };
+  define("workspace", freeze(workspaceObject));
+
+  // ---- skills: CommonJS-style bodies, their imports loaded first; each runs once per execution ----
+  const SKILL_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+  function requireSkill(specifier) {
+    const name = typeof specifier === "string" && specifier.startsWith("${SKILL_FILE_PREFIX}")
+      ? specifier.slice(${SKILL_FILE_PREFIX.length})
+      : undefined;
+    const entry = name === undefined ? undefined : skillModules.get(name);
+    if (entry === undefined) {
+      throw new ErrorClass("Cannot find module " + stringify(StringOf(specifier)) + ': skills import only "skills/<name>"');
+    }
+    return entry.module.exports;
+  }
+  function startSkill(name) {
+    const entry = { module: {}, ready: undefined, typeExports: [] };
+    // esbuild's CommonJS output replaces module.exports once it is built; its properties are copied onto the
+    // first exports object instead, which a skill in an import cycle may already hold.
+    let exported = {};
+    const first = exported;
+    defineProperty(entry.module, "exports", {
+      get() {
+        return exported;
+      },
+      set(value) {
+        if (value !== null && typeof value === "object" && exported === first) defineProperties(first, getOwnPropertyDescriptors(value));
+        else exported = value;
+      },
+    });
+    skillModules.set(name, entry);
+    entry.ready = (async function () {
+      const loaded = await hostOperation("skill.load", { name });
+      if (isArray(loaded.typeExports)) entry.typeExports = loaded.typeExports;
+      for (const dependency of loaded.imports) {
+        // One already started is either done or up this chain (a cycle): it is not awaited, as in CommonJS.
+        if (!skillModules.has(dependency)) await startSkill(dependency).ready;
+      }
+      const body = indirectEval("(function (exports, require, module) {" + loaded.js + "\\n})\\n//# sourceURL=${SKILL_FILE_PREFIX}" + name + ".ts");
+      body.call(undefined, entry.module.exports, requireSkill, entry.module);
+      return entry.module.exports;
+    })();
+    return entry;
+  }
+  async function importSkill(name, names) {
+    if (typeof name !== "string" || !SKILL_NAME.test(name)) {
+      throw new TypeErrorClass("Invalid skill name " + stringify(StringOf(name)));
+    }
+    const entry = skillModules.get(name) ?? startSkill(name);
+    const exported = await entry.ready;
+    if (isArray(names)) {
+      for (const wanted of names) {
+        if (entry.typeExports.includes(wanted)) continue;
+        if (exported === null || (typeof exported !== "object" && typeof exported !== "function") || !(wanted in exported)) {
+          throw new SyntaxErrorClass("The skill " + stringify(name) + " has no export named " + stringify(StringOf(wanted)));
+        }
+      }
+    }
+    return exported;
+  }
+  define("${SKILL_IMPORT_FUNCTION}", importSkill);
+`;
 
 export const PRELUDE_SOURCE = `"use strict";
 (function () {
   const g = globalThis;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
-  const { create, freeze, defineProperty, keys, getOwnPropertyNames, is } = Object;
+  const { create, freeze, defineProperty, defineProperties, getOwnPropertyDescriptors, keys, getOwnPropertyNames, is } = Object;
   const isArray = Array.isArray;
   const ErrorClass = Error;
   const TypeErrorClass = TypeError;
@@ -40,6 +203,12 @@ export const PRELUDE_SOURCE = `"use strict";
   const SetClass = Set;
   const WeakSetClass = WeakSet;
   const StringOf = String;
+  const SyntaxErrorClass = SyntaxError;
+  const Uint8ArrayClass = Uint8Array;
+  const Uint16ArrayClass = Uint16Array;
+  const ArrayBufferClass = ArrayBuffer;
+  const fromCharCode = String.fromCharCode;
+  const indirectEval = g.eval;
   const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
   for (const name of ${JSON.stringify(REMOVED_GLOBALS)}) delete g[name];
@@ -72,12 +241,18 @@ export const PRELUDE_SOURCE = `"use strict";
   define("ToolError", ToolError);
   define("PolicyError", PolicyError);
   define("ValidationError", ValidationError);
+  const WorkspaceError = makeErrorClass("WorkspaceError");
+  HOST_ERRORS.WorkspaceError = WorkspaceError;
+  define("WorkspaceError", WorkspaceError);
 
   // The one run this isolate serves; set by start().
   let hostCall;
   let hostSearch;
   let hostLog;
+  let hostOp;
   let logCharsLeft = 0;
+  // Skills imported by this run: name -> { module, ready }.
+  let skillModules = new MapClass();
 
   // ---- console: each call is formatted here and sent as one string ----
   function inspectReplacer(seen) {
@@ -267,6 +442,7 @@ export const PRELUDE_SOURCE = `"use strict";
     return fromReply(await hostSearch.apply(undefined, [query, limit, minScore], REPLY));
   }
 
+${WORKSPACE_AND_SKILLS}
   // ---- the run ----
   function describe(error) {
     try {
@@ -292,10 +468,12 @@ export const PRELUDE_SOURCE = `"use strict";
     }
   }
 
-  return async function start(agent, call, search, log, toolsJson, contextJson, maxLogChars) {
+  return async function start(agent, call, search, log, toolsJson, contextJson, maxLogChars, op) {
     hostCall = call;
     hostSearch = search;
     hostLog = log;
+    hostOp = op;
+    skillModules = new MapClass();
     logCharsLeft = maxLogChars;
     define("tools", buildTools(parse(toolsJson)));
     define("context", contextJson === undefined ? {} : parse(contextJson));

@@ -124,6 +124,7 @@ export class IsolateRuntime implements SandboxRuntime {
         toolsJson,
         contextJson,
         options.maxLogBytes,
+        host.op,
       ];
       const report = await start.apply(undefined, args, { result: { promise: true, copy: true } });
       settled = true;

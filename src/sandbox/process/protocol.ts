@@ -23,6 +23,7 @@ export type ChildMessage =
   | { type: "ready" }
   | { type: "call"; id: number; server: unknown; tool: unknown; args: unknown }
   | { type: "search"; id: number; query: unknown; limit: unknown; minScore: unknown }
+  | { type: "op"; id: number; op: unknown; args: unknown }
   | { type: "log"; level: unknown; message: unknown }
   | { type: "done"; report: unknown }
   | { type: "compileError"; name: string; message: string };
@@ -59,6 +60,9 @@ export function parseChildMessage(line: string): ChildMessage | undefined {
         limit: value.limit,
         minScore: value.minScore,
       };
+    case "op":
+      if (!isId(value.id)) return undefined;
+      return { type: "op", id: value.id, op: value.op, args: value.args };
     case "log":
       return { type: "log", level: value.level, message: value.message };
     case "done":

@@ -1,5 +1,5 @@
 import { AGENT_SCRIPT_NAME, wrapAgentCode } from "../isolate/agent-stack.ts";
-import { PRELUDE_FILE_NAME, PRELUDE_SOURCE } from "../isolate/prelude.ts";
+import { PRELUDE_FILE_NAME, PRELUDE_SOURCE, SKILL_FILE_PREFIX } from "../isolate/prelude.ts";
 
 /**
  * Globals of Deno that reach outside the sandbox (or would, given a
@@ -61,6 +61,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const AGENT = ${JSON.stringify(AGENT_SCRIPT_NAME)};
 const PRELUDE = ${JSON.stringify(PRELUDE_FILE_NAME)};
+const SKILL_PREFIX = ${JSON.stringify(SKILL_FILE_PREFIX)};
 
 function send(message) {
   const bytes = encoder.encode(stringify(message) + "\\n");
@@ -96,7 +97,7 @@ Error.prepareStackTrace = function (error, frames) {
   }
   for (const frame of frames) {
     const file = frame.getScriptNameOrSourceURL();
-    if (file && file !== AGENT && file !== PRELUDE) continue;
+    if (file && file !== AGENT && file !== PRELUDE && !file.startsWith(SKILL_PREFIX)) continue;
     text += "\\n    at " + frameText(frame);
   }
   return text;
@@ -141,6 +142,11 @@ const hostSearch = {
     return request({ type: "search", query: args[0], limit: args[1], minScore: args[2] });
   },
 };
+const hostOp = {
+  apply(self, args) {
+    return request({ type: "op", op: args[0], args: args[1] });
+  },
+};
 function hostLog(level, message) {
   send({ type: "log", level, message });
 }
@@ -153,7 +159,7 @@ async function run(message) {
     send({ type: "compileError", name: StringOf(error && error.name), message: StringOf(error && error.message) });
     exit(0);
   }
-  const report = await start(agent, hostCall, message.search ? hostSearch : undefined, hostLog, message.toolsJson, message.contextJson, message.maxLogChars);
+  const report = await start(agent, hostCall, message.search ? hostSearch : undefined, hostLog, message.toolsJson, message.contextJson, message.maxLogChars, hostOp);
   send({ type: "done", report });
   exit(0);
 }

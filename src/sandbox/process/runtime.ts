@@ -157,6 +157,9 @@ export class ProcessRuntime implements SandboxRuntime {
           if (host.search !== undefined)
             answer(message.id, host.search(message.query, message.limit, message.minScore));
           break;
+        case "op":
+          answer(message.id, host.op(message.op, message.args));
+          break;
         case "log":
           host.log(message.level, message.message);
           break;

@@ -1,4 +1,5 @@
 import type { HostBridge, ToolNamespace } from "../types.ts";
+import { hostOperation } from "./host-operations.ts";
 
 /** What a host function sends back into the sandbox. It always resolves: a rejection could carry host stacks. */
 export type HostReply =
@@ -23,6 +24,8 @@ export interface HostCalls {
   /** Undefined when the bridge offers no search. */
   search: ((query: unknown, limit: unknown, minScore: unknown) => Promise<HostReply>) | undefined;
   log(level: unknown, message: unknown): void;
+  /** Workspace and skill operations (`workspace.readFile`, `skill.load`, ...): JSON arguments in, a reply out. */
+  op(name: unknown, argsJson: unknown): Promise<HostReply>;
   /** Bytes of results sent into the sandbox so far. */
   bytesIn(): number;
 }
@@ -47,7 +50,7 @@ export function errorReply(error: unknown): HostReply {
 
 /** Parses JSON produced inside the sandbox; it arrives as an untrusted string. */
 function parseArgs(argsJson: unknown): unknown {
-  if (typeof argsJson !== "string") throw new TypeError("tool arguments must arrive as a JSON string");
+  if (typeof argsJson !== "string") throw new TypeError("arguments must arrive as a JSON string");
   return JSON.parse(argsJson);
 }
 
@@ -99,6 +102,17 @@ export function createHostCalls(options: HostCallsOptions): HostCalls {
   return {
     call,
     search: bridge.searchTools === undefined ? undefined : search,
+    async op(name, argsJson) {
+      try {
+        if (signal.aborted) return errorReply(new Error(RUN_ENDED_MESSAGE));
+        const value = await hostOperation(bridge, name, parseArgs(argsJson));
+        // Not counted in bytesIn: that counts tool and search results, what would otherwise reach the model.
+        const json = value === undefined ? undefined : JSON.stringify(value);
+        return json === undefined ? { ok: true } : { ok: true, json };
+      } catch (error) {
+        return errorReply(error);
+      }
+    },
     log(level, message) {
       if (!signal.aborted) logs.add(level, message);
     },

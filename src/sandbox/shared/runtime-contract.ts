@@ -1,8 +1,63 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { compileProgram } from "../../compile/compile.ts";
+import { compileSkillModule } from "../../skills/skill-module.ts";
 import { FakeBridge, hostError } from "../fake-bridge.ts";
-import type { ExecutionResult, HostBridge, RunOptions, SandboxRuntime } from "../types.ts";
+import type {
+  ExecutionResult,
+  HostBridge,
+  RunOptions,
+  SandboxFileInfo,
+  SandboxRuntime,
+  SandboxSkillModule,
+} from "../types.ts";
+
+/** A workspace in a Map, failing like the real one (errors named WorkspaceError with a code). */
+function memoryWorkspace(): NonNullable<HostBridge["workspace"]> {
+  const files = new Map<string, Uint8Array>();
+  const fail = (code: string, message: string) =>
+    Object.assign(new Error(message), { name: "WorkspaceError", code, data: { code } });
+  const info = (path: string): SandboxFileInfo => ({
+    path,
+    size: files.get(path)?.byteLength ?? 0,
+    mtime: 1,
+  });
+  return {
+    readFile(path, encoding) {
+      const bytes = files.get(path);
+      if (!bytes) throw fail("workspace.not_found", `no file "${path}"`);
+      return encoding === "bytes" ? bytes : new TextDecoder().decode(bytes);
+    },
+    writeFile(path, data) {
+      if (path.includes("..")) throw fail("workspace.bad_path", "no ..");
+      files.set(path, typeof data === "string" ? new TextEncoder().encode(data) : data);
+      return info(path);
+    },
+    list(prefix) {
+      return [...files.keys()]
+        .filter((path) => prefix === undefined || path.startsWith(prefix))
+        .sort()
+        .map(info);
+    },
+    remove(path) {
+      if (!files.delete(path)) throw fail("workspace.not_found", `no file "${path}"`);
+    },
+  };
+}
+
+/** Skills compiled the way the gateway compiles them, served from a record of name -> code. */
+function skillLoader(
+  sources: Record<string, string>,
+  loads: string[],
+): (name: string) => Promise<SandboxSkillModule> {
+  return async (name) => {
+    loads.push(name);
+    const code = sources[name];
+    if (code === undefined) throw hostError("SkillError", `No skill "${name}"`, "skill.not_found");
+    const compiled = await compileSkillModule(name, code);
+    return { name, version: 1, js: compiled.js, imports: compiled.imports, typeExports: ["Shape"] };
+  };
+}
 
 /**
  * The behaviour every sandbox tier must share (results, console, tools, errors,
@@ -313,6 +368,117 @@ export function describeRuntimeContract(label: string, runtime: SandboxRuntime):
       });
       assert.equal(result.error?.kind, "syntax");
       assert.equal(result.error?.line, 2);
+    });
+  });
+
+  describe(`${label}: workspace`, () => {
+    it("reads and writes text and bytes; bytes come back as a Uint8Array", async () => {
+      const bridge = Object.assign(new FakeBridge({}), { workspace: memoryWorkspace() });
+      const result = await run(
+        [
+          'await workspace.writeFile("a.txt", "héllo ✓");',
+          "const bytes = new Uint8Array([0, 1, 127, 128, 255]);",
+          'await workspace.writeFile("b.bin", bytes);',
+          'const back = await workspace.readFile("b.bin", "bytes");',
+          'await workspace.remove("a.txt");',
+          'await workspace.writeFile("c.txt", "c");',
+          'return [back instanceof Uint8Array, Array.from(back), await workspace.readFile("c.txt"), (await workspace.list()).map((f) => f.path)];',
+        ].join("\n"),
+        { bridge },
+      );
+      assert.equal(result.error, undefined);
+      assert.deepEqual(result.result, [true, [0, 1, 127, 128, 255], "c", ["b.bin", "c.txt"]]);
+    });
+
+    it("throws WorkspaceError instances with the host's code, and refuses bad data", async () => {
+      const bridge = Object.assign(new FakeBridge({}), { workspace: memoryWorkspace() });
+      const result = await run(
+        [
+          "const out = [];",
+          'try { await workspace.readFile("nope"); } catch (e) { out.push([e instanceof WorkspaceError, e.code]); }',
+          'try { await workspace.writeFile("../x", "x"); } catch (e) { out.push([e instanceof WorkspaceError, e.code]); }',
+          'try { await workspace.writeFile("x", 42 as any); } catch (e) { out.push([e.name, e.message]); }',
+          'try { await workspace.readFile("x", "latin1" as any); } catch (e) { out.push([e.name]); }',
+          "return out;",
+        ].join("\n"),
+        { bridge },
+      );
+      assert.deepEqual(result.result, [
+        [true, "workspace.not_found"],
+        [true, "workspace.bad_path"],
+        [
+          "TypeError",
+          "workspace.writeFile(path, data): data must be a string, a Uint8Array or an ArrayBuffer",
+        ],
+        ["TypeError"],
+      ]);
+    });
+
+    it("without a workspace in the bridge, every call throws a WorkspaceError", async () => {
+      const result = await run("await workspace.list()");
+      assert.equal(result.error?.name, "WorkspaceError");
+      assert.equal(result.error?.code, "workspace.unavailable");
+    });
+  });
+
+  describe(`${label}: skills`, () => {
+    const sources = {
+      math: "export function double(n: number): number {\n  return n * 2;\n}\nexport interface Shape { n: number }\nexport default 'math';\n",
+      caller:
+        'import { double } from "skills/math";\nexport async function viaTool(a: number): Promise<number> {\n  const r = await tools["my-server"]["get-sum"]({ a, b: a });\n  return double(r.sum);\n}\n',
+      ping: 'import { pong } from "skills/pong";\nexport const ping = (n: number): string => (n <= 0 ? "done" : pong(n - 1));\n',
+      pong: 'import { ping } from "skills/ping";\nexport const pong = (n: number): string => ping(n - 1);\n',
+      thrower: "export function fail(): never {\n  throw new Error('from skill');\n}\n",
+    };
+
+    it("imports skills that call tools and other skills, each loaded once per run", async () => {
+      const loads: string[] = [];
+      const bridge = Object.assign(
+        new FakeBridge({
+          "my-server/get-sum": (args) => {
+            const { a, b } = args as { a: number; b: number };
+            return { sum: a + b };
+          },
+        }),
+        { loadSkill: skillLoader(sources, loads) },
+      );
+      const result = await run(
+        [
+          'import { viaTool } from "skills/caller";',
+          'import name, { double, type Shape } from "skills/math";',
+          'import * as again from "skills/caller";',
+          "const shape: Shape = { n: 1 };",
+          "return [await viaTool(5), double(shape.n), name, again.viaTool === viaTool];",
+        ].join("\n"),
+        { bridge },
+      );
+      assert.equal(result.error, undefined, result.error?.message);
+      assert.deepEqual(result.result, [20, 2, "math", true]);
+      assert.deepEqual(loads.sort(), ["caller", "math"]);
+      assert.equal(bridge.calls.length, 1);
+    });
+
+    it("handles import cycles", async () => {
+      const bridge = Object.assign(new FakeBridge({}), { loadSkill: skillLoader(sources, []) });
+      const result = await run('import { ping } from "skills/ping";\nping(5)', { bridge });
+      assert.equal(result.error, undefined, result.error?.message);
+      assert.equal(result.result, "done");
+    });
+
+    it("reports a missing skill or export at the import's line, and skill frames by skill name", async () => {
+      const bridge = Object.assign(new FakeBridge({}), { loadSkill: skillLoader(sources, []) });
+      const none = await run('// first\nimport { x } from "skills/none";\nx', { bridge });
+      assert.equal(none.error?.name, "SkillError");
+      assert.equal(none.error?.code, "skill.not_found");
+      assert.equal(none.error?.line, 2);
+      const noExport = await run('import { triple } from "skills/math";\ntriple', { bridge });
+      assert.equal(noExport.error?.name, "SyntaxError");
+      assert.match(noExport.error?.message ?? "", /The skill "math" has no export named "triple"/);
+      const thrown = await run('import { fail } from "skills/thrower";\n\nfail();', { bridge });
+      assert.equal(thrown.error?.message, "from skill");
+      assert.equal(thrown.error?.line, 3);
+      assert.match(thrown.error?.stack ?? "", /skills\/thrower\.ts:\d+/);
+      assert.doesNotMatch(thrown.error?.stack ?? "", /\/work\/|node_modules/);
     });
   });
 
