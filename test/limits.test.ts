@@ -55,6 +55,18 @@ describe("gateway limits", () => {
     );
   });
 
+  test("per-execution bytes of tool results: a flood of results ends in a clear error", async () => {
+    const gateway = gatewayWith({ sandbox: { maxResultBytes: 100_000 } });
+    gateways.push(gateway);
+    await gateway.start();
+    const response = await gateway.execute(
+      "for (let i = 0; i < 100; i++) await tools.scripted.rows({ count: 100 });",
+    );
+    assert.equal(response.error?.name, "LimitError", JSON.stringify(response.error));
+    assert.match(response.error?.message ?? "", /100000 bytes of tool results/);
+    assert.ok(response.toolResultBytes <= 100_000);
+  });
+
   test("HTTP: executions per minute per client", async () => {
     const gateway = gatewayWith({});
     gateways.push(gateway);

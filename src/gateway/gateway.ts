@@ -344,6 +344,7 @@ export class Gateway {
       timeoutMs: Math.min(request.timeoutMs ?? sandbox.timeoutMs, sandbox.timeoutMs),
       memoryMb: sandbox.memoryMb,
       maxLogBytes: sandbox.maxLogBytes,
+      maxResultBytes: sandbox.maxResultBytes,
       context: request.context,
       ...(request.signal && { signal: request.signal }),
     });

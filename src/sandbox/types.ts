@@ -111,6 +111,8 @@ export interface RunOptions {
   bridge: HostBridge;
   timeoutMs: number;
   memoryMb: number;
+  /** Bytes of tool and search results (JSON) that may enter the sandbox; past it calls throw LimitError. */
+  maxResultBytes?: number | undefined;
   /** Cap on the total size of captured logs, in bytes. */
   maxLogBytes: number;
   /** JSON value visible as the global `context`. */

@@ -11,6 +11,7 @@ export interface HostFunctionsOptions {
   logs: LogCollector;
   /** Aborted when the run ends, so upstream calls still in flight are cancelled. */
   signal: AbortSignal;
+  maxResultBytes?: number | undefined;
 }
 
 /** The host functions of one run, in the form handed to the prelude's `start`. */

@@ -96,6 +96,7 @@ export class IsolateRuntime implements SandboxRuntime {
       bridge: options.bridge,
       logs,
       signal: calls.signal,
+      maxResultBytes: options.maxResultBytes,
     });
     let ended: EndReason | undefined;
     let settled = false;

@@ -132,6 +132,7 @@ export class ProcessRuntime implements SandboxRuntime {
       bridge: options.bridge,
       logs,
       signal: calls.signal,
+      maxResultBytes: options.maxResultBytes,
     });
     let ended: EndReason | undefined;
     let finish: (outcome: Outcome) => void = () => {};

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { HostBridge, ToolNamespace } from "../types.ts";
 import { hostOperation } from "./host-operations.ts";
 
@@ -13,6 +14,8 @@ export interface HostCallsOptions {
   logs: { add(level: unknown, message: unknown): void };
   /** Aborted when the run ends, so upstream calls still in flight are cancelled. */
   signal: AbortSignal;
+  /** Bytes of tool and search results (JSON) the run may take in; past it calls fail with LimitError. */
+  maxResultBytes?: number | undefined;
 }
 
 /**
@@ -62,10 +65,22 @@ function toolKey(server: string, tool: string): string {
 export function createHostCalls(options: HostCallsOptions): HostCalls {
   const { bridge, logs, signal } = options;
   let bytesIn = 0;
+  const maxResultBytes = options.maxResultBytes ?? Number.POSITIVE_INFINITY;
+  // Many calls share the run's signal (queued behind an upstream's concurrency cap): not a leak.
+  setMaxListeners(0, signal);
   const valueReply = (value: unknown): HostReply => {
     const json = value === undefined ? undefined : JSON.stringify(value);
     if (json === undefined) return { ok: true };
-    bytesIn += Buffer.byteLength(json);
+    const bytes = Buffer.byteLength(json);
+    if (bytesIn + bytes > maxResultBytes) {
+      return errorReply({
+        name: "LimitError",
+        code: "limit.result_bytes",
+        message: `this result (${bytes} bytes) would take the execution past its ${maxResultBytes} bytes of tool results (sandbox.maxResultBytes); ${bytesIn} bytes came in so far`,
+        data: { limit: maxResultBytes, received: bytesIn, refused: bytes },
+      });
+    }
+    bytesIn += bytes;
     return { ok: true, json };
   };
   // The sandbox only names tools of this run; checked again here in case the prelude is bypassed.
