@@ -222,7 +222,7 @@ export class Gateway {
       result: response,
       toolCalls: response.toolCalls,
     });
-    return this.#answer(this.#redact(response), request, records);
+    return this.#answer(this.#redactor.redactExecution(response), request, records);
   }
 
   /** Tokenizes personal data, fits the answer to its budget, and counts tokens. */
@@ -366,18 +366,6 @@ export class Gateway {
       level: this.config.settings.audit.stderr,
       logger: this.#logger,
     });
-  }
-
-  /** Nothing that leaves the gateway carries a configured secret. */
-  #redact(response: ExecuteResponse): ExecuteResponse {
-    if (this.#redactor.size === 0) return response;
-    const { result, logs, error, ...rest } = response;
-    return {
-      ...rest,
-      logs: this.#redactor.redactValue(logs),
-      ...(result !== undefined && { result: this.#redactor.redactValue(result) }),
-      ...(error !== undefined && { error: this.#redactor.redactValue(error) }),
-    };
   }
 
   #logStatus(status: UpstreamStatus): void {

@@ -51,6 +51,18 @@ export class SecretRedactor {
     return this.#pattern ? text.replace(this.#pattern, REDACTED) : text;
   }
 
+  /** The result, logs and error of an execution, redacted; everything else as it is. */
+  redactExecution<T extends { result?: unknown; logs: unknown[]; error?: unknown }>(response: T): T {
+    if (!this.#pattern) return response;
+    const { result, logs, error } = response;
+    return {
+      ...response,
+      logs: this.redactValue(logs),
+      ...(result !== undefined && { result: this.redactValue(result) }),
+      ...(error !== undefined && { error: this.redactValue(error) }),
+    };
+  }
+
   /** Redacts every string (and key) inside a JSON value. */
   redactValue<T>(value: T): T {
     if (!this.#pattern) return value;
