@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Finds every *.test.ts under src/ and test/ and runs them with node's test
 // runner through tsx. (Node 20's `--test` does not expand globs itself.)
+// A test that hangs fails after 3 minutes instead of stalling the run.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -24,7 +25,7 @@ if (files.length === 0) {
   console.error(`no test files match ${filter.join(" ")}`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=180000", ...files], {
   cwd: root,
   stdio: "inherit",
 });

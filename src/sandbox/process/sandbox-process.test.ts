@@ -90,8 +90,8 @@ process.stdin.once("data", (d) => { process.stdout.write(JSON.stringify({ type: 
       node(`const { spawn } = require("node:child_process");
 const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
 process.stdout.write(JSON.stringify({ type: "ready" }) + "\\n");
-process.stdout.write(JSON.stringify({ type: "log", level: "log", message: String(grandchild.pid) }) + "\\n");
-setInterval(() => {}, 1000);`),
+// Repeated: a line sent before the test attaches its listener would be missed.
+setInterval(() => process.stdout.write(JSON.stringify({ type: "log", level: "log", message: String(grandchild.pid) }) + "\\n"), 20);`),
     );
     await child.ready;
     const grandchild = await new Promise<number>((resolve) =>
