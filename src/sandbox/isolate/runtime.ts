@@ -1,8 +1,9 @@
-import type { ExecutionError, ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
+import { failure, type Outcome, runToResult } from "../shared/run-result.ts";
+import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
 import { AGENT_SCRIPT_NAME, AgentPositions, wrapAgentCode } from "./agent-stack.ts";
 import { createHostFunctions } from "./host-functions.ts";
 import { DEFAULT_POOL_SIZE, disposePrepared, IsolatePool } from "./isolate-pool.ts";
-import { LogCollector } from "./log-collector.ts";
+import type { LogCollector } from "./log-collector.ts";
 import { type EndReason, fromFailure, fromReport } from "./run-outcome.ts";
 
 /** Memory limit the pool prepares isolates for before the first run says otherwise. */
@@ -15,12 +16,6 @@ export interface IsolateRuntimeOptions {
   poolSize?: number;
   /** Memory limit of the isolates prepared before the first run. */
   prewarmMemoryMb?: number;
-}
-
-type Outcome = { result?: unknown; error?: ExecutionError; toolResultBytes?: number };
-
-function failure(kind: ExecutionError["kind"], name: string, message: string): Outcome {
-  return { error: { kind, name, message } };
 }
 
 /**
@@ -41,25 +36,8 @@ export class IsolateRuntime implements SandboxRuntime {
     if (size > 0) this.#pool.prewarm(options.prewarmMemoryMb ?? DEFAULT_PREWARM_MEMORY_MB);
   }
 
-  async run(options: RunOptions): Promise<ExecutionResult> {
-    const startedAt = performance.now();
-    const logs = new LogCollector(options.maxLogBytes);
-    let outcome: Outcome;
-    try {
-      outcome = await this.#execute(options, logs);
-    } catch (error) {
-      outcome = failure(
-        "runtime",
-        "Error",
-        `Sandbox failure: ${error instanceof Error ? error.message : error}`,
-      );
-    }
-    const result: ExecutionResult = { logs: logs.entries, durationMs: performance.now() - startedAt };
-    if (outcome.result !== undefined) result.result = outcome.result;
-    if (outcome.error !== undefined) result.error = outcome.error;
-    if (outcome.toolResultBytes) result.toolResultBytes = outcome.toolResultBytes;
-    if (logs.truncated) result.logsTruncated = true;
-    return result;
+  run(options: RunOptions): Promise<ExecutionResult> {
+    return runToResult(options, (logs) => this.#execute(options, logs));
   }
 
   async close(): Promise<void> {

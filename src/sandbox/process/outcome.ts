@@ -1,10 +1,11 @@
 import { Script } from "node:vm";
 import { AGENT_SCRIPT_NAME, type AgentPositions, wrapAgentCode } from "../isolate/agent-stack.ts";
 import { type EndReason, fromFailure, fromReport } from "../isolate/run-outcome.ts";
+import { failure, type Outcome } from "../shared/run-result.ts";
 import type { ExecutionError } from "../types.ts";
 import type { ProcessExit } from "./sandbox-process.ts";
 
-export type Outcome = { result?: unknown; error?: ExecutionError; toolResultBytes?: number };
+export { failure, type Outcome };
 
 /** V8's words when the heap limit or the memory rlimit is reached. */
 const OUT_OF_MEMORY = /out of memory|heap limit|allocation failed|Unable to grow instance memory/i;
@@ -17,10 +18,6 @@ const MEMORY_ERROR: ExecutionError = {
   name: "MemoryError",
   message: "Execution exceeded the memory limit",
 };
-
-export function failure(kind: ExecutionError["kind"], name: string, message: string): Outcome {
-  return { error: { kind, name, message } };
-}
 
 /** V8's own format for frames of eval'd code, used when agent code removed the runner's stack formatter. */
 const EVAL_FRAME = new RegExp(`${AGENT_SCRIPT_NAME}, <anonymous>:`, "g");

@@ -1,7 +1,8 @@
 import { AgentPositions } from "../isolate/agent-stack.ts";
-import { LogCollector } from "../isolate/log-collector.ts";
+import type { LogCollector } from "../isolate/log-collector.ts";
 import type { EndReason } from "../isolate/run-outcome.ts";
 import { createHostCalls, type HostReply } from "../shared/host-calls.ts";
+import { runToResult } from "../shared/run-result.ts";
 import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
 import { sandboxCommand } from "./command.ts";
 import { failure, fromCompileError, fromDone, fromExit, type Outcome } from "./outcome.ts";
@@ -76,25 +77,8 @@ export class ProcessRuntime implements SandboxRuntime {
     if (size > 0) this.#pool.prewarm(options.prewarmMemoryMb ?? DEFAULT_PREWARM_MEMORY_MB);
   }
 
-  async run(options: RunOptions): Promise<ExecutionResult> {
-    const startedAt = performance.now();
-    const logs = new LogCollector(options.maxLogBytes);
-    let outcome: Outcome;
-    try {
-      outcome = await this.#execute(options, logs);
-    } catch (error) {
-      outcome = failure(
-        "runtime",
-        "Error",
-        `Sandbox failure: ${error instanceof Error ? error.message : error}`,
-      );
-    }
-    const result: ExecutionResult = { logs: logs.entries, durationMs: performance.now() - startedAt };
-    if (outcome.result !== undefined) result.result = outcome.result;
-    if (outcome.error !== undefined) result.error = outcome.error;
-    if (outcome.toolResultBytes) result.toolResultBytes = outcome.toolResultBytes;
-    if (logs.truncated) result.logsTruncated = true;
-    return result;
+  run(options: RunOptions): Promise<ExecutionResult> {
+    return runToResult(options, (logs) => this.#execute(options, logs));
   }
 
   async close(): Promise<void> {
