@@ -1,18 +1,7 @@
+import { CodedError } from "../errors/coded-error.ts";
+
 export type GatewayErrorCode = "gateway.closed" | "gateway.runtime_unavailable" | "gateway.store_unavailable";
 
-export class GatewayError extends Error {
+export class GatewayError extends CodedError<GatewayErrorCode> {
   override readonly name = "GatewayError";
-  readonly code: GatewayErrorCode;
-  readonly data: Record<string, unknown>;
-
-  constructor(
-    code: GatewayErrorCode,
-    message: string,
-    data: Record<string, unknown> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
 }

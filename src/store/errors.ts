@@ -1,3 +1,5 @@
+import { CodedError } from "../errors/coded-error.ts";
+
 /**
  * - `store.open_failed`: the data directory or database file cannot be opened.
  * - `store.schema_too_new`: the database was written by a newer ToolScript (migrations are forward-only).
@@ -10,19 +12,6 @@ export type StoreErrorCode =
   | "store.migration_failed"
   | "store.closed";
 
-export class StoreError extends Error {
+export class StoreError extends CodedError<StoreErrorCode> {
   override readonly name = "StoreError";
-  readonly code: StoreErrorCode;
-  readonly data: Record<string, unknown>;
-
-  constructor(
-    code: StoreErrorCode,
-    message: string,
-    data: Record<string, unknown> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
 }

@@ -1,3 +1,5 @@
+import { CodedError } from "../errors/coded-error.ts";
+
 /**
  * - `skill.bad_name`: not a valid skill name (it becomes an import path, `skills/<name>`).
  * - `skill.name_taken`: another session owns a private skill of that name.
@@ -12,19 +14,6 @@ export type SkillErrorCode =
   | "skill.not_found"
   | "skill.bad_export";
 
-export class SkillError extends Error {
+export class SkillError extends CodedError<SkillErrorCode> {
   override readonly name = "SkillError";
-  readonly code: SkillErrorCode;
-  readonly data: Record<string, unknown>;
-
-  constructor(
-    code: SkillErrorCode,
-    message: string,
-    data: Record<string, unknown> = {},
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.code = code;
-    this.data = data;
-  }
 }
