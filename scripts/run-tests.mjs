@@ -25,8 +25,12 @@ if (files.length === 0) {
   console.error(`no test files match ${filter.join(" ")}`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=180000", ...files], {
-  cwd: root,
-  stdio: "inherit",
-});
+const result = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", "--test-concurrency=2", "--test-timeout=180000", ...files],
+  {
+    cwd: root,
+    stdio: "inherit",
+  },
+);
 process.exit(result.status ?? 1);
