@@ -24,6 +24,40 @@ async function samples(count: number, run: () => Promise<unknown>): Promise<numb
   return times.sort((a, b) => a - b);
 }
 
+/**
+ * Per-call time of the same tool from a plain SDK client and from each
+ * gateway's sandbox, in interleaved rounds so all sides see the same noise:
+ * (an execution of 200 calls - an empty execution) / 200, median of 7 rounds.
+ */
+async function interleavedPerCall(
+  direct: Client,
+  gateways: Gateway[],
+): Promise<{ direct: number; gateways: number[] }> {
+  const CALLS = 200;
+  const loop = `for (let i = 0; i < ${CALLS}; i++) await tools.scripted.echo({ message: "hello" }); return 1`;
+  const directTimes: number[] = [];
+  const gatewayTimes: number[][] = gateways.map(() => []);
+  for (let round = 0; round < 8; round++) {
+    const t0 = performance.now();
+    for (let i = 0; i < CALLS; i++) await direct.callTool({ name: "echo", arguments: { message: "hello" } });
+    if (round > 0) directTimes.push((performance.now() - t0) / CALLS);
+    for (const [index, gateway] of gateways.entries()) {
+      const t1 = performance.now();
+      await mustSucceed(gateway, loop);
+      const t2 = performance.now();
+      await mustSucceed(gateway, "return 1");
+      const t3 = performance.now();
+      if (round > 0) gatewayTimes[index]?.push((t2 - t1 - (t3 - t2)) / CALLS);
+    }
+  }
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
+  return { direct: median(directTimes), gateways: gatewayTimes.map(median) };
+}
+
 async function mustSucceed(gateway: Gateway, code: string): Promise<unknown> {
   const response = await gateway.execute(code);
   if (response.error) throw new Error(`bench program failed: ${response.error.message}`);
@@ -95,52 +129,42 @@ export async function benchExecute(): Promise<void> {
     ]);
 
     progress("tool call: sandbox vs. plain SDK client");
-    // Interleaved rounds, so both sides see the same machine noise.
-    const CALLS = 200;
-    const ROUNDS = 7;
-    const loop = `for (let i = 0; i < ${CALLS}; i++) await tools.scripted.echo({ message: "hello" }); return 1`;
-    const hundred = `for (let i = 0; i < 100; i++) await tools.scripted.echo({ message: "hello" }); return 1`;
-    const directPerCall: number[] = [];
-    const sandboxPerCall: number[] = [];
-    const hundredTimes: number[] = [];
-    for (let round = 0; round < ROUNDS + 1; round++) {
-      const t0 = performance.now();
-      for (let i = 0; i < CALLS; i++)
-        await direct.callTool({ name: "echo", arguments: { message: "hello" } });
-      const t1 = performance.now();
-      await mustSucceed(gateway, loop);
-      const t2 = performance.now();
-      await mustSucceed(gateway, "return 1");
-      const t3 = performance.now();
-      await mustSucceed(gateway, hundred);
-      const t4 = performance.now();
-      if (round === 0) continue; // warm-up
-      directPerCall.push((t1 - t0) / CALLS);
-      sandboxPerCall.push((t2 - t1 - (t3 - t2)) / CALLS);
-      hundredTimes.push(t4 - t3);
+    // A second gateway with PII tokenization off shows what the privacy scan of each result costs.
+    const bare = new Gateway({
+      config: { ...config, toolscript: { ...config.toolscript, privacy: { pii: false } } },
+    });
+    await bare.start();
+    try {
+      const perCall = await interleavedPerCall(direct, [gateway, bare]);
+      rows.push([
+        "tool call, plain SDK client (per call, median of 7 × 200)",
+        ms(perCall.direct),
+        "",
+        "1.00x",
+      ]);
+      rows.push([
+        "tool call from the sandbox, defaults (PII scan, audit, policy, validation)",
+        ms(perCall.gateways[0] ?? 0),
+        "",
+        `${((perCall.gateways[0] ?? 0) / perCall.direct).toFixed(2)}x`,
+      ]);
+      rows.push([
+        "tool call from the sandbox, PII tokenization off",
+        ms(perCall.gateways[1] ?? 0),
+        "",
+        `${((perCall.gateways[1] ?? 0) / perCall.direct).toFixed(2)}x`,
+      ]);
+      const hundred = `for (let i = 0; i < 100; i++) await tools.scripted.echo({ message: "hello" }); return 1`;
+      const hundredTimes = await samples(7, () => mustSucceed(gateway, hundred).then(() => undefined));
+      rows.push([
+        "100 sequential calls in one execution",
+        ms(percentile(hundredTimes, 50)),
+        ms(percentile(hundredTimes, 95)),
+        "",
+      ]);
+    } finally {
+      await bare.close();
     }
-    const direct50 = percentile(
-      directPerCall.sort((a, b) => a - b),
-      50,
-    );
-    const sandbox50 = percentile(
-      sandboxPerCall.sort((a, b) => a - b),
-      50,
-    );
-    rows.push(["tool call, plain SDK client (per call, median of 7 × 200)", ms(direct50), "", "1.00x"]);
-    rows.push([
-      "tool call from the sandbox (per call, median of 7 × 200)",
-      ms(sandbox50),
-      "",
-      `${(sandbox50 / direct50).toFixed(2)}x`,
-    ]);
-    hundredTimes.sort((a, b) => a - b);
-    rows.push([
-      "100 sequential calls in one execution",
-      ms(percentile(hundredTimes, 50)),
-      ms(percentile(hundredTimes, 95)),
-      "",
-    ]);
 
     progress("1 MB result filtered in the sandbox");
     const filter =
@@ -181,23 +205,17 @@ export async function benchExecute(): Promise<void> {
   }
 
   progress("memory per pooled isolate");
-  const POOL = 16;
-  global.gc?.();
+  const POOL = 32;
+  for (let i = 0; i < 3; i++) global.gc?.();
   const before = process.memoryUsage().rss;
-  const pooled = new IsolateRuntime({ poolSize: POOL });
-  await pooled.run({
-    code: "return 1",
-    tools: {},
-    bridge: { callTool: async () => null },
-    timeoutMs: 1000,
-    memoryMb: 64,
-    maxLogBytes: 1024,
-  });
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  const pooled = new IsolateRuntime({ poolSize: POOL, prewarmMemoryMb: 64 });
+  // Prewarming is asynchronous: give it time, then collect garbage before reading RSS.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  for (let i = 0; i < 3; i++) global.gc?.();
   const after = process.memoryUsage().rss;
   await pooled.close();
   rows.push([
-    `RSS per idle pooled isolate (pool of ${POOL})`,
+    `RSS per idle pooled isolate (pool of ${POOL}, RSS delta / ${POOL})`,
     `${((after - before) / POOL / 1e6).toFixed(2)} MB`,
     "",
     "",

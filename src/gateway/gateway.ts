@@ -27,7 +27,6 @@ import {
   type ToolMatch,
 } from "../search/index.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
-import { SessionManager } from "../session/session-manager.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
 import { openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
@@ -66,9 +65,8 @@ export class Gateway {
   readonly #violations: ViolationCounter;
   readonly #tokenizer: Tokenizer;
   readonly #states: SessionStates;
-  #executions = 0;
+
   #store: Store | undefined;
-  #sessions: SessionManager | undefined;
   #audit: AuditLog;
   #closed = false;
 
@@ -136,14 +134,7 @@ export class Gateway {
       this.#audit.flush();
       this.#audit = this.#auditLog();
     }
-    this.#sessions ??= new SessionManager(this.#store, {
-      onError: (error) =>
-        this.#logger.error(`session sweep failed: ${error instanceof Error ? error.message : String(error)}`),
-      onExpired: (ids) => {
-        for (const id of ids) this.#states.forget(id);
-      },
-    });
-    this.#states.attach(this.#store);
+    this.#states.attach(this.#store, this.#logger);
     if (this.config.settings.privacy.pii && !this.#states.persistent) {
       this.#logger.warn(
         `${VAULT_KEY_ENV} is not set: PII tokens stay stable only until the gateway restarts`,
@@ -235,7 +226,7 @@ export class Gateway {
       strategy: request.strategy ?? output.strategy,
       tokenizer: this.#tokenizer,
       vault: privacy.pii ? this.#states.vault(session) : undefined,
-      saveFullValue: (value) => this.#saveFullValue(session, value),
+      saveFullValue: (value) => this.#states.saveFullValue(session, value),
     });
     const tokens = accountExecution({
       records,
@@ -253,18 +244,6 @@ export class Gateway {
       );
     }
     return { ...shaped, tokens };
-  }
-
-  /** The full value of an answer cut to its budget, as a workspace file the next execution can read. */
-  #saveFullValue(session: string, value: unknown): string | undefined {
-    if (!this.#sessions) return undefined;
-    const path = `results/execution-${Date.now()}-${++this.#executions}.json`;
-    try {
-      this.#sessions.workspace(session).writeFile(path, JSON.stringify(value));
-      return path;
-    } catch {
-      return undefined; // over quota, most likely: the answer then just says it was reduced
-    }
   }
 
   async #execute(
@@ -293,7 +272,8 @@ export class Gateway {
         },
       });
     }
-    this.#sessions?.touch(session);
+    const sessionProblem = this.#states.touch(session);
+    if (sessionProblem) return finish({ logs: [], durationMs: 0, error: sessionProblem });
     const compiled = await this.#compiled.compile(request.code, language);
     if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
 
@@ -329,7 +309,7 @@ export class Gateway {
           .search(query, { limit: clampLimit(limit), minScore, session })
           .map((match) => match.result),
     });
-    const workspace = this.#sessions?.workspace(session);
+    const workspace = this.#states.workspace(session);
     const runtime = await this.#sandboxRuntime();
     const result = await runtime.run({
       code: compiled.js,
@@ -356,7 +336,7 @@ export class Gateway {
     this.#closed = true;
     await Promise.allSettled([this.upstream.close(), this.#runtime?.close()]);
     this.#audit.flush();
-    this.#sessions?.close();
+    this.#states.close();
     this.#store?.close();
   }
 

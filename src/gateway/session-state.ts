@@ -5,7 +5,14 @@ import { SessionTokenTotals } from "../output/session-totals.ts";
 import { createPiiDetector, type PiiDetector } from "../privacy/detect.ts";
 import { PiiVault } from "../privacy/vault.ts";
 import { openVault, sealVault } from "../privacy/vault-crypto.ts";
+import type { ExecutionError } from "../sandbox/types.ts";
+import { SessionManager } from "../session/session-manager.ts";
+import type { Workspace } from "../session/workspace.ts";
 import type { Store } from "../store/types.ts";
+import type { Logger } from "./logger.ts";
+
+/** Idle expiry counts in days; marking a session used more often than this buys nothing but fsyncs. */
+const SESSION_TOUCH_MS = 30_000;
 
 interface SessionState {
   vault: PiiVault;
@@ -15,14 +22,18 @@ interface SessionState {
 }
 
 /**
- * What the gateway keeps per session beside the store's files: the PII vault
- * (persisted encrypted when a key is configured) and the running token totals.
+ * Everything the gateway keeps per session: the store's session record and
+ * workspace, the PII vault (persisted encrypted when a key is configured),
+ * and the running token totals.
  */
 export class SessionStates {
   readonly #states = new Map<string, SessionState>();
+  readonly #touched = new Map<string, number>();
   readonly #detector: PiiDetector;
   readonly #key: Buffer | undefined;
   #store: Store | undefined;
+  #sessions: SessionManager | undefined;
+  #results = 0;
 
   constructor(privacy: ToolscriptSettings["privacy"], key: Buffer | undefined) {
     this.#detector = createPiiDetector({
@@ -33,13 +44,57 @@ export class SessionStates {
     this.#key = key;
   }
 
-  /** Where vaults persist; without a store (or a key) they live in memory only. */
-  attach(store: Store): void {
+  /** Where sessions, files and vaults persist; without it everything lives in memory only. */
+  attach(store: Store, logger: Logger): void {
     this.#store = store;
+    this.#sessions ??= new SessionManager(store, {
+      onError: (error) =>
+        logger.error(`session sweep failed: ${error instanceof Error ? error.message : String(error)}`),
+      onExpired: (ids) => {
+        for (const id of ids) {
+          this.#states.delete(id);
+          this.#touched.delete(id);
+        }
+      },
+    });
   }
 
   get persistent(): boolean {
     return this.#store !== undefined && this.#key !== undefined;
+  }
+
+  /** Marks the session used (creating it); undefined when fine, else why its id is refused. */
+  touch(session: string): ExecutionError | undefined {
+    const now = Date.now();
+    if (!this.#sessions || now - (this.#touched.get(session) ?? 0) < SESSION_TOUCH_MS) return undefined;
+    try {
+      this.#sessions.touch(session);
+      this.#touched.set(session, now);
+      return undefined;
+    } catch (error) {
+      return {
+        kind: "runtime",
+        name: "SessionError",
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  workspace(session: string): Workspace | undefined {
+    return this.#sessions?.workspace(session);
+  }
+
+  /** Writes the full value of an answer cut to its budget where the next execution can read it. */
+  saveFullValue(session: string, value: unknown): string | undefined {
+    const workspace = this.workspace(session);
+    if (!workspace) return undefined;
+    const path = `results/execution-${Date.now()}-${++this.#results}.json`;
+    try {
+      workspace.writeFile(path, JSON.stringify(value));
+      return path;
+    } catch {
+      return undefined; // over quota, most likely: the answer then just says it was reduced
+    }
   }
 
   vault(session: string): PiiVault {
@@ -62,8 +117,8 @@ export class SessionStates {
     state.savedSize = size;
   }
 
-  forget(session: string): void {
-    this.#states.delete(session);
+  close(): void {
+    this.#sessions?.close();
   }
 
   #state(session: string): SessionState {
