@@ -42,6 +42,12 @@ export const demoCommand = defineCommand({
           `  tool results kept in the sandbox:   ${formatBytes(response.toolResultBytes)}`,
           `  returned to the model:              ${formatBytes(returned)}`,
           `  kept out of the model's context:    ${(100 * (1 - returned / Math.max(1, response.toolResultBytes + returned))).toFixed(2)}%`,
+          ...(response.tokens
+            ? [
+                `  tokens to the model (${response.tokens.tokenizer}): ${response.tokens.returned + response.tokens.code} (code ${response.tokens.code}, answer ${response.tokens.returned})`,
+                `  direct tool calling would cost:     ~${response.tokens.directEstimate} tokens (definitions, arguments, full results)`,
+              ]
+            : []),
           `  time:                               ${Math.round(response.durationMs)} ms`,
           "",
         ].join("\n"),
