@@ -31,6 +31,7 @@ export class DirectAgent {
             command: server.command,
             args: server.args,
             env: server.env,
+            stderr: "ignore",
             ...(server.cwd && { cwd: server.cwd }),
           }),
         );

@@ -104,7 +104,7 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway): voi
         }
         const tool = catalog.find(name);
         if (tool) {
-          parts.push(`// ${tool.path}\n${renderToolDeclaration(tool)}`);
+          parts.push(renderToolDeclaration(tool).trimEnd());
           continue;
         }
         missing++;

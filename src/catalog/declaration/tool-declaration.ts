@@ -105,7 +105,12 @@ export function renderToolDeclaration(tool: CatalogTool): string {
     return rendered.entry.name;
   };
   const inputType = signatureType(input);
-  const outputType = output ? signatureType(output) : "unknown";
+  // Tools that echo what they stored (e.g. server-memory) have the same shape both ways: say it once.
+  const outputType = !output
+    ? "unknown"
+    : output.type.text === input.type.text
+      ? inputType
+      : signatureType(output);
   blocks.push(...definitions);
   const param = inputIsOptional(definition.inputSchema) ? "input?" : "input";
   blocks.push(
