@@ -1,4 +1,4 @@
-import { failure, type Outcome, runToResult } from "../shared/run-result.ts";
+import { failure, type Outcome, runInputs, runToResult } from "../shared/run-result.ts";
 import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
 import { AGENT_SCRIPT_NAME, AgentPositions, wrapAgentCode } from "./agent-stack.ts";
 import { createHostFunctions } from "./host-functions.ts";
@@ -47,20 +47,9 @@ export class IsolateRuntime implements SandboxRuntime {
   }
 
   async #execute(options: RunOptions, logs: LogCollector): Promise<Outcome> {
-    if (this.#closed) return failure("runtime", "Error", "The sandbox runtime is closed");
-    if (options.signal?.aborted) return failure("runtime", "AbortError", "Execution was cancelled");
-    let toolsJson: string;
-    let contextJson: string | undefined;
-    try {
-      toolsJson = JSON.stringify(options.tools);
-      contextJson = options.context === undefined ? undefined : JSON.stringify(options.context);
-    } catch (error) {
-      return failure(
-        "runtime",
-        "TypeError",
-        `context must be JSON-serializable: ${(error as Error).message}`,
-      );
-    }
+    const start = runInputs(options, this.#closed);
+    if ("error" in start) return start;
+    const { toolsJson, contextJson } = start;
 
     const positions = new AgentPositions(options.sourceMap);
     const prepared = await this.#pool.acquire(options.memoryMb);

@@ -2,7 +2,7 @@ import { AgentPositions } from "../isolate/agent-stack.ts";
 import type { LogCollector } from "../isolate/log-collector.ts";
 import type { EndReason } from "../isolate/run-outcome.ts";
 import { createHostCalls, type HostReply } from "../shared/host-calls.ts";
-import { runToResult } from "../shared/run-result.ts";
+import { runInputs, runToResult } from "../shared/run-result.ts";
 import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
 import { sandboxCommand } from "./command.ts";
 import { failure, fromCompileError, fromDone, fromExit, type Outcome } from "./outcome.ts";
@@ -90,20 +90,9 @@ export class ProcessRuntime implements SandboxRuntime {
   }
 
   async #execute(options: RunOptions, logs: LogCollector): Promise<Outcome> {
-    if (this.#closed) return failure("runtime", "Error", "The sandbox runtime is closed");
-    if (options.signal?.aborted) return failure("runtime", "AbortError", "Execution was cancelled");
-    let toolsJson: string;
-    let contextJson: string | undefined;
-    try {
-      toolsJson = JSON.stringify(options.tools);
-      contextJson = options.context === undefined ? undefined : JSON.stringify(options.context);
-    } catch (error) {
-      return failure(
-        "runtime",
-        "TypeError",
-        `context must be JSON-serializable: ${(error as Error).message}`,
-      );
-    }
+    const start = runInputs(options, this.#closed);
+    if ("error" in start) return start;
+    const { toolsJson, contextJson } = start;
     const child = await this.#pool.acquire(options.memoryMb);
     if (this.#closed) {
       child.kill();

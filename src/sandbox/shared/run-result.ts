@@ -9,6 +9,33 @@ export function failure(kind: ExecutionError["kind"], name: string, message: str
 }
 
 /**
+ * What every tier checks before it starts a run: the runtime is open, the
+ * caller has not given up, and the tool namespace and `context` are JSON.
+ */
+export function runInputs(
+  options: RunOptions,
+  closed: boolean,
+): { toolsJson: string; contextJson: string | undefined } | (Outcome & { error: ExecutionError }) {
+  if (closed) return { error: { kind: "runtime", name: "Error", message: "The sandbox runtime is closed" } };
+  if (options.signal?.aborted)
+    return { error: { kind: "runtime", name: "AbortError", message: "Execution was cancelled" } };
+  try {
+    return {
+      toolsJson: JSON.stringify(options.tools),
+      contextJson: options.context === undefined ? undefined : JSON.stringify(options.context),
+    };
+  } catch (error) {
+    return {
+      error: {
+        kind: "runtime",
+        name: "TypeError",
+        message: `context must be JSON-serializable: ${(error as Error).message}`,
+      },
+    };
+  }
+}
+
+/**
  * The sandbox boundary every tier shares: runs `execute` with a log collector
  * and turns whatever happens into `{ result, error, logs }` — it never throws.
  */
