@@ -9,6 +9,8 @@ export interface ExecutionRecord {
   tier: string;
   result: ExecutionResult;
   toolCalls: number;
+  /** Bytes of the returned value, when already measured. */
+  returnedBytes?: number | undefined;
 }
 
 /**
@@ -43,7 +45,9 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
       argsBytes: Buffer.byteLength(record.code),
       outcome: result.error ? `${result.error.kind}:${result.error.name}` : "ok",
       durationMs: Math.round(result.durationMs * 100) / 100,
-      bytesOut: result.result === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.result) ?? ""),
+      bytesOut:
+        record.returnedBytes ??
+        (result.result === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.result) ?? "")),
       detail: {
         toolCalls: record.toolCalls,
         toolResultBytes: result.toolResultBytes ?? 0,

@@ -212,6 +212,7 @@ export class Gateway {
       tier: this.#runtime?.name ?? this.config.settings.sandbox.runtime,
       result: response,
       toolCalls: response.toolCalls,
+      returnedBytes: response.returnedBytes,
     });
     return this.#answer(this.#redactor.redactExecution(response), request, records);
   }
@@ -328,7 +329,8 @@ export class Gateway {
       context: request.context,
       ...(request.signal && { signal: request.signal }),
     });
-    return finish(capOutput(result, sandbox.maxOutputBytes).result, stats);
+    const capped = capOutput(result, sandbox.maxOutputBytes);
+    return { ...finish(capped.result, stats), returnedBytes: capped.bytes };
   }
 
   async close(): Promise<void> {

@@ -33,6 +33,8 @@ export interface ExecuteResponse extends ExecutionResult {
   failedToolCalls: number;
   /** Bytes of tool results that entered the sandbox and stayed there unless returned. */
   toolResultBytes: number;
+  /** Bytes (JSON) of the value the program returned. */
+  returnedBytes?: number;
   /** What the model receives: personal data tokenized, fitted to the token budget. */
   answer?: BudgetedAnswer;
   /** Tokens returned, kept in the sandbox, and what direct tool calling would have cost. */
