@@ -1,6 +1,6 @@
 import { CodedError } from "../errors/coded-error.ts";
 
-export type GatewayErrorCode = "gateway.closed" | "gateway.runtime_unavailable" | "gateway.store_unavailable";
+export type GatewayErrorCode = "gateway.closed" | "gateway.runtime_unavailable";
 
 export class GatewayError extends CodedError<GatewayErrorCode> {
   override readonly name = "GatewayError";

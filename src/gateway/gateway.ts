@@ -28,7 +28,7 @@ import {
 } from "../search/index.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
-import { openStore } from "../store/sqlite-store.ts";
+import { openMemoryStore, openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
@@ -124,12 +124,11 @@ export class Gateway {
       try {
         this.#store = openStore({ dir });
       } catch (error) {
-        throw new GatewayError(
-          "gateway.store_unavailable",
-          `cannot open the data directory ${dir} (storage.dir): ${error instanceof Error ? error.message : String(error)}`,
-          { dir },
-          { cause: error },
+        // Serving without persistence beats not serving: say so loudly, keep everything else working.
+        this.#logger.warn(
+          `cannot open the data directory ${dir} (storage.dir): ${error instanceof Error ? error.message : String(error)}; sessions, skills and the audit log are kept in memory until the gateway stops`,
         );
+        this.#store = openMemoryStore();
       }
       this.#audit.flush();
       this.#audit = this.#auditLog();
