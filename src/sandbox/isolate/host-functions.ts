@@ -1,18 +1,10 @@
 import ivm from "isolated-vm";
-import { createHostCalls, type HostReply } from "../shared/host-calls.ts";
-import type { HostBridge, ToolNamespace } from "../types.ts";
-import type { LogCollector } from "./log-collector.ts";
+import { createHostCalls, type HostCallsOptions, type HostReply } from "../shared/host-calls.ts";
 
 export type { HostReply } from "../shared/host-calls.ts";
 
-export interface HostFunctionsOptions {
-  tools: ToolNamespace;
-  bridge: HostBridge;
-  logs: LogCollector;
-  /** Aborted when the run ends, so upstream calls still in flight are cancelled. */
-  signal: AbortSignal;
-  maxResultBytes?: number | undefined;
-}
+/** The same inputs as the tier-independent host calls it wraps. */
+export type HostFunctionsOptions = HostCallsOptions;
 
 /** The host functions of one run, in the form handed to the prelude's `start`. */
 export interface HostFunctions {
