@@ -34,8 +34,6 @@ async function run(source: string, timeoutMs = 5_000): Promise<ExecutionResult> 
   });
 }
 
-const HOST_MARKERS = /\/work\/|node_modules|file:|ext:|toolscript:|toolscript-process-/;
-
 let server: Server;
 let url = "";
 const SECRET = "canary-secret-7f3a";
@@ -135,28 +133,6 @@ describe("ProcessRuntime: no way out", () => {
     );
     assert.equal(result.error, undefined);
     assert.doesNotMatch(JSON.stringify(result), new RegExp(SECRET));
-  });
-
-  it("keeps host paths out of every reported stack", async () => {
-    const results = await Promise.all([
-      run("null.x"),
-      run("await tools.srv.fail({})"),
-      run("JSON.parse('{')"),
-      run("function f(): never { return f(); }\nf()"),
-      run("Error.prepareStackTrace = undefined;\nthrow new Error('plain V8 stack')"),
-    ]);
-    for (const result of results) {
-      assert.ok(result.error, "each program fails");
-      assert.doesNotMatch(result.error.stack ?? "", HOST_MARKERS);
-      assert.doesNotMatch(result.error.message, HOST_MARKERS);
-    }
-  });
-
-  it("cannot reach the host through the bridge with names outside its namespace", async () => {
-    const calls = bridge.calls.length;
-    const result = await run("await (tools as any)['srv']['../../etc']({})");
-    assert.equal(result.error?.name, "TypeError");
-    assert.equal(bridge.calls.length, calls);
   });
 });
 

@@ -107,6 +107,34 @@ export function describeRuntimeContract(label: string, runtime: SandboxRuntime):
     });
   }
 
+  describe(`${label}: no host in what comes back`, () => {
+    // Host markers of either tier: repository and module paths, Deno's ext:, runner paths.
+    const HOST_MARKERS = /\/work\/|node_modules|file:|ext:|isolated-vm|toolscript:|toolscript-process-/;
+
+    it("keeps host paths out of every reported stack", async () => {
+      const results = await Promise.all([
+        run("null.x"),
+        run("await tools['my-server'].fail({})"),
+        run("await tools.nope.x({})"),
+        run("JSON.parse('{')"),
+        run("function f(): never { return f(); }\nf()"),
+        run("Error.prepareStackTrace = undefined;\nthrow new Error('plain V8 stack')"),
+      ]);
+      for (const result of results) {
+        assert.ok(result.error, "each program fails");
+        assert.doesNotMatch(result.error.stack ?? "", HOST_MARKERS);
+        assert.doesNotMatch(result.error.message, HOST_MARKERS);
+      }
+    });
+
+    it("cannot reach the host through the bridge with names outside its namespace", async () => {
+      const calls = defaultBridge.calls.length;
+      const result = await run("await (tools as any)['my-server']['../../etc']({})");
+      assert.equal(result.error?.name, "TypeError");
+      assert.equal(defaultBridge.calls.length, calls);
+    });
+  });
+
   describe(`${label}: results`, () => {
     it("returns the value of a top-level return", async () => {
       const result = await run("const x = 20;\nreturn x * 2 + 2;");
