@@ -58,5 +58,11 @@ test("server identifiers stay stable when tools change, and listeners hear it", 
     my_server_2: { server: "my-server", tools: { get_sum: "get-sum" } },
     my_server: { server: "my_server", tools: {} },
   });
+  catalog.setServerTools("my_server", [{ name: "later", inputSchema: { type: "object" } }]);
+  assert.deepEqual(
+    catalog.namespace().my_server,
+    { server: "my_server", tools: { later: "later" } },
+    "rebuilt after a change",
+  );
   assert.throws(() => catalog.setServerTools("unknown", []), /no server named "unknown"/);
 });

@@ -18,6 +18,8 @@ export type CatalogListener = (server: string) => void;
 export class Catalog {
   readonly #servers = new Map<string, CatalogServer>();
   readonly #listeners = new Set<CatalogListener>();
+  /** Built on first use after a change: every execution asks for it, tools rarely change. */
+  #namespace: ToolNamespace | undefined;
 
   constructor(serverNames: readonly string[]) {
     const ids = assignIdentifiers(serverNames);
@@ -34,6 +36,7 @@ export class Catalog {
       ...entry,
       tools: buildCatalogTools(server, entry.serverId, [...definitions]),
     });
+    this.#namespace = undefined;
     for (const listener of this.#listeners) listener(server);
   }
 
@@ -87,12 +90,14 @@ export class Catalog {
 
   /** The `tools` object the sandbox exposes: identifiers → original names. */
   namespace(): ToolNamespace {
+    if (this.#namespace) return this.#namespace;
     const namespace: ToolNamespace = {};
     for (const entry of this.#servers.values()) {
       const tools: Record<string, string> = {};
       for (const tool of entry.tools) tools[tool.toolId] = tool.tool;
       namespace[entry.serverId] = { server: entry.server, tools };
     }
+    this.#namespace = namespace;
     return namespace;
   }
 }
