@@ -9,6 +9,7 @@ import { toolDocument } from "../src/search/documents.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { defaultLexicon } from "../src/search/lexicon.ts";
 import type { SearchDocument } from "../src/search/types.ts";
+import { defaultWordVectors } from "../src/search/word-vectors.ts";
 import { ms, percentile, printTable, progress } from "./table.ts";
 
 export const CATALOG_SIZES = [1_000, 10_000, 50_000] as const;
@@ -87,6 +88,9 @@ export async function benchSearchLatency(): Promise<void> {
   const lexiconStart = performance.now();
   defaultLexicon();
   const lexiconMs = performance.now() - lexiconStart;
+  const vectorsStart = performance.now();
+  defaultWordVectors();
+  const vectorsMs = performance.now() - vectorsStart;
   for (const size of CATALOG_SIZES) {
     progress(`search latency: ${size} tools`);
     const docs = replicatedDocuments(size);
@@ -104,6 +108,21 @@ export async function benchSearchLatency(): Promise<void> {
       ms(percentile(times, 50)),
       ms(percentile(times, 95)),
       memory.toFixed(1),
+    ]);
+    const lexicalBefore = heapMb();
+    const lexicalStart = performance.now();
+    const lexical = new LexicalSearchIndex({ wordVectors: false });
+    lexical.add(docs);
+    const lexicalBuildMs = performance.now() - lexicalStart;
+    const lexicalMemory = heapMb() - lexicalBefore;
+    const lexicalTimes = timeQueries((query) => lexical.search(query, { limit: 10 }));
+    rows.push([
+      size,
+      "toolscript, no word vectors",
+      ms(lexicalBuildMs),
+      ms(percentile(lexicalTimes, 50)),
+      ms(percentile(lexicalTimes, 95)),
+      lexicalMemory.toFixed(1),
     ]);
 
     const miniBefore = heapMb();
@@ -123,7 +142,7 @@ export async function benchSearchLatency(): Promise<void> {
     ]);
   }
   printTable(
-    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms)`,
+    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms, word vectors in ${ms(vectorsMs)} ms)`,
     ["tools", "engine", "build ms", "query p50 ms", "query p95 ms", "heap MB"],
     rows,
   );

@@ -135,6 +135,7 @@ export async function benchSearchQuality(): Promise<void> {
     for (const [engine, ranker] of [
       ["minisearch BM25", miniSearchRanker(set.tools)],
       ["toolscript", ourRanker(set.tools)],
+      ["toolscript, no word vectors", ourRanker(set.tools, new LexicalSearchIndex({ wordVectors: false }))],
       ["toolscript, no WordNet", ourRanker(set.tools, new LexicalSearchIndex({ lexicon: false }))],
       ["toolscript, no specificity", ourRanker(set.tools, new LexicalSearchIndex({ specificity: false }))],
       ["toolscript + intent split", ourRanker(set.tools, new LexicalSearchIndex({ splitIntents: true }))],

@@ -3,6 +3,13 @@ import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
+import {
+  SEMANTIC_ONLY_MIN_Z,
+  SEMANTIC_WEIGHT,
+  similarEnough,
+  similarities,
+  zScore,
+} from "./semantic-fusion.ts";
 import { topK } from "./top-k.ts";
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -11,11 +18,22 @@ import {
   type SearchIndex,
   type SearchOptions,
 } from "./types.ts";
+import { defaultWordVectors, type WordVectors } from "./word-vectors.ts";
 
 interface Entry {
   readonly doc: SearchDocument;
   readonly terms: readonly string[];
   readonly weights: readonly number[];
+  /** The document's word-vector embedding, when it has words the vectors know. */
+  readonly vector: Float32Array | undefined;
+}
+
+/** Characters of a description embedded: what a tool does is said first. */
+const EMBEDDED_DESCRIPTION_CHARS = 300;
+
+/** The text a document's embedding is made from. */
+function embeddedText(doc: SearchDocument): string {
+  return `${doc.server ?? ""} ${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, EMBEDDED_DESCRIPTION_CHARS)}`;
 }
 
 /** Documents holding a term, with the term's BM25F weight in each; slots of removed documents linger until compaction. */
@@ -50,6 +68,11 @@ export interface LexicalSearchIndexOptions {
   readonly splitIntents?: boolean;
   /** Weigh query words down by how common they are in English (see specificity.ts); default on. */
   readonly specificity?: boolean;
+  /**
+   * Word vectors adding meaning-level similarity to the lexical score (see semantic-fusion.ts);
+   * `false` turns it off. Default: the shipped table (data/search/word-vectors.bin).
+   */
+  readonly wordVectors?: WordVectors | false;
 }
 
 function groupBySource(terms: readonly WeightedTerm[]): WeightedTerm[][] {
@@ -74,6 +97,10 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #lexicon: Lexicon | undefined;
   readonly #splitIntents: boolean;
   readonly #specificity: boolean;
+  readonly #vectors: WordVectors | undefined;
+  /** Row `slot` holds that slot's embedding when `#hasVector[slot]` is 1. */
+  #matrix = new Float32Array(0);
+  #hasVector = new Uint8Array(0);
   #entries: (Entry | undefined)[] = [];
   readonly #slotById = new Map<string, number>();
   readonly #idsByServer = new Map<string, Set<string>>();
@@ -87,6 +114,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
     this.#splitIntents = options.splitIntents ?? false;
     this.#specificity = options.specificity ?? true;
+    this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
   }
 
   get size(): number {
@@ -102,7 +130,12 @@ export class LexicalSearchIndex implements SearchIndex {
     for (const doc of documents) {
       this.#removeOne(doc.id);
       const weights = termWeights(doc);
-      const entry: Entry = { doc, terms: [...weights.keys()], weights: [...weights.values()] };
+      const entry: Entry = {
+        doc,
+        terms: [...weights.keys()],
+        weights: [...weights.values()],
+        vector: this.#embed(embeddedText(doc)),
+      };
       const slot = this.#entries.length;
       this.#entries.push(entry);
       this.#slotById.set(doc.id, slot);
@@ -150,19 +183,46 @@ export class LexicalSearchIndex implements SearchIndex {
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
     const scored = this.score(analyzeQuery(text, this.#lexicon, this.#specificity));
-    if (scored.maxScore <= 0) return [];
-    const candidates = scored.slots.keys();
-    const best = topK(
-      [...candidates].filter((at) => accept(scored.slots[at] ?? -1)),
-      limit,
-      (at) => scored.values[at] ?? 0,
-    );
+    const query = this.#embed(text);
+    const similarity = query
+      ? similarities(query, this.#matrix, this.#hasVector, this.#entries.length)
+      : undefined;
+    if (scored.maxScore <= 0 && !similarity) return [];
+    const lexical = new Map<number, number>();
+    let best = 0;
+    scored.slots.forEach((slot, at) => {
+      const value = scored.values[at] ?? 0;
+      lexical.set(slot, value);
+      best = Math.max(best, value);
+    });
+    const candidates = [...lexical.keys()];
+    if (similarity) {
+      for (let slot = 0; slot < this.#entries.length; slot++) {
+        if (!lexical.has(slot) && similarEnough(similarity, slot)) candidates.push(slot);
+      }
+    }
+    const rankValue = (slot: number) =>
+      (best > 0 ? (lexical.get(slot) ?? 0) / best : 0) +
+      (similarity ? SEMANTIC_WEIGHT * zScore(similarity, slot) : 0);
+    // Shown scores follow the ranking: the best lexical match's share of a perfect match,
+    // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
+    const scale = (best > 0 ? best / scored.maxScore : 0.5) / (1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z);
     const ranked: Ranked[] = [];
-    for (const at of best) {
-      const score = Math.min(1, (scored.values[at] ?? 0) / scored.maxScore);
-      if (score > 0 && score >= minScore) ranked.push({ slot: scored.slots[at] ?? -1, score });
+    for (const slot of topK(candidates.filter(accept), limit, rankValue)) {
+      const matched = lexical.get(slot) ?? 0;
+      // A document a query word matched stays a result however unlike the query it reads.
+      const score = similarity
+        ? Math.min(1, Math.max(rankValue(slot) * scale, matched > 0 ? 1e-6 : 0))
+        : Math.min(1, matched / scored.maxScore);
+      if (score > 0 && score >= minScore) ranked.push({ slot, score });
     }
     return ranked;
+  }
+
+  #embed(text: string): Float32Array | undefined {
+    if (!this.#vectors) return undefined;
+    const out = new Float32Array(this.#vectors.dimensions);
+    return this.#vectors.embed(text, out) ? out : undefined;
   }
 
   #hit({ slot, score }: Ranked): SearchHit {
@@ -232,6 +292,19 @@ export class LexicalSearchIndex implements SearchIndex {
       this.#scores = new Float64Array(size);
       this.#groupScores = new Float64Array(size);
     }
+    if (entry.vector && this.#vectors) {
+      if (this.#hasVector.length <= slot) {
+        const size = Math.max(64, this.#hasVector.length * 2, slot + 1);
+        const matrix = new Float32Array(size * this.#vectors.dimensions);
+        matrix.set(this.#matrix);
+        this.#matrix = matrix;
+        const hasVector = new Uint8Array(size);
+        hasVector.set(this.#hasVector);
+        this.#hasVector = hasVector;
+      }
+      this.#matrix.set(entry.vector, slot * this.#vectors.dimensions);
+      this.#hasVector[slot] = 1;
+    }
     entry.terms.forEach((term, i) => {
       let postings = this.#postings.get(term);
       if (!postings) {
@@ -250,6 +323,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const entry = this.#entries[slot];
     this.#slotById.delete(id);
     this.#entries[slot] = undefined;
+    if (slot < this.#hasVector.length) this.#hasVector[slot] = 0;
     this.#dead++;
     if (!entry) return;
     for (const term of entry.terms) {
@@ -270,6 +344,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const live = this.#entries.filter((entry): entry is Entry => entry !== undefined);
     this.#entries = [];
     this.#postings = new Map();
+    this.#hasVector.fill(0);
     this.#slotById.clear();
     this.#dead = 0;
     for (const entry of live) {

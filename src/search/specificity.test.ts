@@ -26,8 +26,8 @@ describe("specificity", () => {
 
   it("lets the telling word of a request outrank a generic one in the ranking", () => {
     const docs = [doc("a", "provide"), doc("b", "cryptocurrency")];
-    const on = new LexicalSearchIndex({ lexicon: false });
-    const off = new LexicalSearchIndex({ lexicon: false, specificity: false });
+    const on = new LexicalSearchIndex({ lexicon: false, wordVectors: false });
+    const off = new LexicalSearchIndex({ lexicon: false, specificity: false, wordVectors: false });
     on.add(docs);
     off.add(docs);
     // Both words occur once in the catalog, so idf alone cannot tell them apart.

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { LexicalSearchIndex } from "./lexical-index.ts";
+import type { SearchDocument } from "./types.ts";
+import { defaultWordVectors, encodeWordVectors, WordVectors } from "./word-vectors.ts";
+
+const cosine = (a: Float32Array, b: Float32Array) =>
+  a.reduce((sum, value, k) => sum + value * (b[k] ?? 0), 0);
+
+function embedding(vectors: WordVectors, text: string): Float32Array {
+  const out = new Float32Array(vectors.dimensions);
+  assert.ok(vectors.embed(text, out), `no known word in "${text}"`);
+  return out;
+}
+
+describe("word vectors", () => {
+  it("round-trips a table through the file format, within int8 precision", () => {
+    const words = ["alpha", "beta", "gamma"];
+    const values = Float32Array.from([1, 0, 0.5, -2, 0.25, 1, 0, 3, -3]);
+    const table = new WordVectors(encodeWordVectors(words, values, 3));
+    assert.equal(table.size, 3);
+    assert.equal(table.dimensions, 3);
+    const beta = embedding(table, "beta");
+    const norm = Math.hypot(-2, 0.25, 1);
+    [-2, 0.25, 1].forEach((value, k) => assert.ok(Math.abs((beta[k] ?? 0) - value / norm) < 0.01));
+    // Function words and unknown words add nothing; a text of only those has no embedding.
+    assert.equal(table.embed("the zzqx of", new Float32Array(3)), false);
+  });
+
+  it("rejects a file that is not a table, saying why", () => {
+    const good = encodeWordVectors(["alpha"], Float32Array.from([1, 2]), 2);
+    assert.throws(
+      () => new WordVectors(Buffer.from("nope, not vectors at all")),
+      /not a version 1 "TSWV" file/,
+    );
+    assert.throws(() => new WordVectors(good.subarray(0, good.length - 1)), /bytes, expected/);
+  });
+
+  it("ships a table that places related requests near each other", () => {
+    const vectors = defaultWordVectors();
+    assert.ok(vectors.size >= 50_000, `${vectors.size} words`);
+    const weather = embedding(vectors, "weather forecast for the next days");
+    const rain = embedding(vectors, "will it rain tomorrow");
+    const email = embedding(vectors, "send an email to my colleague");
+    assert.ok(
+      cosine(weather, rain) > cosine(weather, email) + 0.1,
+      `${cosine(weather, rain)} vs ${cosine(weather, email)}`,
+    );
+  });
+});
+
+describe("LexicalSearchIndex with word vectors", () => {
+  const doc = (name: string, description: string): SearchDocument => ({
+    id: `s/${name}`,
+    kind: "tool",
+    server: "s",
+    name,
+    description,
+    params: [],
+  });
+  const docs = [
+    doc("get_forecast", "Weather forecast for a city: temperature, wind and precipitation."),
+    doc("send_email", "Send an email message to a recipient."),
+    doc("create_invoice", "Create an invoice for a customer."),
+    doc("play_song", "Play a song or an album on the speaker."),
+    doc("translate_text", "Translate text between languages."),
+  ];
+
+  it("finds a tool by meaning when no word of the request is in its description", () => {
+    const withVectors = new LexicalSearchIndex();
+    const lexicalOnly = new LexicalSearchIndex({ wordVectors: false });
+    withVectors.add(docs);
+    lexicalOnly.add(docs);
+    const query = "I want to listen to some jazz";
+    assert.deepEqual(lexicalOnly.search(query), []);
+    const [hit, ...rest] = withVectors.search(query);
+    assert.equal(hit?.id, "s/play_song");
+    assert.ok(hit !== undefined && hit.score > 0 && hit.score < 0.5, `${hit?.score}`);
+    assert.deepEqual(rest, [], "documents merely less unlike the request are not results");
+  });
+
+  it("keeps lexical matches first when the words say it, and scores in ranking order", () => {
+    const index = new LexicalSearchIndex();
+    index.add(docs);
+    const hits = index.search("translate this text into French");
+    assert.equal(hits[0]?.id, "s/translate_text");
+    for (let i = 1; i < hits.length; i++) assert.ok((hits[i - 1]?.score ?? 0) >= (hits[i]?.score ?? 0));
+    assert.deepEqual(index.search("zzqx"), []);
+  });
+
+  it("forgets a removed document's vector", () => {
+    const index = new LexicalSearchIndex();
+    index.add(docs);
+    index.remove(["s/play_song"]);
+    assert.deepEqual(
+      index.search("I want to listen to some jazz").map((hit) => hit.id),
+      [],
+    );
+  });
+});

@@ -1,0 +1,125 @@
+import { readFileSync } from "node:fs";
+import { STOPWORDS } from "./stopwords.ts";
+import { words } from "./tokenize.ts";
+
+/**
+ * Static English word vectors (see data/build-word-vectors.ts for how they are made) and the
+ * text embedding built from them: the weighted mean of a text's word vectors, each word weighted
+ * by its rarity (SIF, Arora et al. 2017), so "calculator" counts more than "make".
+ *
+ * File format, little-endian: "TSWV", u32 version, u32 words, u32 dimensions, u32 byte length
+ * of the word list; the words (UTF-8, "\n"-separated, most frequent first); zero padding to a
+ * multiple of 4; one f32 scale per word; then `words × dimensions` int8 components.
+ */
+const MAGIC = "TSWV";
+const VERSION = 1;
+const HEADER_BYTES = 20;
+
+/** SIF's smoothing `a` in a / (a + p(word)). */
+export const SIF_SMOOTHING = 1e-3;
+
+const align4 = (n: number) => (n + 3) & ~3;
+
+/** The file bytes for `vectors` (`words.length × dimensions` floats, row per word), int8-quantised per word. */
+export function encodeWordVectors(
+  list: readonly string[],
+  vectors: Float32Array,
+  dimensions: number,
+): Buffer {
+  const wordBytes = Buffer.from(list.join("\n"), "utf8");
+  const scalesAt = HEADER_BYTES + align4(wordBytes.length);
+  const componentsAt = scalesAt + list.length * 4;
+  const out = Buffer.alloc(componentsAt + list.length * dimensions);
+  out.write(MAGIC, 0, "latin1");
+  out.writeUInt32LE(VERSION, 4);
+  out.writeUInt32LE(list.length, 8);
+  out.writeUInt32LE(dimensions, 12);
+  out.writeUInt32LE(wordBytes.length, 16);
+  wordBytes.copy(out, HEADER_BYTES);
+  for (let w = 0; w < list.length; w++) {
+    let max = 0;
+    for (let k = 0; k < dimensions; k++) max = Math.max(max, Math.abs(vectors[w * dimensions + k] ?? 0));
+    const scale = max / 127 || 1;
+    out.writeFloatLE(scale, scalesAt + w * 4);
+    for (let k = 0; k < dimensions; k++) {
+      out.writeInt8(
+        Math.round((vectors[w * dimensions + k] ?? 0) / scale),
+        componentsAt + w * dimensions + k,
+      );
+    }
+  }
+  return out;
+}
+
+export class WordVectors {
+  readonly dimensions: number;
+  readonly #rank = new Map<string, number>();
+  readonly #scales: Float32Array;
+  readonly #components: Int8Array;
+  readonly #logSize: number;
+
+  constructor(bytes: Uint8Array) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const magic = String.fromCharCode(...bytes.subarray(0, 4));
+    if (magic !== MAGIC || view.getUint32(4, true) !== VERSION) {
+      throw new Error(`word vectors: not a version ${VERSION} "${MAGIC}" file`);
+    }
+    const count = view.getUint32(8, true);
+    this.dimensions = view.getUint32(12, true);
+    const wordBytes = view.getUint32(16, true);
+    const list = new TextDecoder().decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + wordBytes)).split("\n");
+    if (list.length !== count)
+      throw new Error(`word vectors: ${list.length} words listed, header says ${count}`);
+    list.forEach((word, rank) => this.#rank.set(word, rank));
+    const scalesAt = bytes.byteOffset + HEADER_BYTES + align4(wordBytes);
+    const expected = HEADER_BYTES + align4(wordBytes) + count * 4 + count * this.dimensions;
+    if (bytes.byteLength !== expected)
+      throw new Error(`word vectors: ${bytes.byteLength} bytes, expected ${expected}`);
+    // Copies, so the views are aligned whatever the buffer's offset.
+    this.#scales = new Float32Array(bytes.buffer.slice(scalesAt, scalesAt + count * 4));
+    this.#components = new Int8Array(
+      bytes.buffer.slice(scalesAt + count * 4, scalesAt + count * 4 + count * this.dimensions),
+    );
+    this.#logSize = Math.log(count);
+  }
+
+  get size(): number {
+    return this.#rank.size;
+  }
+
+  /**
+   * The unit-length embedding of a text, written into `out` (length `dimensions`); false when
+   * no content word of the text is in the vocabulary.
+   */
+  embed(text: string, out: Float32Array): boolean {
+    out.fill(0);
+    const d = this.dimensions;
+    let found = false;
+    for (const word of words(text)) {
+      if (STOPWORDS.has(word)) continue;
+      const rank = this.#rank.get(word);
+      if (rank === undefined) continue;
+      found = true;
+      // Zipf's law estimates a word's probability from its frequency rank.
+      const probability = 1 / ((rank + 10) * this.#logSize);
+      const weight = ((SIF_SMOOTHING / (SIF_SMOOTHING + probability)) * (this.#scales[rank] ?? 0)) as number;
+      const base = rank * d;
+      for (let k = 0; k < d; k++) out[k] = (out[k] ?? 0) + weight * (this.#components[base + k] ?? 0);
+    }
+    if (!found) return false;
+    let norm = 0;
+    for (let k = 0; k < d; k++) norm += (out[k] ?? 0) ** 2;
+    norm = Math.sqrt(norm);
+    if (norm === 0) return false;
+    for (let k = 0; k < d; k++) out[k] = (out[k] ?? 0) / norm;
+    return true;
+  }
+}
+
+let shared: WordVectors | undefined;
+
+/** The table shipped in `data/search/` (from src/search or dist/search alike), read on first use. */
+export function defaultWordVectors(): WordVectors {
+  shared ??= new WordVectors(readFileSync(new URL("../../data/search/word-vectors.bin", import.meta.url)));
+  return shared;
+}
