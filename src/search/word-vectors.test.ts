@@ -22,7 +22,8 @@ describe("word vectors", () => {
     assert.equal(table.dimensions, 3);
     const beta = embedding(table, "beta");
     const norm = Math.hypot(-2, 0.25, 1);
-    [-2, 0.25, 1].forEach((value, k) => assert.ok(Math.abs((beta[k] ?? 0) - value / norm) < 0.01));
+    for (const [k, value] of [-2, 0.25, 1].entries())
+      assert.ok(Math.abs((beta[k] ?? 0) - value / norm) < 0.01);
     // Function words and unknown words add nothing; a text of only those has no embedding.
     assert.equal(table.embed("the zzqx of", new Float32Array(3)), false);
   });

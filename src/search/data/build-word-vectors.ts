@@ -50,7 +50,9 @@ async function encode(texts: readonly string[], label: string): Promise<Float32A
   for (let at = 0; at < order.length; at += 128) {
     const batch = order.slice(at, at + 128);
     const vectors = await encoder.embed(batch.map((i) => texts[i] ?? ""));
-    vectors.forEach((vector, j) => out.set(vector, (batch[j] ?? 0) * TEACHER_DIMENSIONS));
+    vectors.forEach((vector, j) => {
+      out.set(vector, (batch[j] ?? 0) * TEACHER_DIMENSIONS);
+    });
     if (at % 5120 === 0) log(`${label}: ${at}/${texts.length}`);
   }
   return out;
