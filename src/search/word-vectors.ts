@@ -70,7 +70,7 @@ export class WordVectors {
     const list = new TextDecoder().decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + wordBytes)).split("\n");
     if (list.length !== count)
       throw new Error(`word vectors: ${list.length} words listed, header says ${count}`);
-    list.forEach((word, rank) => this.#rank.set(word, rank));
+    for (const [rank, word] of list.entries()) this.#rank.set(word, rank);
     const scalesAt = bytes.byteOffset + HEADER_BYTES + align4(wordBytes);
     const expected = HEADER_BYTES + align4(wordBytes) + count * 4 + count * this.dimensions;
     if (bytes.byteLength !== expected)
