@@ -4,11 +4,10 @@ import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
 import {
+  SEMANTIC_ONLY_MIN_COSINE,
   SEMANTIC_ONLY_MIN_Z,
   SEMANTIC_WEIGHT,
-  similarEnough,
   similarities,
-  zScore,
 } from "./semantic-fusion.ts";
 import { topK } from "./top-k.ts";
 import {
@@ -184,37 +183,54 @@ export class LexicalSearchIndex implements SearchIndex {
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
     const scored = this.score(analyzeQuery(text, this.#lexicon, this.#specificity));
     const query = this.#embed(text);
-    const similarity = query
-      ? similarities(query, this.#matrix, this.#hasVector, this.#entries.length)
-      : undefined;
-    if (scored.maxScore <= 0 && !similarity) return [];
-    const lexical = new Map<number, number>();
+    if (!query) return this.#rankLexical(scored, limit, accept, minScore);
+    const slots = this.#entries.length;
+    const { cosine, mean, deviation } = similarities(query, this.#matrix, this.#hasVector, slots);
+    const lexical = new Float64Array(slots);
     let best = 0;
-    scored.slots.forEach((slot, at) => {
+    for (let at = 0; at < scored.slots.length; at++) {
       const value = scored.values[at] ?? 0;
-      lexical.set(slot, value);
-      best = Math.max(best, value);
-    });
-    const candidates = [...lexical.keys()];
-    if (similarity) {
-      for (let slot = 0; slot < this.#entries.length; slot++) {
-        if (!lexical.has(slot) && similarEnough(similarity, slot)) candidates.push(slot);
-      }
+      lexical[scored.slots[at] ?? 0] = value;
+      if (value > best) best = value;
     }
-    const rankValue = (slot: number) =>
-      (best > 0 ? (lexical.get(slot) ?? 0) / best : 0) +
-      (similarity ? SEMANTIC_WEIGHT * zScore(similarity, slot) : 0);
+    const rankValue = new Float64Array(slots);
+    const candidates: number[] = [];
+    for (let slot = 0; slot < slots; slot++) {
+      const similarity = cosine[slot] ?? Number.NaN;
+      const z = Number.isNaN(similarity) ? 0 : (similarity - mean) / deviation;
+      const matched = lexical[slot] ?? 0;
+      if (matched > 0) rankValue[slot] = matched / best + SEMANTIC_WEIGHT * z;
+      else if (similarity >= SEMANTIC_ONLY_MIN_COSINE && z >= SEMANTIC_ONLY_MIN_Z)
+        rankValue[slot] = SEMANTIC_WEIGHT * z;
+      else continue;
+      candidates.push(slot);
+    }
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
     // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
     const scale = (best > 0 ? best / scored.maxScore : 0.5) / (1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z);
     const ranked: Ranked[] = [];
-    for (const slot of topK(candidates.filter(accept), limit, rankValue)) {
-      const matched = lexical.get(slot) ?? 0;
+    for (const slot of topK(candidates.filter(accept), limit, (at) => rankValue[at] ?? 0)) {
       // A document a query word matched stays a result however unlike the query it reads.
-      const score = similarity
-        ? Math.min(1, Math.max(rankValue(slot) * scale, matched > 0 ? 1e-6 : 0))
-        : Math.min(1, matched / scored.maxScore);
+      const floor = (lexical[slot] ?? 0) > 0 ? 1e-6 : 0;
+      const score = Math.min(1, Math.max((rankValue[slot] ?? 0) * scale, floor));
       if (score > 0 && score >= minScore) ranked.push({ slot, score });
+    }
+    return ranked;
+  }
+
+  /** Ranking by the lexical score alone (no word vectors, or no known word in the query). */
+  #rankLexical(scored: Scored, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
+    if (scored.maxScore <= 0) return [];
+    const candidates = scored.slots.keys();
+    const best = topK(
+      [...candidates].filter((at) => accept(scored.slots[at] ?? -1)),
+      limit,
+      (at) => scored.values[at] ?? 0,
+    );
+    const ranked: Ranked[] = [];
+    for (const at of best) {
+      const score = Math.min(1, (scored.values[at] ?? 0) / scored.maxScore);
+      if (score > 0 && score >= minScore) ranked.push({ slot: scored.slots[at] ?? -1, score });
     }
     return ranked;
   }

@@ -1,3 +1,4 @@
+import { englishGlossTerms } from "./chinese-glosses.ts";
 import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
 import { entityWords } from "./entities.ts";
 import type { Lexicon } from "./lexicon.ts";
@@ -15,14 +16,17 @@ export interface WeightedTerm {
 /** Weight of the words implied by a path, URL or file extension in the query (see entities.ts). */
 export const ENTITY_WEIGHT = 0.5;
 
+/** Weight of the English glosses of the query's Chinese words (see chinese-glosses.ts). */
+export const GLOSS_WEIGHT = 0.8;
+
 /** Related words added per query term, strongest first. */
 export const MAX_EXPANSIONS_PER_TERM = 8;
 
 /**
- * The query's terms (weight 1, repeated terms counted once) followed by their
- * related terms from the lexicon, each at its relation weight; a term reached from
- * several query terms keeps its best weight, and original terms are never down-weighted
- * by a relation. Every weight is then scaled by its source word's `specificity`, so
+ * The query's terms (weight 1, repeated terms counted once), the English glosses of its
+ * Chinese words, then the terms' related terms from the lexicon, each at its relation
+ * weight; a term reached from several query terms keeps its best weight, and original
+ * terms are never down-weighted by a relation. Every weight is then scaled by its source word's `specificity`, so
  * generic English words ("provide", "latest") count less than telling ones.
  */
 export function analyzeQuery(
@@ -33,6 +37,11 @@ export function analyzeQuery(
   const weights = new Map<string, WeightedTerm>();
   const originals = [...new Set(terms(text))];
   for (const term of originals) weights.set(term, { term, weight: 1, source: term });
+  // A translation is a query word of its own (it finds tools described in English), never
+  // above or in place of a word the query says itself.
+  for (const term of englishGlossTerms(text)) {
+    if (!weights.has(term)) weights.set(term, { term, weight: GLOSS_WEIGHT, source: term });
+  }
   for (const term of terms(entityWords(text))) {
     if (!weights.has(term)) weights.set(term, { term, weight: ENTITY_WEIGHT, source: term });
   }

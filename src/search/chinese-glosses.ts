@@ -1,0 +1,103 @@
+import { CEDICT, CEDICT_TERMS } from "./data/cedict.ts";
+
+/**
+ * English index terms for Chinese text, so an English request finds a tool described in
+ * Chinese and a Chinese request finds one described in English. Han runs are split into
+ * dictionary words, and each word stands for the stems of its first CC-CEDICT glosses
+ * (see data/build-cedict.ts for what is kept and how it is encoded).
+ */
+
+/** Longest dictionary word, in characters (as in data/build-cedict.ts). */
+const MAX_WORD_CHARS = 4;
+const HAN = /\p{Script=Han}/u;
+const HAN_RUN = /\p{Script=Han}+/gu;
+/** A run without surrogates (nearly all) is sliced by code unit, the fast path. */
+const SURROGATE = /[\ud800-\udfff]/;
+
+interface Glossary {
+  /** Word → its stems' numbers, still encoded: most words are never looked up. */
+  readonly words: Map<string, string>;
+  readonly terms: readonly string[];
+}
+
+let glossary: Glossary | undefined;
+
+const isLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+/** The extract, parsed on first use: most catalogs hold no Chinese at all. */
+function load(): Glossary {
+  if (glossary) return glossary;
+  const words = new Map<string, string>();
+  const text = CEDICT;
+  // Each line: a leading character, then for each word the rest of it and its stems' numbers.
+  for (let at = 0; at < text.length; at++) {
+    const headEnd = at + ((text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1);
+    const head = text.slice(at, headEnd);
+    at = headEnd;
+    while (at < text.length && text.charCodeAt(at) !== 10) {
+      let rest = at;
+      while (rest < text.length && !isLetter(text.charCodeAt(rest)) && text.charCodeAt(rest) !== 10) rest++;
+      let end = rest;
+      while (end < text.length && isLetter(text.charCodeAt(end))) end++;
+      if (end > rest) words.set(head + text.slice(at, rest), text.slice(rest, end));
+      at = end;
+    }
+  }
+  glossary = { words, terms: CEDICT_TERMS.split(" ") };
+  return glossary;
+}
+
+/** Stems of encoded numbers: bijective base 26, leading digits a-z, last digit A-Z. */
+function decode(numbers: string, terms: readonly string[], out: string[]): void {
+  let value = 0;
+  for (let i = 0; i < numbers.length; i++) {
+    const code = numbers.charCodeAt(i);
+    if (code >= 97) value = value * 26 + (code - 96);
+    else {
+      const term = terms[value * 26 + (code - 65)];
+      // Number 0 is no stem: the word is in the dictionary only to split text at it.
+      if (term) out.push(term);
+      value = 0;
+    }
+  }
+}
+
+/**
+ * Splits a run of Han characters into words by forward maximum matching: at each
+ * position the longest dictionary word (up to four characters), else one character.
+ */
+export function segmentHan(run: string): string[] {
+  const { words } = load();
+  const chars = SURROGATE.test(run) ? Array.from(run) : undefined;
+  const size = chars ? chars.length : run.length;
+  const slice = (from: number, to: number) => (chars ? chars.slice(from, to).join("") : run.slice(from, to));
+  const out: string[] = [];
+  for (let at = 0; at < size; ) {
+    let length = Math.min(MAX_WORD_CHARS, size - at);
+    let word = slice(at, at + length);
+    while (length > 1 && !words.has(word)) {
+      length--;
+      word = slice(at, at + length);
+    }
+    out.push(word);
+    at += length;
+  }
+  return out;
+}
+
+/**
+ * The English stems glossing the Chinese words of a text, in text order and repeated as
+ * the words are (to the index they are term frequencies); [] for text without Han.
+ */
+export function englishGlossTerms(text: string): string[] {
+  if (!HAN.test(text)) return [];
+  const { words, terms } = load();
+  const out: string[] = [];
+  for (const [run] of text.matchAll(HAN_RUN)) {
+    for (const word of segmentHan(run)) {
+      const numbers = words.get(word);
+      if (numbers !== undefined) decode(numbers, terms, out);
+    }
+  }
+  return out;
+}
