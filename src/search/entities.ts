@@ -45,6 +45,17 @@ const EXTENSION_WORDS: Readonly<Record<string, string>> = {
   zip: "archive file",
 };
 
+const FILE_PATHS = new RegExp(FILE_PATH.source, "g");
+const URLS = new RegExp(URL.source, "gi");
+
+/**
+ * The query without its file paths and URLs: "save it to /root/markdown/report.md" asks to
+ * save a file, not for tools about "root" or "markdown"; their words count less (see query.ts).
+ */
+export function withoutLocations(query: string): string {
+  return query.replace(URLS, " ").replace(FILE_PATHS, " ");
+}
+
 /** Extra query words implied by the entities in `query` ("" when there are none). */
 export function entityWords(query: string): string {
   const words: string[] = [];

@@ -1,3 +1,4 @@
+import { entityWords, withoutLocations } from "./entities.ts";
 import { termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
@@ -182,7 +183,7 @@ export class LexicalSearchIndex implements SearchIndex {
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
     const scored = this.score(analyzeQuery(text, this.#lexicon, this.#specificity));
-    const query = this.#embed(text);
+    const query = this.#embed(`${withoutLocations(text)} ${entityWords(text)}`);
     if (!query) return this.#rankLexical(scored, limit, accept, minScore);
     const slots = this.#entries.length;
     const { cosine, mean, deviation } = similarities(query, this.#matrix, this.#hasVector, slots);

@@ -1,6 +1,6 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
-import { entityWords } from "./entities.ts";
+import { entityWords, withoutLocations } from "./entities.ts";
 import type { Lexicon } from "./lexicon.ts";
 import { specificity } from "./specificity.ts";
 import { terms } from "./tokenize.ts";
@@ -15,6 +15,9 @@ export interface WeightedTerm {
 
 /** Weight of the words implied by a path, URL or file extension in the query (see entities.ts). */
 export const ENTITY_WEIGHT = 0.5;
+
+/** Weight of a word that occurs only inside a file path or URL of the query. */
+export const LOCATION_WEIGHT = 0.3;
 
 /** Weight of the English glosses of the query's Chinese words (see chinese-glosses.ts). */
 export const GLOSS_WEIGHT = 0.8;
@@ -35,8 +38,11 @@ export function analyzeQuery(
   bySpecificity = true,
 ): WeightedTerm[] {
   const weights = new Map<string, WeightedTerm>();
-  const originals = [...new Set(terms(text))];
+  const originals = [...new Set(terms(withoutLocations(text)))];
   for (const term of originals) weights.set(term, { term, weight: 1, source: term });
+  for (const term of terms(text)) {
+    if (!weights.has(term)) weights.set(term, { term, weight: LOCATION_WEIGHT, source: term });
+  }
   // A translation is a query word of its own (it finds tools described in English), never
   // above or in place of a word the query says itself.
   for (const term of englishGlossTerms(text)) {
