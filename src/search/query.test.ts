@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { entityWords } from "./entities.ts";
+import { entityWords, withoutLocations } from "./entities.ts";
 import { splitIntents } from "./intents.ts";
 import { defaultLexicon } from "./lexicon.ts";
-import { analyzeQuery, ENTITY_WEIGHT } from "./query.ts";
+import { analyzeQuery, ENTITY_WEIGHT, LOCATION_WEIGHT } from "./query.ts";
 import { specificity } from "./specificity.ts";
 import { stem } from "./tokenize.ts";
 
@@ -16,6 +16,19 @@ describe("analyzeQuery", () => {
     // WordNet: picture ~ image; the domain table: find ~ search.
     assert.ok((weight("image") ?? 0) > 0 && (weight("image") ?? 1) < 1);
     assert.ok((weight("search") ?? 0) > 0 && (weight("search") ?? 1) < 1);
+  });
+
+  it("counts words found only in a file path or URL at the location weight", () => {
+    const text =
+      "Summarise bitcoin news and save it to /root/markdown/bitcoin.md, source https://example.com/feeds";
+    assert.equal(withoutLocations(text).includes("/root"), false);
+    assert.equal(withoutLocations(text).includes("example"), false);
+    const analyzed = analyzeQuery(text, undefined, false);
+    const weight = (word: string) => analyzed.find((entry) => entry.term === stem(word))?.weight;
+    assert.equal(weight("bitcoin"), 1, "said outright as well as in the path");
+    assert.equal(weight("root"), LOCATION_WEIGHT);
+    assert.equal(weight("feeds"), LOCATION_WEIGHT);
+    assert.equal(weight("save"), 1);
   });
 
   it("expands nothing without a lexicon except the software synonyms", () => {

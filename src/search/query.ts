@@ -26,8 +26,8 @@ export const GLOSS_WEIGHT = 0.8;
 export const MAX_EXPANSIONS_PER_TERM = 8;
 
 /**
- * The query's terms (weight 1, repeated terms counted once), the English glosses of its
- * Chinese words, then the terms' related terms from the lexicon, each at its relation
+ * The query's terms (weight 1, repeated terms counted once; words only inside a path or
+ * URL at `LOCATION_WEIGHT`), the English glosses of its Chinese words, then the terms' related terms from the lexicon, each at its relation
  * weight; a term reached from several query terms keeps its best weight, and original
  * terms are never down-weighted by a relation. Every weight is then scaled by its source word's `specificity`, so
  * generic English words ("provide", "latest") count less than telling ones.
@@ -40,9 +40,6 @@ export function analyzeQuery(
   const weights = new Map<string, WeightedTerm>();
   const originals = [...new Set(terms(withoutLocations(text)))];
   for (const term of originals) weights.set(term, { term, weight: 1, source: term });
-  for (const term of terms(text)) {
-    if (!weights.has(term)) weights.set(term, { term, weight: LOCATION_WEIGHT, source: term });
-  }
   // A translation is a query word of its own (it finds tools described in English), never
   // above or in place of a word the query says itself.
   for (const term of englishGlossTerms(text)) {
@@ -50,6 +47,10 @@ export function analyzeQuery(
   }
   for (const term of terms(entityWords(text))) {
     if (!weights.has(term)) weights.set(term, { term, weight: ENTITY_WEIGHT, source: term });
+  }
+  // Path and URL words last: what an extension implies (".md" → markdown) outweighs them.
+  for (const term of terms(text)) {
+    if (!weights.has(term)) weights.set(term, { term, weight: LOCATION_WEIGHT, source: term });
   }
   for (const source of originals) {
     for (const term of domainSynonyms(source)) {
