@@ -39,7 +39,7 @@ describe("word vectors", () => {
 
   it("ships a table that places related requests near each other", () => {
     const vectors = defaultWordVectors();
-    assert.ok(vectors.size >= 50_000, `${vectors.size} words`);
+    assert.ok(vectors !== undefined && vectors.size >= 50_000, `${vectors?.size} words`);
     const weather = embedding(vectors, "weather forecast for the next days");
     const rain = embedding(vectors, "will it rain tomorrow");
     const email = embedding(vectors, "send an email to my colleague");

@@ -116,10 +116,23 @@ export class WordVectors {
   }
 }
 
-let shared: WordVectors | undefined;
+let shared: WordVectors | null | undefined;
 
-/** The table shipped in `data/search/` (from src/search or dist/search alike), read on first use. */
-export function defaultWordVectors(): WordVectors {
-  shared ??= new WordVectors(readFileSync(new URL("../../data/search/word-vectors.bin", import.meta.url)));
-  return shared;
+/**
+ * The table shipped in `data/search/` (from src/search or dist/search alike), read on first use.
+ * Without it (a partial install) search still works, by words alone: said once on stderr.
+ */
+export function defaultWordVectors(): WordVectors | undefined {
+  if (shared === undefined) {
+    const file = new URL("../../data/search/word-vectors.bin", import.meta.url);
+    try {
+      shared = new WordVectors(readFileSync(file));
+    } catch (error) {
+      shared = null;
+      process.stderr.write(
+        `toolscript: search ranks by words only: cannot load ${file.pathname} (${error instanceof Error ? error.message : String(error)})\n`,
+      );
+    }
+  }
+  return shared ?? undefined;
 }
