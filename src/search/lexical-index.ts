@@ -1,5 +1,5 @@
 import { entityWords, withoutLocations } from "./entities.ts";
-import { termWeights } from "./fields.ts";
+import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
@@ -28,12 +28,9 @@ interface Entry {
   readonly vector: Float32Array | undefined;
 }
 
-/** Characters of a description embedded: what a tool does is said first. */
-const EMBEDDED_DESCRIPTION_CHARS = 300;
-
-/** The text a document's embedding is made from. */
+/** The text a document's embedding is made from: what its lexical fields index of its name and description. */
 function embeddedText(doc: SearchDocument): string {
-  return `${doc.server ?? ""} ${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, EMBEDDED_DESCRIPTION_CHARS)}`;
+  return `${doc.server ?? ""} ${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, MAX_DESCRIPTION_CHARS)}`;
 }
 
 /** Documents holding a term, with the term's BM25F weight in each; slots of removed documents linger until compaction. */
