@@ -37,6 +37,10 @@ const GROUPS: readonly string[] = [
   "browser web playwright puppeteer",
   "log logs logging",
   "commit git version",
+  "remember memorize memory recall",
+  "fact observation knowledge",
+  "person people entity individual",
+  "relationship relation connection link",
 ];
 
 /** Weight of a domain synonym (a WordNet synonym of the most frequent sense weighs `RELATION_WEIGHTS.s`). */

@@ -31,6 +31,11 @@ describe("analyzeQuery", () => {
     assert.equal(weight("save"), 1);
   });
 
+  it("relates the words people use for a knowledge graph to the graph's own", () => {
+    const terms = analyzeQuery("remember facts about a person", undefined, false).map((entry) => entry.term);
+    for (const word of ["memory", "observation", "entity"]) assert.ok(terms.includes(stem(word)), word);
+  });
+
   it("expands nothing without a lexicon except the software synonyms", () => {
     const analyzed = analyzeQuery("save notes", undefined, false);
     assert.deepEqual(

@@ -9,10 +9,11 @@
 export const SEMANTIC_WEIGHT = 0.25;
 /**
  * A document no query word matches is a candidate only this far above the mean similarity,
- * and at least this similar (unrelated texts score about 0.35 with the shipped vectors).
+ * and at least as similar as unrelated texts typically are (their median with the shipped
+ * vectors): the z-score chooses, the floor keeps a catalog of near-identical tools out.
  */
 export const SEMANTIC_ONLY_MIN_Z = 1;
-export const SEMANTIC_ONLY_MIN_COSINE = 0.5;
+export const SEMANTIC_ONLY_MIN_COSINE = 0.35;
 /** Below this spread every document reads alike to the query: differences are noise. */
 const MIN_DEVIATION = 0.05;
 
