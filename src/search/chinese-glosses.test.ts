@@ -5,16 +5,11 @@ import { documentFields, FIELDS } from "./fields.ts";
 import { LexicalSearchIndex } from "./lexical-index.ts";
 import { analyzeQuery, GLOSS_WEIGHT } from "./query.ts";
 import { stem } from "./tokenize.ts";
+import { toolDoc } from "./tool-doc.fixture.ts";
 import type { SearchDocument } from "./types.ts";
 
-const doc = (name: string, description: string, params: SearchDocument["params"] = []): SearchDocument => ({
-  id: `s/${name}`,
-  kind: "tool",
-  server: "s",
-  name,
-  description,
-  params,
-});
+const doc = (name: string, description: string, params: SearchDocument["params"] = []) =>
+  toolDoc(name, description, { params });
 
 const ENGLISH_TOOLS = [
   doc("get_forecast", "Get the weather forecast for a city"),

@@ -5,21 +5,15 @@ import type { ToolDefinition } from "../catalog/types.ts";
 import { toolDocument } from "./documents.ts";
 import { LexicalSearchIndex } from "./lexical-index.ts";
 import { MemorySearchIndex } from "./memory-index.ts";
-import type { SearchDocument, SearchIndex } from "./types.ts";
+import { toolDoc } from "./tool-doc.fixture.ts";
+import type { SearchIndex } from "./types.ts";
 
 const fixture = JSON.parse(
   readFileSync(new URL("../../test/fixtures/catalog.json", import.meta.url), "utf8"),
 ) as { tools: (ToolDefinition & { server: string })[] };
 const fixtureDocs = fixture.tools.map((tool) => toolDocument(tool.server, tool));
 
-const doc = (server: string, name: string, description: string): SearchDocument => ({
-  id: `${server}/${name}`,
-  kind: "tool",
-  server,
-  name,
-  description,
-  params: [],
-});
+const doc = (server: string, name: string, description: string) => toolDoc(name, description, { server });
 
 const top = (index: SearchIndex, query: string, limit = 3) =>
   index.search(query, { limit }).map((hit) => hit.id);

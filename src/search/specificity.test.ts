@@ -3,16 +3,7 @@ import { describe, it } from "node:test";
 import { LexicalSearchIndex } from "./lexical-index.ts";
 import { MIN_SPECIFICITY, specificity } from "./specificity.ts";
 import { stem } from "./tokenize.ts";
-import type { SearchDocument } from "./types.ts";
-
-const doc = (name: string, description: string): SearchDocument => ({
-  id: `s/${name}`,
-  kind: "tool",
-  server: "s",
-  name,
-  description,
-  params: [],
-});
+import { toolDoc as doc } from "./tool-doc.fixture.ts";
 
 describe("specificity", () => {
   it("weighs common English words below rare ones, within MIN_SPECIFICITY..1", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LexicalSearchIndex } from "./lexical-index.ts";
-import type { SearchDocument } from "./types.ts";
+import { toolDoc as doc } from "./tool-doc.fixture.ts";
 import { defaultWordVectors, encodeWordVectors, WordVectors } from "./word-vectors.ts";
 
 const cosine = (a: Float32Array, b: Float32Array) =>
@@ -51,14 +51,6 @@ describe("word vectors", () => {
 });
 
 describe("LexicalSearchIndex with word vectors", () => {
-  const doc = (name: string, description: string): SearchDocument => ({
-    id: `s/${name}`,
-    kind: "tool",
-    server: "s",
-    name,
-    description,
-    params: [],
-  });
   const docs = [
     doc("get_forecast", "Weather forecast for a city: temperature, wind and precipitation."),
     doc("send_email", "Send an email message to a recipient."),
