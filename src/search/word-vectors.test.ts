@@ -16,25 +16,28 @@ function embedding(vectors: WordVectors, text: string): Float32Array {
 describe("word vectors", () => {
   it("round-trips a table through the file format, within int8 precision", () => {
     const words = ["alpha", "beta", "gamma"];
-    const values = Float32Array.from([1, 0, 0.5, -2, 0.25, 1, 0, 3, -3]);
-    const table = new WordVectors(encodeWordVectors(words, values, 3));
+    const values = Float32Array.from([1, 0, 0.5, 0, -2, 0.25, 1, 0, 0, 3, -3, 0]);
+    const table = new WordVectors(encodeWordVectors(words, values, 4));
     assert.equal(table.size, 3);
-    assert.equal(table.dimensions, 3);
+    assert.equal(table.dimensions, 4);
     const beta = embedding(table, "beta");
     const norm = Math.hypot(-2, 0.25, 1);
-    for (const [k, value] of [-2, 0.25, 1].entries())
+    for (const [k, value] of [-2, 0.25, 1, 0].entries())
       assert.ok(Math.abs((beta[k] ?? 0) - value / norm) < 0.01);
     // Function words and unknown words add nothing; a text of only those has no embedding.
-    assert.equal(table.embed("the zzqx of", new Float32Array(3)), false);
+    assert.equal(table.embed("the zzqx of", new Float32Array(4)), false);
   });
 
   it("rejects a file that is not a table, saying why", () => {
-    const good = encodeWordVectors(["alpha"], Float32Array.from([1, 2]), 2);
+    const good = encodeWordVectors(["alpha"], Float32Array.from([1, 2, 3, 4]), 4);
     assert.throws(
       () => new WordVectors(Buffer.from("nope, not vectors at all")),
       /not a version 1 "TSWV" file/,
     );
     assert.throws(() => new WordVectors(good.subarray(0, good.length - 1)), /bytes, expected/);
+    // The similarity loop takes four components at a time.
+    const odd = encodeWordVectors(["alpha"], Float32Array.from([1, 2, 3]), 3);
+    assert.throws(() => new WordVectors(odd), /3 dimensions, expected a positive multiple of 4/);
   });
 
   it("ships a table that places related requests near each other", () => {

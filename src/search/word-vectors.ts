@@ -16,7 +16,17 @@ const VERSION = 1;
 const HEADER_BYTES = 20;
 
 /** SIF's smoothing `a` in a / (a + p(word)). */
-export const SIF_SMOOTHING = 1e-3;
+const SIF_SMOOTHING = 1e-3;
+
+/**
+ * A word's weight in a text's embedding, from its frequency rank in a vocabulary of
+ * `vocabularySize` words; the table's fitting (data/build-word-vectors.ts) uses the same.
+ */
+export function sifWeight(rank: number, vocabularySize: number): number {
+  // Zipf's law estimates a word's probability from its frequency rank.
+  const probability = 1 / ((rank + 10) * Math.log(vocabularySize));
+  return SIF_SMOOTHING / (SIF_SMOOTHING + probability);
+}
 
 const align4 = (n: number) => (n + 3) & ~3;
 
@@ -56,7 +66,6 @@ export class WordVectors {
   readonly #rank = new Map<string, number>();
   readonly #scales: Float32Array;
   readonly #components: Int8Array;
-  readonly #logSize: number;
 
   constructor(bytes: Uint8Array) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -66,6 +75,10 @@ export class WordVectors {
     }
     const count = view.getUint32(8, true);
     this.dimensions = view.getUint32(12, true);
+    // The similarity loop (semantic-fusion.ts) takes four components at a time.
+    if (this.dimensions === 0 || this.dimensions % 4 !== 0) {
+      throw new Error(`word vectors: ${this.dimensions} dimensions, expected a positive multiple of 4`);
+    }
     const wordBytes = view.getUint32(16, true);
     const list = new TextDecoder().decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + wordBytes)).split("\n");
     if (list.length !== count)
@@ -80,7 +93,6 @@ export class WordVectors {
     this.#components = new Int8Array(
       bytes.buffer.slice(scalesAt + count * 4, scalesAt + count * 4 + count * this.dimensions),
     );
-    this.#logSize = Math.log(count);
   }
 
   get size(): number {
@@ -100,9 +112,7 @@ export class WordVectors {
       const rank = this.#rank.get(word);
       if (rank === undefined) continue;
       found = true;
-      // Zipf's law estimates a word's probability from its frequency rank.
-      const probability = 1 / ((rank + 10) * this.#logSize);
-      const weight = ((SIF_SMOOTHING / (SIF_SMOOTHING + probability)) * (this.#scales[rank] ?? 0)) as number;
+      const weight = sifWeight(rank, this.#rank.size) * (this.#scales[rank] ?? 0);
       const base = rank * d;
       for (let k = 0; k < d; k++) out[k] = (out[k] ?? 0) + weight * (this.#components[base + k] ?? 0);
     }

@@ -19,7 +19,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { words as splitWords } from "../tokenize.ts";
-import { encodeWordVectors, SIF_SMOOTHING } from "../word-vectors.ts";
+import { encodeWordVectors, sifWeight } from "../word-vectors.ts";
 
 const VOCABULARY = 60_000;
 const SENTENCES = 40_000;
@@ -98,8 +98,6 @@ function wordnetSentences(): string[] {
 const gloveWords = (JSON.parse(readFileSync(gloveFile, "utf8")) as { words: string[] }).words;
 const vocabulary = gloveWords.filter((word) => /^[a-z]+$/.test(word)).slice(0, VOCABULARY);
 const rankOf = new Map(vocabulary.map((word, rank) => [word, rank]));
-const sifWeight = (rank: number) =>
-  SIF_SMOOTHING / (SIF_SMOOTHING + 1 / ((rank + 10) * Math.log(VOCABULARY)));
 
 const vectors = await encode(vocabulary, "words");
 const sentences = wordnetSentences();
@@ -121,7 +119,7 @@ for (let epoch = 0; epoch < EPOCHS; epoch++) {
     predicted.fill(0);
     let total = 0;
     for (const rank of ranks) {
-      const weight = sifWeight(rank);
+      const weight = sifWeight(rank, VOCABULARY);
       total += weight;
       for (let k = 0; k < D; k++) predicted[k] = (predicted[k] ?? 0) + weight * (vectors[rank * D + k] ?? 0);
     }
@@ -143,7 +141,7 @@ for (let epoch = 0; epoch < EPOCHS; epoch++) {
     for (let k = 0; k < D; k++)
       gradient[k] = -((teacher[s * D + k] ?? 0) / (pn * tn) - (cosine * (predicted[k] ?? 0)) / (pp || 1));
     for (const rank of ranks) {
-      const step = (LEARNING_RATE * sifWeight(rank)) / total;
+      const step = (LEARNING_RATE * sifWeight(rank, VOCABULARY)) / total;
       for (let k = 0; k < D; k++)
         vectors[rank * D + k] = (vectors[rank * D + k] ?? 0) - step * (gradient[k] ?? 0);
     }
