@@ -5,6 +5,7 @@ import MiniSearch from "minisearch";
 import type { JsonSchema } from "../src/catalog/types.ts";
 import { toolDocument } from "../src/search/documents.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
+import { wordNetLexicon } from "../src/search/lexicon.ts";
 import { STOPWORDS } from "../src/search/stopwords.ts";
 import type { SearchIndex } from "../src/search/types.ts";
 import { percentile, printTable, progress } from "./table.ts";
@@ -136,7 +137,14 @@ export async function benchSearchQuality(): Promise<void> {
       ["minisearch BM25", miniSearchRanker(set.tools)],
       ["toolscript", ourRanker(set.tools)],
       ["toolscript, no word vectors", ourRanker(set.tools, new LexicalSearchIndex({ wordVectors: false }))],
-      ["toolscript, no WordNet", ourRanker(set.tools, new LexicalSearchIndex({ lexicon: false }))],
+      [
+        "toolscript, no word neighbours",
+        ourRanker(set.tools, new LexicalSearchIndex({ lexicon: wordNetLexicon() })),
+      ],
+      [
+        "toolscript, no WordNet nor neighbours",
+        ourRanker(set.tools, new LexicalSearchIndex({ lexicon: false })),
+      ],
       ["toolscript, no specificity", ourRanker(set.tools, new LexicalSearchIndex({ specificity: false }))],
       ["toolscript + intent split", ourRanker(set.tools, new LexicalSearchIndex({ splitIntents: true }))],
     ] as const) {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { LEXICON } from "./data/lexicon.ts";
 
 /** A stem related to a query stem, with how much a match on it counts (0..1). */
@@ -11,23 +12,42 @@ export const RELATION_WEIGHTS: Readonly<Record<string, number>> = { s: 0.3, d: 0
 /** Later (less frequent) senses count less: factor for sense rank 0, 1, 2, 3. */
 export const SENSE_DECAY: readonly number[] = [1, 0.7, 0.5, 0.35];
 
-/** Stem → related stems, from the shipped WordNet extract; parsed once, on first use. */
+/**
+ * Stem → related stems, strongest first, from two shipped tables, parsed once:
+ * - WordNet relations (`wordnet`, see data/build-lexicon.ts), weighted by relation and sense;
+ * - nearest stems by word vector (`neighbours`, see data/build-word-neighbours.ts), weighted by
+ *   their cosine: they know what WordNet (2006) does not ("bitcoin" is a cryptocurrency).
+ */
 export class Lexicon {
   readonly #entries = new Map<string, RelatedTerm[]>();
 
-  constructor(text: string) {
-    for (const line of text.split("\n")) {
-      const tab = line.indexOf("\t");
-      if (tab <= 0) continue;
+  constructor(wordnet: string, neighbours = "") {
+    for (const [stem, items] of lines(wordnet)) {
       const related: RelatedTerm[] = [];
-      for (const item of line.slice(tab + 1).split(" ")) {
+      for (const item of items) {
         const colon = item.lastIndexOf(":");
         const relation = RELATION_WEIGHTS[item.charAt(colon + 1)] ?? 0;
         const decay = SENSE_DECAY[Number(item.slice(colon + 2))] ?? 0;
         if (colon > 0 && relation * decay > 0)
           related.push({ term: item.slice(0, colon), weight: relation * decay });
       }
-      this.#entries.set(line.slice(0, tab), related);
+      this.#entries.set(stem, related);
+    }
+    for (const [stem, items] of lines(neighbours)) {
+      const related = this.#entries.get(stem) ?? [];
+      for (const item of items) {
+        const colon = item.lastIndexOf(":");
+        const cosine = Number(item.slice(colon + 1)) / 100;
+        if (colon <= 0 || !(cosine > 0 && cosine <= 1)) continue;
+        const term = item.slice(0, colon);
+        const known = related.findIndex((r) => r.term === term);
+        if (known < 0) related.push({ term, weight: cosine });
+        else if ((related[known]?.weight ?? 0) < cosine) related[known] = { term, weight: cosine };
+      }
+      this.#entries.set(
+        stem,
+        related.sort((a, b) => b.weight - a.weight),
+      );
     }
   }
 
@@ -40,10 +60,40 @@ export class Lexicon {
   }
 }
 
+/** `stem<TAB>item item …` lines; `#` comments and malformed lines are skipped. */
+function* lines(text: string): Generator<[string, string[]]> {
+  for (const line of text.split("\n")) {
+    const tab = line.indexOf("\t");
+    if (tab <= 0 || line.startsWith("#")) continue;
+    yield [line.slice(0, tab), line.slice(tab + 1).split(" ")];
+  }
+}
+
+/**
+ * The word-vector neighbour table shipped in `data/search/` (from src/search or dist/search
+ * alike). Without it (a partial install) expansion uses WordNet alone: said once on stderr.
+ */
+function shippedNeighbours(): string {
+  const file = new URL("../../data/search/word-neighbours.txt", import.meta.url);
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    process.stderr.write(
+      `toolscript: search expands words by WordNet only: cannot read ${file.pathname} (${error instanceof Error ? error.message : String(error)})\n`,
+    );
+    return "";
+  }
+}
+
 let shared: Lexicon | undefined;
 
-/** The WordNet lexicon shipped with the package. */
+/** The lexicon shipped with the package: WordNet and the word-vector neighbours. */
 export function defaultLexicon(): Lexicon {
-  shared ??= new Lexicon(LEXICON);
+  shared ??= new Lexicon(LEXICON, shippedNeighbours());
   return shared;
+}
+
+/** WordNet alone (the benchmark's ablation of the neighbours). */
+export function wordNetLexicon(): Lexicon {
+  return new Lexicon(LEXICON);
 }

@@ -99,6 +99,11 @@ export class WordVectors {
     return this.#rank.size;
   }
 
+  /** The vocabulary, most frequent word first. */
+  get words(): IterableIterator<string> {
+    return this.#rank.keys();
+  }
+
   /**
    * The unit-length embedding of a text, written into `out` (length `dimensions`); false when
    * no content word of the text is in the vocabulary.
