@@ -1,3 +1,4 @@
+import { englishGlossTerms } from "./chinese-glosses.ts";
 import { entityWords, withoutLocations } from "./entities.ts";
 import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
@@ -127,11 +128,13 @@ export class LexicalSearchIndex implements SearchIndex {
     for (const doc of documents) {
       this.#removeOne(doc.id);
       const weights = termWeights(doc);
+      const text = embeddedText(doc);
       const entry: Entry = {
         doc,
         terms: [...weights.keys()],
         weights: [...weights.values()],
-        vector: this.#embed(embeddedText(doc)),
+        // The vectors are English: Chinese text is embedded by its glosses.
+        vector: this.#embed(text, englishGlossTerms(text)),
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);
@@ -180,7 +183,7 @@ export class LexicalSearchIndex implements SearchIndex {
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
     const scored = this.score(analyzeQuery(text, this.#lexicon, this.#specificity));
-    const query = this.#embed(`${withoutLocations(text)} ${entityWords(text)}`);
+    const query = this.#embed(`${withoutLocations(text)} ${entityWords(text)}`, englishGlossTerms(text));
     if (!query) return this.#rankLexical(scored, limit, accept, minScore);
     const slots = this.#entries.length;
     const { cosine, mean, deviation } = similarities(query, this.#matrix, this.#hasVector, slots);
@@ -233,10 +236,10 @@ export class LexicalSearchIndex implements SearchIndex {
     return ranked;
   }
 
-  #embed(text: string): Float32Array | undefined {
+  #embed(text: string, stems: readonly string[] = []): Float32Array | undefined {
     if (!this.#vectors) return undefined;
     const out = new Float32Array(this.#vectors.dimensions);
-    return this.#vectors.embed(text, out) ? out : undefined;
+    return this.#vectors.embed(text, out, stems) ? out : undefined;
   }
 
   #hit({ slot, score }: Ranked): SearchHit {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { STOPWORDS } from "./stopwords.ts";
-import { words } from "./tokenize.ts";
+import { stem, words } from "./tokenize.ts";
 
 /**
  * Static English word vectors (see data/build-word-vectors.ts for how they are made) and the
@@ -66,6 +66,7 @@ export class WordVectors {
   readonly #rank = new Map<string, number>();
   readonly #scales: Float32Array;
   readonly #components: Int8Array;
+  #stemRank: Map<string, number> | undefined;
 
   constructor(bytes: Uint8Array) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -99,23 +100,43 @@ export class WordVectors {
     return this.#rank.size;
   }
 
+  /** Rank of a stem's most frequent word form (built on first use: only Chinese text needs it). */
+  #rankOfStem(term: string): number | undefined {
+    if (!this.#stemRank) {
+      this.#stemRank = new Map();
+      for (const [word, rank] of this.#rank) {
+        const key = stem(word);
+        if (!this.#stemRank.has(key)) this.#stemRank.set(key, rank);
+      }
+    }
+    return this.#stemRank.get(term);
+  }
+
   /** The vocabulary, most frequent word first. */
   get words(): IterableIterator<string> {
     return this.#rank.keys();
   }
 
   /**
-   * The unit-length embedding of a text, written into `out` (length `dimensions`); false when
-   * no content word of the text is in the vocabulary.
+   * The unit-length embedding of a text and of index `stems` (English glosses of Chinese text,
+   * each standing for its most frequent word form), written into `out` (length `dimensions`);
+   * false when none of them is in the vocabulary.
    */
-  embed(text: string, out: Float32Array): boolean {
+  embed(text: string, out: Float32Array, stems: readonly string[] = []): boolean {
     out.fill(0);
     const d = this.dimensions;
     let found = false;
+    const ranks: number[] = [];
     for (const word of words(text)) {
       if (STOPWORDS.has(word)) continue;
       const rank = this.#rank.get(word);
-      if (rank === undefined) continue;
+      if (rank !== undefined) ranks.push(rank);
+    }
+    for (const s of stems) {
+      const rank = this.#rankOfStem(s);
+      if (rank !== undefined) ranks.push(rank);
+    }
+    for (const rank of ranks) {
       found = true;
       const weight = sifWeight(rank, this.#rank.size) * (this.#scales[rank] ?? 0);
       const base = rank * d;
