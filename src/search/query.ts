@@ -2,6 +2,7 @@ import { englishGlossTerms } from "./chinese-glosses.ts";
 import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
 import { entityWords, withoutLocations } from "./entities.ts";
 import type { Lexicon } from "./lexicon.ts";
+import { nameTerms } from "./proper-nouns.ts";
 import { specificity } from "./specificity.ts";
 import { terms } from "./tokenize.ts";
 
@@ -61,7 +62,9 @@ export function analyzeQuery(
     }
   }
   if (lexicon) {
+    const names = nameTerms(text);
     for (const source of originals) {
+      if (names.has(source)) continue;
       for (const related of lexicon.related(source).slice(0, MAX_EXPANSIONS_PER_TERM)) {
         const previous = weights.get(related.term);
         if (!previous || previous.weight < related.weight) {
