@@ -5,12 +5,7 @@ import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
-import {
-  SEMANTIC_ONLY_MIN_COSINE,
-  SEMANTIC_ONLY_MIN_Z,
-  SEMANTIC_WEIGHT,
-  similarities,
-} from "./semantic-fusion.ts";
+import { SEMANTIC_ONLY_MIN_COSINE, SEMANTIC_ONLY_MIN_Z, SEMANTIC_WEIGHT } from "./semantic-fusion.ts";
 import { topK } from "./top-k.ts";
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -19,6 +14,7 @@ import {
   type SearchIndex,
   type SearchOptions,
 } from "./types.ts";
+import { VectorMatrix } from "./vector-matrix.ts";
 import { defaultWordVectors, type WordVectors } from "./word-vectors.ts";
 
 interface Entry {
@@ -96,9 +92,8 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #splitIntents: boolean;
   readonly #specificity: boolean;
   readonly #vectors: WordVectors | undefined;
-  /** Row `slot` holds that slot's embedding when `#hasVector[slot]` is 1. */
-  #matrix = new Float32Array(0);
-  #hasVector = new Uint8Array(0);
+  /** Each slot's embedding, when the vectors know a word of its document. */
+  readonly #matrix: VectorMatrix | undefined;
   #entries: (Entry | undefined)[] = [];
   readonly #slotById = new Map<string, number>();
   readonly #idsByServer = new Map<string, Set<string>>();
@@ -113,6 +108,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#splitIntents = options.splitIntents ?? false;
     this.#specificity = options.specificity ?? true;
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
+    this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
   }
 
   get size(): number {
@@ -184,9 +180,9 @@ export class LexicalSearchIndex implements SearchIndex {
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
     const scored = this.score(analyzeQuery(text, this.#lexicon, this.#specificity));
     const query = this.#embed(`${withoutLocations(text)} ${entityWords(text)}`, englishGlossTerms(text));
-    if (!query) return this.#rankLexical(scored, limit, accept, minScore);
+    if (!query || !this.#matrix) return this.#rankLexical(scored, limit, accept, minScore);
     const slots = this.#entries.length;
-    const { cosine, mean, deviation } = similarities(query, this.#matrix, this.#hasVector, slots);
+    const { cosine, mean, deviation } = this.#matrix.similarities(query);
     const lexical = new Float64Array(slots);
     let best = 0;
     for (let at = 0; at < scored.slots.length; at++) {
@@ -309,19 +305,7 @@ export class LexicalSearchIndex implements SearchIndex {
       this.#scores = new Float64Array(size);
       this.#groupScores = new Float64Array(size);
     }
-    if (entry.vector && this.#vectors) {
-      if (this.#hasVector.length <= slot) {
-        const size = Math.max(64, this.#hasVector.length * 2, slot + 1);
-        const matrix = new Float32Array(size * this.#vectors.dimensions);
-        matrix.set(this.#matrix);
-        this.#matrix = matrix;
-        const hasVector = new Uint8Array(size);
-        hasVector.set(this.#hasVector);
-        this.#hasVector = hasVector;
-      }
-      this.#matrix.set(entry.vector, slot * this.#vectors.dimensions);
-      this.#hasVector[slot] = 1;
-    }
+    if (entry.vector) this.#matrix?.set(slot, entry.vector);
     entry.terms.forEach((term, i) => {
       let postings = this.#postings.get(term);
       if (!postings) {
@@ -340,7 +324,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const entry = this.#entries[slot];
     this.#slotById.delete(id);
     this.#entries[slot] = undefined;
-    if (slot < this.#hasVector.length) this.#hasVector[slot] = 0;
+    this.#matrix?.delete(slot);
     this.#dead++;
     if (!entry) return;
     for (const term of entry.terms) {
@@ -361,7 +345,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const live = this.#entries.filter((entry): entry is Entry => entry !== undefined);
     this.#entries = [];
     this.#postings = new Map();
-    this.#hasVector.fill(0);
+    this.#matrix?.clear();
     this.#slotById.clear();
     this.#dead = 0;
     for (const entry of live) {

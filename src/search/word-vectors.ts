@@ -76,7 +76,7 @@ export class WordVectors {
     }
     const count = view.getUint32(8, true);
     this.dimensions = view.getUint32(12, true);
-    // The similarity loop (semantic-fusion.ts) takes four components at a time.
+    // The similarity kernels (dot-kernel.ts) take four components at a time.
     if (this.dimensions === 0 || this.dimensions % 4 !== 0) {
       throw new Error(`word vectors: ${this.dimensions} dimensions, expected a positive multiple of 4`);
     }

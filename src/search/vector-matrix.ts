@@ -1,0 +1,86 @@
+import { createDotKernel, type DotKernel } from "./dot-kernel.ts";
+import { MIN_DEVIATION, type Similarities } from "./semantic-fusion.ts";
+
+const FLOAT_BYTES = 4;
+const align16 = (bytes: number) => (bytes + 15) & ~15;
+
+/**
+ * The search index's document embeddings (unit vectors), one row per slot, scored against a
+ * query in one pass of the dot kernel. The kernel's memory holds the query, then the rows
+ * (`capacity` of them), then one score per row.
+ */
+export class VectorMatrix {
+  readonly dimensions: number;
+  readonly #kernel: DotKernel;
+  readonly #rowsAt: number;
+  #capacity = 0;
+  /** 1 where the slot's row holds a vector. */
+  #present = new Uint8Array(0);
+  /** Rows scored per query: one past the highest slot ever set since the last `clear`. */
+  #rows = 0;
+
+  constructor(dimensions: number, kernel: DotKernel = createDotKernel()) {
+    if (dimensions <= 0 || dimensions % 4 !== 0)
+      throw new Error(`vector matrix: ${dimensions} dimensions, expected a positive multiple of 4`);
+    this.dimensions = dimensions;
+    this.#kernel = kernel;
+    this.#rowsAt = align16(dimensions * FLOAT_BYTES);
+  }
+
+  set(slot: number, vector: Float32Array): void {
+    if (vector.length !== this.dimensions)
+      throw new Error(`vector matrix: a vector of ${vector.length} components, expected ${this.dimensions}`);
+    if (slot >= this.#capacity) this.#grow(Math.max(64, this.#capacity * 2, slot + 1));
+    new Float32Array(this.#kernel.buffer, this.#rowAt(slot), this.dimensions).set(vector);
+    this.#present[slot] = 1;
+    this.#rows = Math.max(this.#rows, slot + 1);
+  }
+
+  delete(slot: number): void {
+    if (slot < this.#capacity) this.#present[slot] = 0;
+  }
+
+  clear(): void {
+    this.#present.fill(0);
+    this.#rows = 0;
+  }
+
+  /** The query's cosine with every row (NaN where a slot has no vector), with their mean and spread. */
+  similarities(query: Float32Array): Similarities {
+    const rows = this.#rows;
+    const cosine = new Float32Array(rows).fill(Number.NaN);
+    if (rows === 0) return { cosine, mean: 0, deviation: MIN_DEVIATION };
+    const scoresAt = this.#rowAt(this.#capacity);
+    new Float32Array(this.#kernel.buffer, 0, this.dimensions).set(query);
+    this.#kernel.dots(0, this.#rowsAt, rows, this.dimensions, scoresAt);
+    const scores = new Float32Array(this.#kernel.buffer, scoresAt, rows);
+    const present = this.#present;
+    let sum = 0;
+    let squares = 0;
+    let count = 0;
+    for (let slot = 0; slot < rows; slot++) {
+      if (present[slot] !== 1) continue;
+      const dot = scores[slot] as number;
+      cosine[slot] = dot;
+      sum += dot;
+      squares += dot * dot;
+      count++;
+    }
+    const mean = count > 0 ? sum / count : 0;
+    const variance = Math.max(0, squares / Math.max(1, count) - mean * mean);
+    return { cosine, mean, deviation: Math.max(MIN_DEVIATION, Math.sqrt(variance)) };
+  }
+
+  #rowAt(slot: number): number {
+    return this.#rowsAt + slot * this.dimensions * FLOAT_BYTES;
+  }
+
+  #grow(capacity: number): void {
+    // Rows keep their offsets; the scores after them are scratch, so moving them loses nothing.
+    this.#kernel.reserve(this.#rowAt(capacity) + capacity * FLOAT_BYTES);
+    const present = new Uint8Array(capacity);
+    present.set(this.#present);
+    this.#present = present;
+    this.#capacity = capacity;
+  }
+}
