@@ -5,7 +5,14 @@ import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
-import { SEMANTIC_ONLY_MIN_COSINE, SEMANTIC_ONLY_MIN_Z, SEMANTIC_WEIGHT } from "./semantic-fusion.ts";
+import {
+  blendSteps,
+  SEMANTIC_ONLY_MIN_COSINE,
+  SEMANTIC_ONLY_MIN_Z,
+  SEMANTIC_WEIGHT,
+  type Similarities,
+  standardise,
+} from "./semantic-fusion.ts";
 import { topK } from "./top-k.ts";
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -179,10 +186,10 @@ export class LexicalSearchIndex implements SearchIndex {
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
     const scored = this.score(analyzeQuery(text, this.#lexicon, this.#specificity));
-    const query = this.#embed(`${withoutLocations(text)} ${entityWords(text)}`, englishGlossTerms(text));
-    if (!query || !this.#matrix) return this.#rankLexical(scored, limit, accept, minScore);
+    const similarities = this.#similarities(text);
+    if (!similarities) return this.#rankLexical(scored, limit, accept, minScore);
+    const { cosine, mean, deviation } = similarities;
     const slots = this.#entries.length;
-    const { cosine, mean, deviation } = this.#matrix.similarities(query);
     const lexical = new Float64Array(slots);
     let best = 0;
     for (let at = 0; at < scored.slots.length; at++) {
@@ -230,6 +237,23 @@ export class LexicalSearchIndex implements SearchIndex {
       if (score > 0 && score >= minScore) ranked.push({ slot: scored.slots[at] ?? -1, score });
     }
     return ranked;
+  }
+
+  /** Each slot's similarity to the request (blending in its steps', for a task of several), standardised. */
+  #similarities(text: string): Similarities | undefined {
+    const query = this.#embedRequest(text);
+    if (!query || !this.#matrix) return undefined;
+    const steps: Float32Array[] = [];
+    for (const step of splitIntents(text)) {
+      const vector = this.#embedRequest(step);
+      if (vector) steps.push(this.#matrix.cosines(vector));
+    }
+    return standardise(blendSteps(this.#matrix.cosines(query), steps));
+  }
+
+  /** A request's embedding: its words outside paths and URLs, and what those imply. */
+  #embedRequest(text: string): Float32Array | undefined {
+    return this.#embed(`${withoutLocations(text)} ${entityWords(text)}`, englishGlossTerms(text));
   }
 
   #embed(text: string, stems: readonly string[] = []): Float32Array | undefined {

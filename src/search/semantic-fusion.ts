@@ -16,6 +16,11 @@ export const SEMANTIC_ONLY_MIN_Z = 1;
 export const SEMANTIC_ONLY_MIN_COSINE = 0.35;
 /** Below this spread every document reads alike to the query: differences are noise. */
 export const MIN_DEVIATION = 0.05;
+/**
+ * In a task of several steps, each tool serves one step: a document's similarity is this
+ * share of its best similarity to one step, the rest its similarity to the whole task.
+ */
+export const CLAUSE_WEIGHT = 0.5;
 
 /** Per-slot similarity of the query to each document, with the mean and spread that standardise it. */
 export interface Similarities {
@@ -23,4 +28,36 @@ export interface Similarities {
   readonly cosine: Float32Array;
   readonly mean: number;
   readonly deviation: number;
+}
+
+/** The mean and spread of the defined cosines, which standardise them. */
+export function standardise(cosine: Float32Array): Similarities {
+  let sum = 0;
+  let squares = 0;
+  let count = 0;
+  for (const value of cosine) {
+    if (Number.isNaN(value)) continue;
+    sum += value;
+    squares += value * value;
+    count++;
+  }
+  const mean = count > 0 ? sum / count : 0;
+  const variance = Math.max(0, squares / Math.max(1, count) - mean * mean);
+  return { cosine, mean, deviation: Math.max(MIN_DEVIATION, Math.sqrt(variance)) };
+}
+
+/**
+ * Each document's similarity to a task of several steps: `CLAUSE_WEIGHT` of its best
+ * similarity to one step, the rest of its similarity to the whole (`whole` is overwritten).
+ */
+export function blendSteps(whole: Float32Array, steps: readonly Float32Array[]): Float32Array {
+  if (steps.length === 0) return whole;
+  for (let slot = 0; slot < whole.length; slot++) {
+    let best = Number.NEGATIVE_INFINITY;
+    for (const step of steps) best = Math.max(best, step[slot] ?? Number.NaN);
+    const value = whole[slot] ?? Number.NaN;
+    // NaN (no vector) stays NaN.
+    whole[slot] = (1 - CLAUSE_WEIGHT) * value + CLAUSE_WEIGHT * best;
+  }
+  return whole;
 }

@@ -1,5 +1,4 @@
 import { createDotKernel, type DotKernel } from "./dot-kernel.ts";
-import { MIN_DEVIATION, type Similarities } from "./semantic-fusion.ts";
 
 const FLOAT_BYTES = 4;
 const align16 = (bytes: number) => (bytes + 15) & ~15;
@@ -45,30 +44,17 @@ export class VectorMatrix {
     this.#rows = 0;
   }
 
-  /** The query's cosine with every row (NaN where a slot has no vector), with their mean and spread. */
-  similarities(query: Float32Array): Similarities {
+  /** The query's cosine with every row, NaN where a slot has no vector. */
+  cosines(query: Float32Array): Float32Array {
     const rows = this.#rows;
-    const cosine = new Float32Array(rows).fill(Number.NaN);
-    if (rows === 0) return { cosine, mean: 0, deviation: MIN_DEVIATION };
+    const cosine = new Float32Array(rows);
+    if (rows === 0) return cosine;
     const scoresAt = this.#rowAt(this.#capacity);
     new Float32Array(this.#kernel.buffer, 0, this.dimensions).set(query);
     this.#kernel.dots(0, this.#rowsAt, rows, this.dimensions, scoresAt);
-    const scores = new Float32Array(this.#kernel.buffer, scoresAt, rows);
-    const present = this.#present;
-    let sum = 0;
-    let squares = 0;
-    let count = 0;
-    for (let slot = 0; slot < rows; slot++) {
-      if (present[slot] !== 1) continue;
-      const dot = scores[slot] as number;
-      cosine[slot] = dot;
-      sum += dot;
-      squares += dot * dot;
-      count++;
-    }
-    const mean = count > 0 ? sum / count : 0;
-    const variance = Math.max(0, squares / Math.max(1, count) - mean * mean);
-    return { cosine, mean, deviation: Math.max(MIN_DEVIATION, Math.sqrt(variance)) };
+    cosine.set(new Float32Array(this.#kernel.buffer, scoresAt, rows));
+    for (let slot = 0; slot < rows; slot++) if (this.#present[slot] !== 1) cosine[slot] = Number.NaN;
+    return cosine;
   }
 
   #rowAt(slot: number): number {
