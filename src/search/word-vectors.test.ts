@@ -99,6 +99,27 @@ describe("LexicalSearchIndex with word vectors", () => {
     assert.deepEqual(index.search("zzqx"), []);
   });
 
+  it("keeps each document's vector through compaction of the index", () => {
+    const index = new LexicalSearchIndex();
+    const jazz = "I want to listen to some jazz";
+    for (let round = 0; round < 40; round++) {
+      // 20 documents a round: removed ones soon outnumber live ones, which compacts the slots.
+      const filler = Array.from({ length: 19 }, (_, i) =>
+        doc(`invoice_${round}_${i}`, `Create invoice number ${i} for a customer.`, { server: "s" }),
+      );
+      const last = round === 39;
+      index.replaceServer(
+        "s",
+        [...filler, last ? docs[3] : docs[0]].filter((d) => d !== undefined),
+      );
+      if (round === 38) assert.deepEqual(index.search(jazz), []);
+    }
+    assert.deepEqual(
+      index.search(jazz).map((hit) => hit.id),
+      ["s/play_song"],
+    );
+  });
+
   it("forgets a removed document's vector", () => {
     const index = new LexicalSearchIndex();
     index.add(docs);
