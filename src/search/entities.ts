@@ -1,12 +1,16 @@
 /**
  * Things a task names without naming the tool for them: a file path asks for file
- * tools, a URL for fetching or browsing, a file extension for its format. Each found
- * entity adds words to the query (at a lower weight than the query's own words).
+ * tools (one it saves to, for writing), a URL for fetching or browsing, a host name for
+ * domain tools, a file extension for its format. Each found entity adds words to the query (at a lower weight than the
+ * query's own words).
  */
 const FILE_PATH = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/][^\s"')]+/;
 const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
 const EXTENSION = /\.([a-z0-9]{1,5})\b(?![./\\])/gi;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/;
+/** A bare host name ("amaz0n.com", "www.baidu.com."), not part of a path, URL path or file name. */
+const DOMAIN =
+  /(?<![@/\w.-])(?:[a-z0-9-]+\.)+(?:com|net|org|io|ai|dev|app|co|gov|edu|info|xyz|cn|uk|de|jp|fr|ru|us)\b(?![/\w-]|\.\w)/i;
 
 /** File extensions to the words a tool description uses for that format. */
 const EXTENSION_WORDS: Readonly<Record<string, string>> = {
@@ -46,6 +50,14 @@ const EXTENSION_WORDS: Readonly<Record<string, string>> = {
 };
 
 const FILE_PATHS = new RegExp(FILE_PATH.source, "g");
+const SCHEME_URLS = /\bhttps?:\/\/\S+/gi;
+const EMAILS = new RegExp(EMAIL.source, "g");
+/**
+ * A path the task writes to ("save it as Markdown to /x.md", "generate a report in ~/r.md"):
+ * the task needs a tool that writes files, however the rest of it reads.
+ */
+const WRITE_TARGET =
+  /\b(?:save[ds]?|saving|write|writes|writing|written|stored?|export(?:ed)?|output|put|generate|create|draft)\b[^.!?\n]{0,80}?\b(?:to|in|at|into|as|under)\s+(?:the\s+|a\s+)?(?:file\s+|path\s+|folder\s+|directory\s+)?["'(]?(?:~|\.{1,2}|[A-Za-z]:)?[\\/]\S/i;
 const URLS = new RegExp(URL.source, "gi");
 
 /**
@@ -59,10 +71,13 @@ export function withoutLocations(query: string): string {
 /** Extra query words implied by the entities in `query` ("" when there are none). */
 export function entityWords(query: string): string {
   const words: string[] = [];
+  const withoutUrls = query.replace(URL, " ");
   if (URL.test(query)) words.push("url web page fetch");
-  if (FILE_PATH.test(query.replace(URL, " "))) words.push("file path");
+  if (FILE_PATH.test(withoutUrls)) words.push("file path");
+  if (WRITE_TARGET.test(withoutUrls)) words.push("write");
   if (EMAIL.test(query)) words.push("email");
-  for (const match of query.replace(URL, " ").matchAll(EXTENSION)) {
+  if (DOMAIN.test(query.replace(SCHEME_URLS, " ").replace(EMAILS, " "))) words.push("domain");
+  for (const match of withoutUrls.matchAll(EXTENSION)) {
     const extension = EXTENSION_WORDS[(match[1] ?? "").toLowerCase()];
     if (extension) words.push(extension);
   }

@@ -56,11 +56,30 @@ describe("analyzeQuery", () => {
   });
 
   it("adds the words implied by paths, URLs and extensions", () => {
-    assert.equal(entityWords("save it to /root/out/report.md"), "file path markdown");
+    assert.equal(entityWords("save it to /root/out/report.md"), "file path write markdown");
     assert.equal(entityWords("summarise https://example.com/a.html"), "url web page fetch");
     assert.equal(entityWords("plain words"), "");
     const analyzed = analyzeQuery("keep /tmp/a.xlsx", undefined, false);
     assert.equal(analyzed.find((entry) => entry.term === stem("spreadsheet"))?.weight, ENTITY_WEIGHT);
+  });
+
+  it("takes a bare host name as a domain", () => {
+    const domain = (text: string) => entityWords(text).split(" ").includes("domain");
+    assert.ok(domain("Is the site amaz0n.com official?"));
+    assert.ok(domain("Run a full reconnaissance on www.baidu.com."));
+    assert.ok(!domain("Summarise https://example.com/a/b"), "a page, not a domain");
+    assert.ok(!domain("mail bob@corp.com"));
+    assert.ok(!domain("open /srv/site.com/index.html and report.md"));
+  });
+
+  it("takes a path the task saves to as asking for a tool that writes files", () => {
+    const writes = (text: string) => entityWords(text).split(" ").includes("write");
+    assert.ok(writes("Summarise the paper and save it as Markdown to /root/notes/paper.md."));
+    assert.ok(writes("generate a detailed report in ~/reports/daily.md"));
+    assert.ok(writes('Export the table into "./out/table.csv"'));
+    assert.ok(!writes("Read the file /root/word/exchange.docx and tell me who is missing"));
+    assert.ok(!writes("save the page https://example.com/a/b"), "a URL is not a place to write");
+    assert.ok(!writes("Save the draft. Then list /root/drafts"), "the path belongs to another sentence");
   });
 });
 
