@@ -68,13 +68,20 @@ export function withoutLocations(query: string): string {
   return query.replace(URLS, " ").replace(FILE_PATHS, " ");
 }
 
+/**
+ * What the task says it does in other words ("" when nothing): saving to a path is writing
+ * a file, as plainly as if the task said "write".
+ */
+export function impliedActions(query: string): string {
+  return WRITE_TARGET.test(query.replace(URL, " ")) ? "write" : "";
+}
+
 /** Extra query words implied by the entities in `query` ("" when there are none). */
 export function entityWords(query: string): string {
   const words: string[] = [];
   const withoutUrls = query.replace(URL, " ");
   if (URL.test(query)) words.push("url web page fetch");
   if (FILE_PATH.test(withoutUrls)) words.push("file path");
-  if (WRITE_TARGET.test(withoutUrls)) words.push("write");
   if (EMAIL.test(query)) words.push("email");
   if (DOMAIN.test(query.replace(SCHEME_URLS, " ").replace(EMAILS, " "))) words.push("domain");
   for (const match of withoutUrls.matchAll(EXTENSION)) {

@@ -1,5 +1,5 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
-import { entityWords, withoutLocations } from "./entities.ts";
+import { entityWords, impliedActions, withoutLocations } from "./entities.ts";
 import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
@@ -253,7 +253,8 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** A request's embedding: its words outside paths and URLs, and what those imply. */
   #embedRequest(text: string): Float32Array | undefined {
-    return this.#embed(`${withoutLocations(text)} ${entityWords(text)}`, englishGlossTerms(text));
+    const words = `${withoutLocations(text)} ${impliedActions(text)} ${entityWords(text)}`;
+    return this.#embed(words, englishGlossTerms(text));
   }
 
   #embed(text: string, stems: readonly string[] = []): Float32Array | undefined {

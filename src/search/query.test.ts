@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { entityWords, withoutLocations } from "./entities.ts";
+import { entityWords, impliedActions, withoutLocations } from "./entities.ts";
 import { splitIntents } from "./intents.ts";
 import { defaultLexicon } from "./lexicon.ts";
 import { analyzeQuery, ENTITY_WEIGHT, LOCATION_WEIGHT } from "./query.ts";
@@ -56,7 +56,7 @@ describe("analyzeQuery", () => {
   });
 
   it("adds the words implied by paths, URLs and extensions", () => {
-    assert.equal(entityWords("save it to /root/out/report.md"), "file path write markdown");
+    assert.equal(entityWords("save it to /root/out/report.md"), "file path markdown");
     assert.equal(entityWords("summarise https://example.com/a.html"), "url web page fetch");
     assert.equal(entityWords("plain words"), "");
     const analyzed = analyzeQuery("keep /tmp/a.xlsx", undefined, false);
@@ -73,13 +73,17 @@ describe("analyzeQuery", () => {
   });
 
   it("takes a path the task saves to as asking for a tool that writes files", () => {
-    const writes = (text: string) => entityWords(text).split(" ").includes("write");
+    const writes = (text: string) => impliedActions(text) === "write";
     assert.ok(writes("Summarise the paper and save it as Markdown to /root/notes/paper.md."));
     assert.ok(writes("generate a detailed report in ~/reports/daily.md"));
     assert.ok(writes('Export the table into "./out/table.csv"'));
     assert.ok(!writes("Read the file /root/word/exchange.docx and tell me who is missing"));
     assert.ok(!writes("save the page https://example.com/a/b"), "a URL is not a place to write");
     assert.ok(!writes("Save the draft. Then list /root/drafts"), "the path belongs to another sentence");
+    const weight = (word: string) =>
+      analyzeQuery("save it to /tmp/notes.md", undefined, false).find((entry) => entry.term === stem(word))
+        ?.weight;
+    assert.equal(weight("write"), 1, "as if the task said it");
   });
 });
 
