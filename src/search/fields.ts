@@ -1,4 +1,5 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
+import { compoundTerms, type RankOf } from "./compounds.ts";
 import { terms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
 
@@ -41,18 +42,22 @@ const SERVER_NOISE = new Set(["mcp", "server", "servers"]);
 export const MAX_DESCRIPTION_CHARS = 2_000;
 export const MAX_PARAM_DESCRIPTION_CHARS = 300;
 
-/** The terms of each field of `FIELDS`, in the same order. */
-export function documentFields(doc: SearchDocument): string[][] {
+/**
+ * The terms of each field of `FIELDS`, in the same order. With `rankOf` (a vocabulary), an
+ * identifier written as one word also gives the words it joins ("datagov" → data, gov).
+ */
+export function documentFields(doc: SearchDocument, rankOf?: RankOf): string[][] {
+  const identifier = (text: string) => [...terms(text), ...compoundTerms(text, rankOf)];
   const description = doc.description.slice(0, MAX_DESCRIPTION_CHARS);
   const paramDescriptions = doc.params.map((param) =>
     (param.description ?? "").slice(0, MAX_PARAM_DESCRIPTION_CHARS),
   );
   return [
-    terms(doc.name),
+    identifier(doc.name),
     terms(doc.title ?? ""),
-    terms(doc.server ?? "").filter((term) => !SERVER_NOISE.has(term)),
+    identifier(doc.server ?? "").filter((term) => !SERVER_NOISE.has(term)),
     terms(description),
-    doc.params.flatMap((param) => terms(param.name)),
+    doc.params.flatMap((param) => identifier(param.name)),
     paramDescriptions.flatMap((text) => terms(text)),
     terms((doc.serverDescription ?? "").slice(0, MAX_DESCRIPTION_CHARS)),
     (doc.annotations ?? []).flatMap((annotation) => terms(annotation)),
@@ -67,9 +72,9 @@ export const BM25_K1 = 1.2;
  * The BM25F weight of every term of a document, in 0..1: field frequencies
  * length-normalised, weighted, summed, then saturated.
  */
-export function termWeights(doc: SearchDocument): Map<string, number> {
+export function termWeights(doc: SearchDocument, rankOf?: RankOf): Map<string, number> {
   const pseudo = new Map<string, number>();
-  documentFields(doc).forEach((fieldTerms, index) => {
+  documentFields(doc, rankOf).forEach((fieldTerms, index) => {
     const spec = FIELDS[index];
     if (!spec || fieldTerms.length === 0) return;
     const norm = 1 - spec.b + (spec.b * fieldTerms.length) / spec.refLength;

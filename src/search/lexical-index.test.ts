@@ -56,6 +56,30 @@ describe("LexicalSearchIndex on the fixture catalog", () => {
   });
 });
 
+describe("LexicalSearchIndex partial matches", () => {
+  it("finds a tool by a word's beginning, with terms added after a search", () => {
+    // Word vectors off: only the lexical match can find it.
+    const index = new LexicalSearchIndex({ wordVectors: false });
+    index.add([doc("s", "weather", "Forecast for a city.")]);
+    assert.deepEqual(top(index, "crypto"), []);
+    index.add([doc("s", "coin_quotes", "Quotes of cryptocurrencies.")]);
+    assert.deepEqual(top(index, "crypto"), ["s/coin_quotes"]);
+  });
+
+  it("finds a tool by a word its server's name joins to another (the vocabulary of the word vectors)", () => {
+    const index = new LexicalSearchIndex();
+    index.add([
+      doc("datagov", "package_search", "Search packages of open datasets."),
+      doc("s", "find_recipes", "Find recipes by ingredient."),
+    ]);
+    assert.deepEqual(top(index, "gov", 1), ["datagov/package_search"]);
+    assert.equal(top(new LexicalSearchIndex({ wordVectors: false }), "gov").length, 0);
+    // And a compound in the query: "howtocook" is how + to + cook.
+    index.add([doc("s", "cook_meal", "Step-by-step instructions for a dish.")]);
+    assert.deepEqual(top(index, "howtocook", 1), ["s/cook_meal"]);
+  });
+});
+
 describe("LexicalSearchIndex updates", () => {
   it("replaces one server's documents and leaves the others", () => {
     const index = new LexicalSearchIndex({ lexicon: false });

@@ -1,9 +1,11 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
+import type { RankOf } from "./compounds.ts";
 import { entityWords, impliedActions, withoutLocations } from "./entities.ts";
 import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
+import { type IndexTerms, withPartialMatches } from "./partial-matches.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
 import {
   blendSteps,
@@ -106,6 +108,16 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #idsByServer = new Map<string, Set<string>>();
   #postings = new Map<string, Postings>();
   #dead = 0;
+  /** The postings' terms sorted, for prefix look-ups; rebuilt on first use after a new term. */
+  #sortedTerms: string[] | undefined;
+  readonly #terms: IndexTerms = {
+    sorted: () => {
+      this.#sortedTerms ??= [...this.#postings.keys()].sort();
+      return this.#sortedTerms;
+    },
+    has: (term) => (this.#postings.get(term)?.live ?? 0) > 0,
+  };
+  readonly #rankOf: RankOf | undefined;
   /** Scratch score arrays indexed by slot, all zero between calls. */
   #scores = new Float64Array(64);
   #groupScores = new Float64Array(64);
@@ -116,6 +128,8 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#specificity = options.specificity ?? true;
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
     this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
+    const vectors = this.#vectors;
+    this.#rankOf = vectors ? (word) => vectors.rankOf(word) : undefined;
   }
 
   get size(): number {
@@ -130,7 +144,7 @@ export class LexicalSearchIndex implements SearchIndex {
   add(documents: readonly SearchDocument[]): void {
     for (const doc of documents) {
       this.#removeOne(doc.id);
-      const weights = termWeights(doc);
+      const weights = termWeights(doc, this.#rankOf);
       const text = embeddedText(doc);
       const entry: Entry = {
         doc,
@@ -185,7 +199,8 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
-    const scored = this.score(analyzeQuery(text, this.#lexicon, this.#specificity));
+    const query = analyzeQuery(text, this.#lexicon, this.#specificity);
+    const scored = this.score(withPartialMatches(query, this.#terms, this.#rankOf));
     const similarities = this.#similarities(text);
     if (!similarities) return this.#rankLexical(scored, limit, accept, minScore);
     const { cosine, mean, deviation } = similarities;
@@ -336,6 +351,7 @@ export class LexicalSearchIndex implements SearchIndex {
       if (!postings) {
         postings = { slots: [], weights: [], live: 0 };
         this.#postings.set(term, postings);
+        this.#sortedTerms = undefined;
       }
       postings.slots.push(slot);
       postings.weights.push(entry.weights[i] ?? 0);
@@ -370,6 +386,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const live = this.#entries.filter((entry): entry is Entry => entry !== undefined);
     this.#entries = [];
     this.#postings = new Map();
+    this.#sortedTerms = undefined;
     this.#matrix?.clear();
     this.#slotById.clear();
     this.#dead = 0;

@@ -112,6 +112,11 @@ export class WordVectors {
     return this.#stemRank.get(term);
   }
 
+  /** A word's frequency rank (0 = the most frequent), undefined outside the vocabulary. */
+  rankOf(word: string): number | undefined {
+    return this.#rank.get(word);
+  }
+
   /** The vocabulary, most frequent word first. */
   get words(): IterableIterator<string> {
     return this.#rank.keys();

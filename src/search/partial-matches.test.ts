@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { completions, type IndexTerms, PARTIAL_MATCH_WEIGHT, withPartialMatches } from "./partial-matches.ts";
+import type { WeightedTerm } from "./query.ts";
+
+function indexOf(live: string[], removed: string[] = []): IndexTerms {
+  const sorted = [...live, ...removed].sort();
+  const holds = new Set(live);
+  return { sorted: () => sorted, has: (term) => holds.has(term) };
+}
+
+const original = (term: string, weight = 1): WeightedTerm => ({ term, weight, source: term });
+
+describe("completions", () => {
+  it("lists the live index terms a prefix begins", () => {
+    const index = indexOf(["cryptocurr", "crypt", "price", "cryptographi"], ["cryptojack"]);
+    assert.deepEqual(completions("crypto", index), ["cryptocurr", "cryptographi"]);
+    assert.deepEqual(completions("zzz", index), []);
+  });
+
+  it("gives up on a prefix that begins too many terms", () => {
+    const index = indexOf(["transl", "transport", "transcrib", "transfer"]);
+    assert.deepEqual(completions("tran", index), []);
+  });
+});
+
+describe("withPartialMatches", () => {
+  it("completes a query word the index lacks, at a share of its weight", () => {
+    const index = indexOf(["cryptocurr", "price"]);
+    const terms = withPartialMatches([original("crypto", 0.8), original("price")], index);
+    assert.deepEqual(terms.slice(2), [
+      { term: "cryptocurr", weight: 0.8 * PARTIAL_MATCH_WEIGHT, source: "crypto" },
+    ]);
+  });
+
+  it("leaves words the index holds, short words and related words alone", () => {
+    const index = indexOf(["price", "pricei", "app", "appli", "cryptocurr"]);
+    const related: WeightedTerm = { term: "crypto", weight: 0.5, source: "bitcoin" };
+    const query = [original("price"), original("app"), related];
+    assert.deepEqual(withPartialMatches(query, index), query);
+  });
+
+  it("matches the words of a compound the index lacks", () => {
+    const index = indexOf(["hacker", "new", "stori"]);
+    const rankOf = (word: string) => (["hacker", "new"].includes(word) ? 1 : undefined);
+    // Query terms are stems: "hackernews" is "hackernew", which splits into hacker + new.
+    const terms = withPartialMatches([original("hackernew")], index, rankOf);
+    assert.deepEqual(
+      terms.slice(1).map((entry) => [entry.term, entry.weight]),
+      [
+        ["hacker", PARTIAL_MATCH_WEIGHT],
+        ["new", PARTIAL_MATCH_WEIGHT],
+      ],
+    );
+  });
+});
