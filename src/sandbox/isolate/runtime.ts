@@ -78,6 +78,8 @@ export class IsolateRuntime implements SandboxRuntime {
     this.#active.add(stop);
     const watchdog = setTimeout(stop, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS), "timeout");
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    // An abort while the isolate was being acquired has fired already: the listener missed it.
+    if (options.signal?.aborted) onAbort();
     try {
       const { context, start } = prepared;
       const agent = await context.eval(wrapAgentCode(options.code), {

@@ -149,15 +149,18 @@ export class ProcessRuntime implements SandboxRuntime {
     this.#active.add(stop);
     const watchdog = setTimeout(stop, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS), "timeout");
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    // An abort while the process was being acquired has fired already: the listener missed it.
+    if (options.signal?.aborted) onAbort();
     try {
-      child.send({
-        type: "run",
-        code: options.code,
-        toolsJson,
-        ...(contextJson === undefined ? {} : { contextJson }),
-        maxLogChars: options.maxLogBytes,
-        search: host.search !== undefined,
-      });
+      if (ended === undefined)
+        child.send({
+          type: "run",
+          code: options.code,
+          toolsJson,
+          ...(contextJson === undefined ? {} : { contextJson }),
+          maxLogChars: options.maxLogBytes,
+          search: host.search !== undefined,
+        });
       const outcome = await done;
       return { ...outcome, toolResultBytes: host.bytesIn() };
     } finally {

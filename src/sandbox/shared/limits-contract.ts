@@ -87,5 +87,15 @@ export function describeLimitsContract(
       const already = await run("return 1", { signal: AbortSignal.abort() });
       assert.equal(already.error?.name, "AbortError");
     });
+
+    it("stops when the caller's signal aborts while the run is still being set up", async () => {
+      const controller = new AbortController();
+      // run() returns while it waits for a sandbox: the abort lands before the code starts.
+      const pending = run("while (true) {}", { signal: controller.signal, timeoutMs: 10_000 });
+      controller.abort();
+      const result = await pending;
+      assert.equal(result.error?.name, "AbortError");
+      assert.ok(result.durationMs < 5_000, `${result.durationMs} ms`);
+    });
   });
 }
