@@ -1,8 +1,9 @@
 /**
  * Things a task names without naming the tool for them: a file path asks for file
  * tools (one it saves to, for writing), a URL for fetching or browsing, a host name for
- * domain tools, a file extension for its format. Each found entity adds words to the query (at a lower weight than the
- * query's own words).
+ * domain tools, a file extension for its format, an identifier for its registry (arXiv,
+ * DOI, NCT…), pasted base64 for a decoder. Each found entity adds words to the query (at a
+ * lower weight than the query's own words).
  */
 const FILE_PATH = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/][^\s"')]+/;
 const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
@@ -11,6 +12,27 @@ const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/;
 /** A bare host name ("amaz0n.com", "www.baidu.com."), not part of a path, URL path or file name. */
 const DOMAIN =
   /(?<![@/\w.-])(?:[a-z0-9-]+\.)+(?:com|net|org|io|ai|dev|app|co|gov|edu|info|xyz|cn|uk|de|jp|fr|ru|us)\b(?![/\w-]|\.\w)/i;
+
+/**
+ * Identifiers of a well-known registry or format, and the words a tool description uses for
+ * what they name: a task quoting "arXiv 2203.12277" or "NCT04280705" wants that registry's tools.
+ */
+const IDENTIFIERS: readonly { readonly pattern: RegExp; readonly words: string }[] = [
+  // arXiv ids since 2007: yymm.nnnn(n), with an optional version.
+  { pattern: /(?<![\w.])\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?(?![\w.])/, words: "arxiv paper" },
+  { pattern: /\b10\.\d{4,9}\/[^\s"'<>]+/, words: "doi paper article" },
+  { pattern: /\bNCT\d{8}\b/, words: "clinical trial" },
+  { pattern: /\bPMID:?\s*\d{5,9}\b/i, words: "pubmed article" },
+  { pattern: /\bISBN(?:-1[03])?:?\s*[\d-]{10,17}[\dX]?\b/i, words: "isbn book" },
+  {
+    pattern: /(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?![\d.])/,
+    words: "ip address",
+  },
+  // Latitude, longitude in decimal degrees.
+  { pattern: /(?<![\d.])-?\d{1,2}\.\d{3,},\s*-?\d{1,3}\.\d{3,}(?![\d.])/, words: "coordinates location" },
+  { pattern: /;base64,/, words: "base64 encoded data" },
+  { pattern: /(?<![\w&])#(?:[0-9a-f]{6}|[0-9a-f]{3})\b/i, words: "color" },
+];
 
 /** File extensions to the words a tool description uses for that format. */
 const EXTENSION_WORDS: Readonly<Record<string, string>> = {
@@ -59,6 +81,20 @@ const EMAILS = new RegExp(EMAIL.source, "g");
 const WRITE_TARGET =
   /\b(?:save[ds]?|saving|write|writes|writing|written|stored?|export(?:ed)?|output|put|generate|create|draft)\b[^.!?\n]{0,80}?\b(?:to|in|at|into|as|under)\s+(?:the\s+|a\s+)?(?:file\s+|path\s+|folder\s+|directory\s+)?["'(]?(?:~|\.{1,2}|[A-Za-z]:)?[\\/]\S/i;
 const URLS = new RegExp(URL.source, "gi");
+/**
+ * A long unbroken run of the base64 alphabet, in mixed case with digits (a long path has
+ * no such mix): encoded data (an image, a file), not words.
+ */
+const BASE64_RUN = /(?<![\w+/])[A-Za-z0-9+/]{80,}={0,2}(?![\w+/=])/g;
+const isEncodedData = (run: string) => /[a-z]/.test(run) && /[A-Z]/.test(run) && /\d/.test(run);
+
+/**
+ * The query without data pasted into it ("what does this image mean? iVBORw0KGgo…"): its
+ * "words" are noise that would match anything; `entityWords` says what the data is.
+ */
+export function withoutEncodedData(query: string): string {
+  return query.replace(BASE64_RUN, (run) => (isEncodedData(run) ? " " : run));
+}
 
 /**
  * The query without its file paths and URLs: "save it to /root/markdown/report.md" asks to
@@ -80,10 +116,12 @@ export function impliedActions(query: string): string {
 export function entityWords(query: string): string {
   const words: string[] = [];
   const withoutUrls = query.replace(URL, " ");
+  if (withoutEncodedData(withoutUrls) !== withoutUrls) words.push("base64 encoded data");
   if (URL.test(query)) words.push("url web page fetch");
   if (FILE_PATH.test(withoutUrls)) words.push("file path");
   if (EMAIL.test(query)) words.push("email");
   if (DOMAIN.test(query.replace(SCHEME_URLS, " ").replace(EMAILS, " "))) words.push("domain");
+  for (const { pattern, words: implied } of IDENTIFIERS) if (pattern.test(withoutUrls)) words.push(implied);
   for (const match of withoutUrls.matchAll(EXTENSION)) {
     const extension = EXTENSION_WORDS[(match[1] ?? "").toLowerCase()];
     if (extension) words.push(extension);

@@ -1,6 +1,6 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import type { RankOf } from "./compounds.ts";
-import { entityWords, impliedActions, withoutLocations } from "./entities.ts";
+import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
 import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
@@ -268,7 +268,7 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** A request's embedding: its words outside paths and URLs, and what those imply. */
   #embedRequest(text: string): Float32Array | undefined {
-    const words = `${withoutLocations(text)} ${impliedActions(text)} ${entityWords(text)}`;
+    const words = `${withoutLocations(withoutEncodedData(text))} ${impliedActions(text)} ${entityWords(text)}`;
     return this.#embed(words, englishGlossTerms(text));
   }
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { entityWords, impliedActions, withoutLocations } from "./entities.ts";
+import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
 import { splitIntents } from "./intents.ts";
 import { defaultLexicon } from "./lexicon.ts";
 import { analyzeQuery, ENTITY_WEIGHT, LOCATION_WEIGHT } from "./query.ts";
@@ -70,6 +70,38 @@ describe("analyzeQuery", () => {
     assert.ok(!domain("Summarise https://example.com/a/b"), "a page, not a domain");
     assert.ok(!domain("mail bob@corp.com"));
     assert.ok(!domain("open /srv/site.com/index.html and report.md"));
+  });
+
+  it("names the registry or format of a well-known identifier", () => {
+    const implies = (text: string, words: string) => entityWords(text).split(" ").includes(words);
+    assert.ok(implies("Introduce me to the article on arxiv 2203.12277", "arxiv"));
+    assert.ok(implies("summarise 2401.00001v2", "arxiv"));
+    assert.ok(implies("cite 10.1038/nphys1170 in APA", "doi"));
+    assert.ok(implies("Generate a research summary for NCT04280705", "clinical"));
+    assert.ok(implies("abstract of PMID: 31452104", "pubmed"));
+    assert.ok(implies("who published ISBN 978-0-262-03384-8?", "isbn"));
+    assert.ok(implies("who owns 203.0.113.7?", "ip"));
+    assert.ok(implies("what is at 48.8584, 2.2945", "coordinates"));
+    assert.ok(implies("use #ff8800 for the title", "color"));
+    // Look-alikes: a price, a version, a date, a path's digits.
+    for (const text of ["it costs 1999.99", "upgrade to 1.2.3.4.5", "on 2024.01.15", "/root/2203.12277x/a"])
+      assert.equal(entityWords(text).includes("arxiv") || entityWords(text).includes("ip"), false, text);
+  });
+
+  it("reads data pasted into the task as data, not as words", () => {
+    const blob =
+      "iVBORw0KGgoAAAANSUhEUgAAAgAAAAIACAYAAAD0eNT6AAAABHNCSVQICAgIfAhkiAAAAAlwSFlzAAAN1wAADdcBQiib";
+    const query = `What does this image mean? ${blob}`;
+    assert.equal(withoutEncodedData(query).trim(), "What does this image mean?");
+    assert.ok(entityWords(query).split(" ").includes("base64"));
+    const terms = (text: string) => new Set(analyzeQuery(text, undefined, false).map((entry) => entry.term));
+    const plain = terms("What does this image mean?");
+    const added = [...terms(query)].filter((term) => !plain.has(term));
+    assert.deepEqual(added.sort(), ["base64", "data", "encod"]);
+    // A long path or a word run is not data.
+    const path =
+      "/root/projects/archive/reports/quarterly/finance/department/summary/final/version/latest/doc";
+    assert.equal(withoutEncodedData(path), path);
   });
 
   it("takes a path the task saves to as asking for a tool that writes files", () => {

@@ -1,6 +1,6 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
-import { entityWords, impliedActions, withoutLocations } from "./entities.ts";
+import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
 import type { Lexicon } from "./lexicon.ts";
 import { nameTerms } from "./proper-nouns.ts";
 import { specificity } from "./specificity.ts";
@@ -27,18 +27,19 @@ export const GLOSS_WEIGHT = 0.8;
 export const MAX_EXPANSIONS_PER_TERM = 8;
 
 /**
- * The query's terms and the actions it implies (weight 1, repeated terms counted once; words
+ * The query's terms (data pasted into it left out) and the actions it implies (weight 1, repeated terms counted once; words
  * only inside a path or URL at `LOCATION_WEIGHT`), the English glosses of its Chinese words, then the terms' related terms from the lexicon, each at its relation
  * weight; a term reached from several query terms keeps its best weight, and original
  * terms are never down-weighted by a relation. Every weight is then scaled by its source word's `specificity`, so
  * generic English words ("provide", "latest") count less than telling ones.
  */
 export function analyzeQuery(
-  text: string,
+  query: string,
   lexicon: Lexicon | undefined,
   bySpecificity = true,
 ): WeightedTerm[] {
   const weights = new Map<string, WeightedTerm>();
+  const text = withoutEncodedData(query);
   const originals = [...new Set(terms(withoutLocations(text)))];
   for (const term of [...originals, ...terms(impliedActions(text))])
     weights.set(term, { term, weight: 1, source: term });
@@ -47,7 +48,7 @@ export function analyzeQuery(
   for (const term of englishGlossTerms(text)) {
     if (!weights.has(term)) weights.set(term, { term, weight: GLOSS_WEIGHT, source: term });
   }
-  for (const term of terms(entityWords(text))) {
+  for (const term of terms(entityWords(query))) {
     if (!weights.has(term)) weights.set(term, { term, weight: ENTITY_WEIGHT, source: term });
   }
   // Path and URL words last: what an extension implies (".md" → markdown) outweighs them.
