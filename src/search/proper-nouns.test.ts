@@ -26,4 +26,14 @@ describe("nameTerms", () => {
     assert.ok(!expanded("summarize Apple stock").includes(stem("fruit")));
     assert.ok(expanded("which apple is sweetest").includes(stem("fruit")), "a common noun is expanded");
   });
+
+  it("expands a name no dictionary lists by its word-vector neighbours", () => {
+    const related = (text: string, source: string) =>
+      analyzeQuery(text, defaultLexicon(), false)
+        .filter((entry) => entry.source === stem(source) && entry.term !== entry.source)
+        .map((entry) => entry.term);
+    // "Bitcoin" has no WordNet sense to mislead; its vector knows what it is.
+    assert.ok(related("what is the current price of Bitcoin", "bitcoin").includes(stem("cryptocurrency")));
+    assert.deepEqual(related("analyse the stock of Apple today", "apple"), []);
+  });
 });

@@ -66,7 +66,9 @@ export function analyzeQuery(
   if (lexicon) {
     const names = nameTerms(text);
     for (const source of originals) {
-      if (names.has(source)) continue;
+      // A name expands only by word vector, and only when no dictionary sense can mislead:
+      // "Bitcoin" → cryptocurrency, "Nvidia" → GPU, but never "Apple" → fruit.
+      if (names.has(source) && lexicon.inDictionary(source)) continue;
       for (const related of lexicon.related(source).slice(0, MAX_EXPANSIONS_PER_TERM)) {
         const previous = weights.get(related.term);
         if (!previous || previous.weight < related.weight) {
