@@ -1,5 +1,6 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import type { RankOf } from "./compounds.ts";
+import { DIVERSITY_POOL, diversify } from "./diversify.ts";
 import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
 import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
@@ -190,11 +191,14 @@ export class LexicalSearchIndex implements SearchIndex {
       const doc = this.#entries[slot]?.doc;
       return doc !== undefined && (kinds === undefined || kinds.has(doc.kind));
     };
-    const rank = (text: string) => this.#rank(text, limit, accept, minScore);
-    const whole = rank(query);
+    const rank = (text: string, depth: number) => this.#rank(text, depth, accept, minScore);
     const intents = this.#splitIntents ? splitIntents(query) : [];
-    if (intents.length === 0) return whole.map((ranked) => this.#hit(ranked));
-    return interleave([whole, ...intents.map(rank)], limit).map((ranked) => this.#hit(ranked));
+    if (intents.length > 0) {
+      const lists = [query, ...intents].map((text) => rank(text, limit));
+      return interleave(lists, limit).map((ranked) => this.#hit(ranked));
+    }
+    const serverOf = (ranked: Ranked) => this.#entries[ranked.slot]?.doc.server;
+    return diversify(rank(query, limit + DIVERSITY_POOL), serverOf, limit).map((ranked) => this.#hit(ranked));
   }
 
   /** The best `limit` documents for one query text, scores normalised to 0..1. */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { STOPWORDS } from "./stopwords.ts";
 import { stem, words } from "./tokenize.ts";
+import { readUnknownWord } from "./unknown-words.ts";
 
 /**
  * Static English word vectors (see data/build-word-vectors.ts for how they are made) and the
@@ -27,6 +28,9 @@ export function sifWeight(rank: number, vocabularySize: number): number {
   const probability = 1 / ((rank + 10) * Math.log(vocabularySize));
   return SIF_SMOOTHING / (SIF_SMOOTHING + probability);
 }
+
+/** Unknown words whose reading is kept (a catalog's names and typos recur). */
+const UNKNOWN_CACHE_MAX = 20_000;
 
 const align4 = (n: number) => (n + 3) & ~3;
 
@@ -67,6 +71,9 @@ export class WordVectors {
   readonly #scales: Float32Array;
   readonly #components: Int8Array;
   #stemRank: Map<string, number> | undefined;
+  /** What each unknown word met so far reads as (see unknown-words.ts). */
+  readonly #unknown = new Map<string, readonly number[]>();
+  readonly #rankOfWord = (word: string) => this.#rank.get(word);
 
   constructor(bytes: Uint8Array) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -112,6 +119,16 @@ export class WordVectors {
     return this.#stemRank.get(term);
   }
 
+  #readUnknown(word: string): readonly number[] {
+    let read = this.#unknown.get(word);
+    if (read === undefined) {
+      if (this.#unknown.size >= UNKNOWN_CACHE_MAX) this.#unknown.clear();
+      read = readUnknownWord(word, this.#rankOfWord);
+      this.#unknown.set(word, read);
+    }
+    return read;
+  }
+
   /** A word's frequency rank (0 = the most frequent), undefined outside the vocabulary. */
   rankOf(word: string): number | undefined {
     return this.#rank.get(word);
@@ -136,6 +153,7 @@ export class WordVectors {
       if (STOPWORDS.has(word)) continue;
       const rank = this.#rank.get(word);
       if (rank !== undefined) ranks.push(rank);
+      else ranks.push(...this.#readUnknown(word));
     }
     for (const s of stems) {
       const rank = this.#rankOfStem(s);

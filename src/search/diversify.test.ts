@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { diversify, SAME_SERVER_PENALTY } from "./diversify.ts";
+import { LexicalSearchIndex } from "./lexical-index.ts";
+import { toolDoc } from "./tool-doc.fixture.ts";
+
+interface Entry {
+  readonly id: string;
+  readonly server: string | undefined;
+  readonly score: number;
+}
+const entry = (id: string, server: string | undefined, score: number): Entry => ({ id, server, score });
+const ids = (entries: readonly Entry[]) => entries.map((e) => e.id);
+
+describe("diversify", () => {
+  it("lets a close result of another server pass a server's later results", () => {
+    const ranked = [
+      entry("a1", "a", 1),
+      entry("a2", "a", 0.98),
+      entry("a3", "a", 0.96),
+      entry("b1", "b", 0.9),
+    ];
+    const out = diversify(ranked, (e) => e.server, 3);
+    assert.deepEqual(ids(out), ["a1", "b1", "a2"]);
+    // Each keeps its own score: the order changed, not how well it matches.
+    assert.deepEqual(
+      out.map((e) => e.score),
+      [1, 0.9, 0.98],
+    );
+  });
+
+  it("never drops a result of a server with many, only moves it down", () => {
+    const many = Array.from({ length: 30 }, (_, i) => entry(`a${i}`, "a", 1 - i / 1000));
+    const out = diversify([...many, entry("b1", "b", 1 - SAME_SERVER_PENALTY - 0.01)], (e) => e.server, 31);
+    assert.equal(out.length, 31);
+    assert.deepEqual(ids(out).slice(0, 3), ["a0", "a1", "b1"]);
+  });
+
+  it("keeps the order where the other server is far behind, and never lowers serverless entries", () => {
+    const ranked = [entry("a1", "a", 1), entry("a2", "a", 0.95), entry("b1", "b", 0.5)];
+    assert.deepEqual(ids(diversify(ranked, (e) => e.server, 3)), ["a1", "a2", "b1"]);
+    const skills = [entry("s1", undefined, 1), entry("s2", undefined, 0.99), entry("a1", "a", 0.98)];
+    assert.deepEqual(ids(diversify(skills, (e) => e.server, 2)), ["s1", "s2"]);
+  });
+
+  it("returns at most limit entries", () => {
+    assert.equal(diversify([entry("a", "x", 1), entry("b", "y", 1)], (e) => e.server, 1).length, 1);
+    assert.deepEqual(
+      diversify([], (e: Entry) => e.server, 5),
+      [],
+    );
+  });
+});
+
+describe("search results across servers", () => {
+  it("shows a second server's tool before a third near-copy of the first's", () => {
+    const index = new LexicalSearchIndex();
+    index.add([
+      toolDoc("get_stock_price", "Get the current stock price of a ticker", { server: "quotes" }),
+      toolDoc("get_stock_quote", "Get the current stock price quote of a ticker", { server: "quotes" }),
+      toolDoc("get_stock_price_now", "Get the stock price of a ticker right now", { server: "quotes" }),
+      toolDoc("get_stock_news", "Get the latest stock market news for a ticker", { server: "news" }),
+    ]);
+    const servers = index.search("current stock price and news", { limit: 3 }).map((hit) => hit.server);
+    assert.ok(servers.includes("news"), `got ${servers.join(", ")}`);
+  });
+});
