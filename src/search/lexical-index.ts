@@ -130,7 +130,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
     this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
     const vectors = this.#vectors;
-    this.#rankOf = vectors ? (word) => vectors.rankOf(word) : undefined;
+    this.#rankOf = vectors?.rankOf;
   }
 
   get size(): number {

@@ -73,7 +73,6 @@ export class WordVectors {
   #stemRank: Map<string, number> | undefined;
   /** What each unknown word met so far reads as (see unknown-words.ts). */
   readonly #unknown = new Map<string, readonly number[]>();
-  readonly #rankOfWord = (word: string) => this.#rank.get(word);
 
   constructor(bytes: Uint8Array) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -123,16 +122,17 @@ export class WordVectors {
     let read = this.#unknown.get(word);
     if (read === undefined) {
       if (this.#unknown.size >= UNKNOWN_CACHE_MAX) this.#unknown.clear();
-      read = readUnknownWord(word, this.#rankOfWord);
+      read = readUnknownWord(word, this.rankOf);
       this.#unknown.set(word, read);
     }
     return read;
   }
 
-  /** A word's frequency rank (0 = the most frequent), undefined outside the vocabulary. */
-  rankOf(word: string): number | undefined {
-    return this.#rank.get(word);
-  }
+  /**
+   * A word's frequency rank (0 = the most frequent), undefined outside the vocabulary. One
+   * function per table, so the look-ups that depend on it can be cached by it (compounds.ts).
+   */
+  readonly rankOf = (word: string): number | undefined => this.#rank.get(word);
 
   /** The vocabulary, most frequent word first. */
   get words(): IterableIterator<string> {
