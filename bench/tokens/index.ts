@@ -2,6 +2,7 @@
 // and by a code-mode agent through the gateway, counted with one tokenizer.
 import { createTokenizer } from "../../src/output/tokenizer.ts";
 import { printTable, progress } from "../table.ts";
+import { searchAnswerTokens } from "./search-answers.ts";
 import {
   csvTopTen,
   documentToCrm,
@@ -54,5 +55,15 @@ export async function benchTokens(): Promise<void> {
       ["direct: every tool definition", n(start.direct)],
       ["code mode: the gateway's meta-tools", n(start.gateway)],
     ],
+  );
+  progress("tokens: search_tools answers over the fixture catalog");
+  printTable(
+    "search_tools answers, 5 tools, 16 typical requests over the fixture catalog",
+    ["detail", "median tokens", "max tokens"],
+    searchAnswerTokens(tokenizer).map((row) => [
+      row.isDefault ? `${row.detail} (default)` : row.detail,
+      n(row.median),
+      n(row.max),
+    ]),
   );
 }
