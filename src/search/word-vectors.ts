@@ -71,6 +71,8 @@ export class WordVectors {
   readonly #scales: Float32Array;
   readonly #components: Int8Array;
   #stemRank: Map<string, number> | undefined;
+  /** Per word: SIF weight × int8 scale, computed on first embedding. */
+  #weights: Float32Array | undefined;
   /** What each unknown word met so far reads as (see unknown-words.ts). */
   readonly #unknown = new Map<string, readonly number[]>();
 
@@ -146,32 +148,42 @@ export class WordVectors {
    */
   embed(text: string, out: Float32Array, stems: readonly string[] = []): boolean {
     out.fill(0);
-    const d = this.dimensions;
     let found = false;
-    const ranks: number[] = [];
     for (const word of words(text)) {
       if (STOPWORDS.has(word)) continue;
       const rank = this.#rank.get(word);
-      if (rank !== undefined) ranks.push(rank);
-      else ranks.push(...this.#readUnknown(word));
+      if (rank !== undefined) found = this.#accumulate(rank, out);
+      else for (const read of this.#readUnknown(word)) found = this.#accumulate(read, out);
     }
     for (const s of stems) {
       const rank = this.#rankOfStem(s);
-      if (rank !== undefined) ranks.push(rank);
-    }
-    for (const rank of ranks) {
-      found = true;
-      const weight = sifWeight(rank, this.#rank.size) * (this.#scales[rank] ?? 0);
-      const base = rank * d;
-      for (let k = 0; k < d; k++) out[k] = (out[k] ?? 0) + weight * (this.#components[base + k] ?? 0);
+      if (rank !== undefined) found = this.#accumulate(rank, out);
     }
     if (!found) return false;
+    const d = this.dimensions;
     let norm = 0;
     for (let k = 0; k < d; k++) norm += (out[k] ?? 0) ** 2;
     norm = Math.sqrt(norm);
     if (norm === 0) return false;
     for (let k = 0; k < d; k++) out[k] = (out[k] ?? 0) / norm;
     return true;
+  }
+
+  /** Adds a word's vector, at its SIF weight, to `out`; true. */
+  #accumulate(rank: number, out: Float32Array): true {
+    this.#weights ??= this.#sifWeights();
+    const weight = this.#weights[rank] ?? 0;
+    const d = this.dimensions;
+    const base = rank * d;
+    const components = this.#components;
+    for (let k = 0; k < d; k++) out[k] = (out[k] ?? 0) + weight * (components[base + k] ?? 0);
+    return true;
+  }
+
+  /** Each word's SIF weight times its int8 scale: what one component counts in an embedding. */
+  #sifWeights(): Float32Array {
+    const size = this.#rank.size;
+    return Float32Array.from(this.#scales, (scale, rank) => sifWeight(rank, size) * scale);
   }
 }
 
