@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { LexicalSearchIndex } from "./lexical-index.ts";
 import { completions, type IndexTerms, PARTIAL_MATCH_WEIGHT, withPartialMatches } from "./partial-matches.ts";
 import type { WeightedTerm } from "./query.ts";
+import { toolDoc } from "./tool-doc.fixture.ts";
 
 function indexOf(live: string[], removed: string[] = []): IndexTerms {
   const sorted = [...live, ...removed].sort();
@@ -52,5 +54,31 @@ describe("withPartialMatches", () => {
         ["new", PARTIAL_MATCH_WEIGHT],
       ],
     );
+  });
+});
+
+describe("withPartialMatches on a misspelt word", () => {
+  it("matches the common word one slip away when no dictionary knows the word", () => {
+    const vocabulary = new Map([
+      ["recommend", 900],
+      ["music", 400],
+    ]);
+    const rankOf = (word: string) => vocabulary.get(word);
+    const index = indexOf(["recommend", "music"]);
+    const terms = withPartialMatches([original("recomend"), original("music")], index, rankOf);
+    assert.deepEqual(terms.slice(2), [
+      { term: "recommend", weight: PARTIAL_MATCH_WEIGHT, source: "recomend" },
+    ]);
+  });
+
+  it("finds a tool through a typo in the request", () => {
+    const index = new LexicalSearchIndex();
+    index.add([
+      toolDoc("recommend_songs", "Recommend songs similar to a track"),
+      toolDoc("translate_text", "Translate a text into another language"),
+      toolDoc("weather_forecast", "Get the weather forecast for a city"),
+    ]);
+    assert.equal(index.search("recomend me some simlar tracks")[0]?.id, "s/recommend_songs");
+    assert.equal(index.search("wether forcast in Paris")[0]?.id, "s/weather_forecast");
   });
 });

@@ -1,6 +1,7 @@
 import { type RankOf, splitCompound } from "./compounds.ts";
 import type { WeightedTerm } from "./query.ts";
 import { terms as termsOf } from "./tokenize.ts";
+import { readUnknownWord } from "./unknown-words.ts";
 
 /**
  * Matches for a query word the index does not hold: the index's words it begins ("crypto" →
@@ -66,6 +67,10 @@ export function withPartialMatches(
     if (term.length >= MIN_PREFIX)
       for (const completion of completions(term, index))
         add(completion, weight * PARTIAL_MATCH_WEIGHT, source);
+    // A word no dictionary knows either may be a slip ("recomend" → recommend).
+    if (rankOf && rankOf(term) === undefined && !pieces)
+      for (const corrected of termsOf(readUnknownWord(term, rankOf).join(" ")))
+        add(corrected, weight * PARTIAL_MATCH_WEIGHT, source);
   }
   return out;
 }

@@ -7,28 +7,23 @@ const vectors = defaultWordVectors();
 if (!vectors) throw new Error("the shipped word vectors are missing");
 const rankOf = (word: string) => vectors.rankOf(word);
 const read = (word: string) => readUnknownWord(word, rankOf);
-const rank = (word: string) => {
-  const found = rankOf(word);
-  assert.notEqual(found, undefined, `"${word}" should be in the vocabulary`);
-  return found;
-};
 
 describe("readUnknownWord", () => {
   it("reads an inflection of a known word as that word", () => {
     assert.equal(rankOf("horoscopes"), undefined);
-    assert.deepEqual(read("horoscopes"), [rank("horoscope")]);
+    assert.deepEqual(read("horoscopes"), ["horoscope"]);
   });
 
   it("reads words joined as one as the words they join", () => {
     assert.equal(rankOf("cashflow"), undefined);
-    assert.deepEqual(read("cashflow"), [rank("cash"), rank("flow")]);
+    assert.deepEqual(read("cashflow"), ["cash", "flow"]);
   });
 
   it("reads a misspelt word as the most frequent common word one edit away", () => {
-    assert.deepEqual(read("strology"), [rank("astrology")], "a letter dropped");
-    assert.deepEqual(read("povides"), [rank("provides")], "a letter dropped");
-    assert.deepEqual(read("recomemnd"), [rank("recommend")], "two letters swapped");
-    assert.deepEqual(read("assistantn"), [rank("assistant")], "a letter added");
+    assert.deepEqual(read("strology"), ["astrology"], "a letter dropped");
+    assert.deepEqual(read("povides"), ["provides"], "a letter dropped");
+    assert.deepEqual(read("recomemnd"), ["recommend"], "two letters swapped");
+    assert.deepEqual(read("assistantn"), ["assistant"], "a letter added");
   });
 
   it("leaves short unknown words, and words of other characters, unread", () => {

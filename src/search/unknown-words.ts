@@ -33,43 +33,55 @@ const INFLECTIONS: readonly (readonly [string, string])[] = [
 ];
 
 /**
- * Ranks of the known words that stand for `word` (itself unknown), in that order of
+ * The known words that stand for `word` (itself unknown), in that order of
  * preference: the word it inflects, else the most frequent common word one edit away (a
  * letter added, dropped, changed, or two swapped), else the words it joins; `[]` if none.
  */
-export function readUnknownWord(word: string, rankOf: RankOf): number[] {
+export function readUnknownWord(word: string, rankOf: RankOf): readonly string[] {
   if (!/^[a-z]+$/.test(word)) return [];
   // The most frequent reading ("automating" → automate, not automat).
-  let inflected: number | undefined;
-  for (const [ending, replacement] of INFLECTIONS) {
-    if (!word.endsWith(ending) || word.length - ending.length < 3) continue;
-    const rank = rankOf(word.slice(0, -ending.length) + replacement);
-    if (rank !== undefined && (inflected === undefined || rank < inflected)) inflected = rank;
-  }
+  const inflected = mostFrequent(
+    INFLECTIONS.filter(([ending]) => word.endsWith(ending) && word.length - ending.length >= 3).map(
+      ([ending, replacement]) => word.slice(0, -ending.length) + replacement,
+    ),
+    rankOf,
+  );
   if (inflected !== undefined) return [inflected];
   // A slip first: a misspelt word also splits into junk pieces ("recomemnd" → reco me mnd).
   const corrected = word.length >= MIN_TYPO_LENGTH ? bestCorrection(word, rankOf) : undefined;
   if (corrected !== undefined) return [corrected];
-  const pieces = splitCompound(word, rankOf);
-  return pieces ? pieces.map((piece) => rankOf(piece) ?? -1).filter((rank) => rank >= 0) : [];
+  return splitCompound(word, rankOf) ?? [];
 }
 
-/** Rank of the most frequent common word one edit from `word`. */
-function bestCorrection(word: string, rankOf: RankOf): number | undefined {
-  let best: number | undefined;
-  const consider = (candidate: string) => {
+/** The most frequent of `candidates` the vocabulary knows, if any is at most `maxRank`. */
+function mostFrequent(candidates: Iterable<string>, rankOf: RankOf, maxRank = Infinity): string | undefined {
+  let best: string | undefined;
+  let bestRank = maxRank;
+  for (const candidate of candidates) {
     const rank = rankOf(candidate);
-    if (rank !== undefined && rank < MAX_CORRECTION_RANK && (best === undefined || rank < best)) best = rank;
-  };
+    if (rank !== undefined && (rank < bestRank || (best === undefined && rank === bestRank))) {
+      best = candidate;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+/** The most frequent common word one edit from `word`. */
+function bestCorrection(word: string, rankOf: RankOf): string | undefined {
+  return mostFrequent(edits(word), rankOf, MAX_CORRECTION_RANK - 1);
+}
+
+/** Every string one edit from `word`: a letter added, dropped, changed, or two swapped. */
+function* edits(word: string): Generator<string> {
   for (let at = 0; at <= word.length; at++) {
     const head = word.slice(0, at);
     const rest = word.slice(at);
-    for (const letter of LETTERS) consider(head + letter + rest);
-    if (at === word.length) break;
+    for (const letter of LETTERS) yield head + letter + rest;
+    if (at === word.length) return;
     const tail = word.slice(at + 1);
-    consider(head + tail);
-    for (const letter of LETTERS) if (letter !== word[at]) consider(head + letter + tail);
-    if (at + 1 < word.length) consider(head + word[at + 1] + word[at] + word.slice(at + 2));
+    yield head + tail;
+    for (const letter of LETTERS) if (letter !== word[at]) yield head + letter + tail;
+    if (at + 1 < word.length) yield head + word[at + 1] + word[at] + word.slice(at + 2);
   }
-  return best;
 }

@@ -124,7 +124,7 @@ export class WordVectors {
     let read = this.#unknown.get(word);
     if (read === undefined) {
       if (this.#unknown.size >= UNKNOWN_CACHE_MAX) this.#unknown.clear();
-      read = readUnknownWord(word, this.rankOf);
+      read = readUnknownWord(word, this.rankOf).map((known) => this.#rank.get(known) ?? -1);
       this.#unknown.set(word, read);
     }
     return read;
@@ -153,7 +153,7 @@ export class WordVectors {
       if (STOPWORDS.has(word)) continue;
       const rank = this.#rank.get(word);
       if (rank !== undefined) found = this.#accumulate(rank, out);
-      else for (const read of this.#readUnknown(word)) found = this.#accumulate(read, out);
+      else for (const read of this.#readUnknown(word)) if (read >= 0) found = this.#accumulate(read, out);
     }
     for (const s of stems) {
       const rank = this.#rankOfStem(s);
