@@ -1,7 +1,8 @@
 import { type RankOf, splitCompound } from "./compounds.ts";
 
 /**
- * Reading a word the word vectors lack instead of dropping it from a text's embedding: an
+ * Reading a word the word vectors lack instead of dropping it from a text's embedding (and,
+ * for a slip in a request, instead of matching nothing: see partial-matches.ts): an
  * inflection of a known word ("horoscopes" → horoscope), words joined as one ("cashflow" →
  * cash flow), or a slip of the keyboard ("strology" → astrology, "povides" → provides). Tool
  * descriptions are written fast and read by nobody before the agent: a misspelt key word
@@ -14,6 +15,10 @@ export const MIN_TYPO_LENGTH = 6;
 export const MAX_CORRECTION_RANK = 30_000;
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** Readings already made, per vocabulary: a catalog's names and a user's words recur. */
+const readings = new WeakMap<RankOf, Map<string, readonly string[]>>();
+const READING_CACHE_MAX = 50_000;
 
 /**
  * Endings an unknown word may carry on a known one, and what replaces them
@@ -38,6 +43,21 @@ const INFLECTIONS: readonly (readonly [string, string])[] = [
  * letter added, dropped, changed, or two swapped), else the words it joins; `[]` if none.
  */
 export function readUnknownWord(word: string, rankOf: RankOf): readonly string[] {
+  let cache = readings.get(rankOf);
+  if (!cache) {
+    cache = new Map();
+    readings.set(rankOf, cache);
+  }
+  let read = cache.get(word);
+  if (read === undefined) {
+    if (cache.size >= READING_CACHE_MAX) cache.clear();
+    read = readWord(word, rankOf);
+    cache.set(word, read);
+  }
+  return read;
+}
+
+function readWord(word: string, rankOf: RankOf): readonly string[] {
   if (!/^[a-z]+$/.test(word)) return [];
   // The most frequent reading ("automating" → automate, not automat).
   const inflected = mostFrequent(

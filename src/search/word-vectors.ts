@@ -29,9 +29,6 @@ export function sifWeight(rank: number, vocabularySize: number): number {
   return SIF_SMOOTHING / (SIF_SMOOTHING + probability);
 }
 
-/** Unknown words whose reading is kept (a catalog's names and typos recur). */
-const UNKNOWN_CACHE_MAX = 20_000;
-
 const align4 = (n: number) => (n + 3) & ~3;
 
 /** The file bytes for `vectors` (`words.length × dimensions` floats, row per word), int8-quantised per word. */
@@ -73,8 +70,6 @@ export class WordVectors {
   #stemRank: Map<string, number> | undefined;
   /** Per word: SIF weight × int8 scale, computed on first embedding. */
   #weights: Float32Array | undefined;
-  /** What each unknown word met so far reads as (see unknown-words.ts). */
-  readonly #unknown = new Map<string, readonly number[]>();
 
   constructor(bytes: Uint8Array) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -120,16 +115,6 @@ export class WordVectors {
     return this.#stemRank.get(term);
   }
 
-  #readUnknown(word: string): readonly number[] {
-    let read = this.#unknown.get(word);
-    if (read === undefined) {
-      if (this.#unknown.size >= UNKNOWN_CACHE_MAX) this.#unknown.clear();
-      read = readUnknownWord(word, this.rankOf).map((known) => this.#rank.get(known) ?? -1);
-      this.#unknown.set(word, read);
-    }
-    return read;
-  }
-
   /**
    * A word's frequency rank (0 = the most frequent), undefined outside the vocabulary. One
    * function per table, so the look-ups that depend on it can be cached by it (compounds.ts).
@@ -153,7 +138,11 @@ export class WordVectors {
       if (STOPWORDS.has(word)) continue;
       const rank = this.#rank.get(word);
       if (rank !== undefined) found = this.#accumulate(rank, out);
-      else for (const read of this.#readUnknown(word)) if (read >= 0) found = this.#accumulate(read, out);
+      else
+        for (const known of readUnknownWord(word, this.rankOf)) {
+          const read = this.#rank.get(known);
+          if (read !== undefined) found = this.#accumulate(read, out);
+        }
     }
     for (const s of stems) {
       const rank = this.#rankOfStem(s);
