@@ -129,8 +129,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#specificity = options.specificity ?? true;
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
     this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
-    const vectors = this.#vectors;
-    this.#rankOf = vectors?.rankOf;
+    this.#rankOf = this.#vectors?.rankOf;
   }
 
   get size(): number {

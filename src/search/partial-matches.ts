@@ -5,7 +5,8 @@ import { readUnknownWord } from "./unknown-words.ts";
 
 /**
  * Matches for a query word the index does not hold: the index's words it begins ("crypto" →
- * cryptocurrencies, "kube" → kubernetes), and the words it joins ("hackernews" → hacker, news).
+ * cryptocurrencies, "kube" → kubernetes), the words it joins ("hackernews" → hacker, news),
+ * and, for a word no dictionary knows, the word one slip away ("recomend" → recommend).
  * A word the index holds is matched as itself only, so this never dilutes an exact match.
  */
 
