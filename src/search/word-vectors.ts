@@ -129,7 +129,8 @@ export class WordVectors {
   /**
    * The unit-length embedding of a text and of index `stems` (English glosses of Chinese text,
    * each standing for its most frequent word form), written into `out` (length `dimensions`);
-   * false when none of them is in the vocabulary.
+   * a word outside the vocabulary counts as the known words it reads as (unknown-words.ts).
+   * False when nothing is in the vocabulary.
    */
   embed(text: string, out: Float32Array, stems: readonly string[] = []): boolean {
     out.fill(0);
