@@ -146,6 +146,10 @@ export async function benchSearchQuality(): Promise<void> {
         ourRanker(set.tools, new LexicalSearchIndex({ lexicon: false })),
       ],
       ["toolscript, no specificity", ourRanker(set.tools, new LexicalSearchIndex({ specificity: false }))],
+      [
+        "toolscript, no server spread",
+        ourRanker(set.tools, new LexicalSearchIndex({ spreadServers: false })),
+      ],
       ["toolscript + intent split", ourRanker(set.tools, new LexicalSearchIndex({ splitIntents: true }))],
     ] as const) {
       const result = evaluate(set.queries, ranker);

@@ -72,6 +72,8 @@ export interface LexicalSearchIndexOptions {
   readonly splitIntents?: boolean;
   /** Weigh query words down by how common they are in English (see specificity.ts); default on. */
   readonly specificity?: boolean;
+  /** Spread results across servers (see diversify.ts); default on. */
+  readonly spreadServers?: boolean;
   /**
    * Word vectors adding meaning-level similarity to the lexical score (see semantic-fusion.ts);
    * `false` turns it off. Default: the shipped table (data/search/word-vectors.bin).
@@ -101,6 +103,7 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #lexicon: Lexicon | undefined;
   readonly #splitIntents: boolean;
   readonly #specificity: boolean;
+  readonly #spreadServers: boolean;
   readonly #vectors: WordVectors | undefined;
   /** Each slot's embedding, when the vectors know a word of its document. */
   readonly #matrix: VectorMatrix | undefined;
@@ -127,6 +130,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
     this.#splitIntents = options.splitIntents ?? false;
     this.#specificity = options.specificity ?? true;
+    this.#spreadServers = options.spreadServers ?? true;
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
     this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
     this.#rankOf = this.#vectors?.rankOf;
@@ -196,6 +200,7 @@ export class LexicalSearchIndex implements SearchIndex {
       const lists = [query, ...intents].map((text) => rank(text, limit));
       return interleave(lists, limit).map((ranked) => this.#hit(ranked));
     }
+    if (!this.#spreadServers) return rank(query, limit).map((ranked) => this.#hit(ranked));
     const serverOf = (ranked: Ranked) => this.#entries[ranked.slot]?.doc.server;
     return diversify(rank(query, limit + DIVERSITY_POOL), serverOf, limit).map((ranked) => this.#hit(ranked));
   }
