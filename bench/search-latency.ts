@@ -40,7 +40,8 @@ interface FixtureTool extends ToolDefinition {
   server: string;
 }
 
-function fixtureTools(): FixtureTool[] {
+/** The fixture catalog's tools (304, from 24 real servers). */
+export function fixtureTools(): FixtureTool[] {
   const url = new URL("../test/fixtures/catalog.json", import.meta.url);
   return (JSON.parse(readFileSync(url, "utf8")) as { tools: FixtureTool[] }).tools;
 }

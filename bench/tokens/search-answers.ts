@@ -1,14 +1,12 @@
 // Tokens of search_tools answers (5 tools, each detail level) over the real fixture catalog,
 // for the typical requests of the latency bench: what one search costs the agent's context.
-import { readFileSync } from "node:fs";
 import { Catalog } from "../../src/catalog/catalog.ts";
-import type { ToolDefinition } from "../../src/catalog/types.ts";
 import type { Tokenizer } from "../../src/output/tokenizer.ts";
 import { syncIndexWithCatalog } from "../../src/search/catalog-sync.ts";
 import { DEFAULT_SEARCH_DETAIL, formatSearchResults, type SearchDetail } from "../../src/search/format.ts";
 import { LexicalSearchIndex } from "../../src/search/lexical-index.ts";
 import { searchTools } from "../../src/search/tool-results.ts";
-import { LATENCY_QUERIES } from "../search-latency.ts";
+import { fixtureTools, LATENCY_QUERIES } from "../search-latency.ts";
 import { percentile } from "../table.ts";
 
 const DETAILS: readonly SearchDetail[] = ["name", "summary", "declaration"];
@@ -21,15 +19,13 @@ export interface SearchAnswerTokens {
 }
 
 export function searchAnswerTokens(tokenizer: Tokenizer, limit = 5): SearchAnswerTokens[] {
-  const fixture = JSON.parse(
-    readFileSync(new URL("../../test/fixtures/catalog.json", import.meta.url), "utf8"),
-  ) as { tools: (ToolDefinition & { server: string })[] };
-  const servers = [...new Set(fixture.tools.map((tool) => tool.server))];
+  const tools = fixtureTools();
+  const servers = [...new Set(tools.map((tool) => tool.server))];
   const catalog = new Catalog(servers);
   for (const server of servers)
     catalog.setServerTools(
       server,
-      fixture.tools.filter((tool) => tool.server === server),
+      tools.filter((tool) => tool.server === server),
     );
   const index = new LexicalSearchIndex();
   syncIndexWithCatalog(index, catalog);

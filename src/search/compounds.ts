@@ -1,4 +1,5 @@
 import { terms, words } from "./tokenize.ts";
+import { memoByVocabulary } from "./vocabulary-memo.ts";
 
 /**
  * Splitting identifiers written as one lowercase word ("datagov", "keywordexplorer",
@@ -22,23 +23,9 @@ const MAX_COMPOUND = 40;
 /** A word's frequency rank in the vocabulary (0 = most frequent), undefined if unknown. */
 export type RankOf = (word: string) => number | undefined;
 
-/** Splits already made, per vocabulary: a catalog repeats its identifiers' words. */
-const splits = new WeakMap<RankOf, Map<string, readonly string[] | undefined>>();
-const SPLIT_CACHE_MAX = 50_000;
-
 /** The words a compound joins, or undefined when it is not one (or is a word itself). */
-export function splitCompound(word: string, rankOf: RankOf): readonly string[] | undefined {
-  let cache = splits.get(rankOf);
-  if (!cache) {
-    cache = new Map();
-    splits.set(rankOf, cache);
-  }
-  if (cache.has(word)) return cache.get(word);
-  if (cache.size >= SPLIT_CACHE_MAX) cache.clear();
-  const pieces = segment(word, rankOf);
-  cache.set(word, pieces);
-  return pieces;
-}
+export const splitCompound: (word: string, rankOf: RankOf) => readonly string[] | undefined =
+  memoByVocabulary(segment);
 
 function segment(word: string, rankOf: RankOf): string[] | undefined {
   if (word.length < MIN_COMPOUND || word.length > MAX_COMPOUND || !/^[a-z]+$/.test(word)) return undefined;

@@ -1,4 +1,5 @@
 import { type RankOf, splitCompound } from "./compounds.ts";
+import { memoByVocabulary } from "./vocabulary-memo.ts";
 
 /**
  * Reading a word the word vectors lack instead of dropping it from a text's embedding (and,
@@ -15,10 +16,6 @@ export const MIN_TYPO_LENGTH = 6;
 export const MAX_CORRECTION_RANK = 30_000;
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
-
-/** Readings already made, per vocabulary: a catalog's names and a user's words recur. */
-const readings = new WeakMap<RankOf, Map<string, readonly string[]>>();
-const READING_CACHE_MAX = 50_000;
 
 /**
  * Endings an unknown word may carry on a known one, and what replaces them
@@ -42,20 +39,8 @@ const INFLECTIONS: readonly (readonly [string, string])[] = [
  * preference: the word it inflects, else the most frequent common word one edit away (a
  * letter added, dropped, changed, or two swapped), else the words it joins; `[]` if none.
  */
-export function readUnknownWord(word: string, rankOf: RankOf): readonly string[] {
-  let cache = readings.get(rankOf);
-  if (!cache) {
-    cache = new Map();
-    readings.set(rankOf, cache);
-  }
-  let read = cache.get(word);
-  if (read === undefined) {
-    if (cache.size >= READING_CACHE_MAX) cache.clear();
-    read = readWord(word, rankOf);
-    cache.set(word, read);
-  }
-  return read;
-}
+export const readUnknownWord: (word: string, rankOf: RankOf) => readonly string[] =
+  memoByVocabulary(readWord);
 
 function readWord(word: string, rankOf: RankOf): readonly string[] {
   if (!/^[a-z]+$/.test(word)) return [];
@@ -73,13 +58,17 @@ function readWord(word: string, rankOf: RankOf): readonly string[] {
   return splitCompound(word, rankOf) ?? [];
 }
 
-/** The most frequent of `candidates` the vocabulary knows, if any is at most `maxRank`. */
-function mostFrequent(candidates: Iterable<string>, rankOf: RankOf, maxRank = Infinity): string | undefined {
+/** The most frequent of `candidates` the vocabulary knows, if any ranks below `belowRank`. */
+function mostFrequent(
+  candidates: Iterable<string>,
+  rankOf: RankOf,
+  belowRank = Infinity,
+): string | undefined {
   let best: string | undefined;
-  let bestRank = maxRank;
+  let bestRank = belowRank;
   for (const candidate of candidates) {
     const rank = rankOf(candidate);
-    if (rank !== undefined && (rank < bestRank || (best === undefined && rank === bestRank))) {
+    if (rank !== undefined && rank < bestRank) {
       best = candidate;
       bestRank = rank;
     }
@@ -89,7 +78,7 @@ function mostFrequent(candidates: Iterable<string>, rankOf: RankOf, maxRank = In
 
 /** The most frequent common word one edit from `word`. */
 function bestCorrection(word: string, rankOf: RankOf): string | undefined {
-  return mostFrequent(edits(word), rankOf, MAX_CORRECTION_RANK - 1);
+  return mostFrequent(edits(word), rankOf, MAX_CORRECTION_RANK);
 }
 
 /** Every string one edit from `word`: a letter added, dropped, changed, or two swapped. */
