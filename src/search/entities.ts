@@ -7,7 +7,8 @@
  */
 const FILE_PATH = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/][^\s"')]+/;
 const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
-const EXTENSION = /\.([a-z0-9]{1,5})\b(?![./\\])/gi;
+/** A file extension, also at the end of a sentence ("…/apple.pptx."), not inside a dotted name or a directory. */
+const EXTENSION = /\.([a-z0-9]{1,5})\b(?![/\\]|\.\w)/gi;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/;
 /** A bare host name ("amaz0n.com", "www.baidu.com."), not part of a path, URL path or file name. */
 const DOMAIN =
