@@ -59,7 +59,10 @@ describe("analyzeQuery", () => {
     assert.equal(entityWords("save it to /root/out/report.md"), "file path markdown");
     assert.equal(entityWords("summarise https://example.com/a.html"), "url web page fetch");
     assert.equal(entityWords("plain words"), "");
-    assert.equal(entityWords("summarize it in /root/ppt/apple.pptx."), "file path powerpoint presentation slide");
+    assert.equal(
+      entityWords("summarize it in /root/ppt/apple.pptx."),
+      "file path powerpoint presentation slide",
+    );
     assert.equal(entityWords("version 1.2.3 of lib.js/"), "");
     const analyzed = analyzeQuery("keep /tmp/a.xlsx", undefined, false);
     assert.equal(analyzed.find((entry) => entry.term === stem("spreadsheet"))?.weight, ENTITY_WEIGHT);
