@@ -43,7 +43,7 @@ describe("splitCompound", () => {
   });
 
   it("gives the stemmed terms of a text's compounds only", () => {
-    assert.deepEqual(compoundTerms("hackernews get_top datagov", rankOf), ["hacker", "new", "data", "gov"]);
+    assert.deepEqual(compoundTerms("hackernews get_top datagov", rankOf), ["hacker", "news", "data", "gov"]);
     assert.deepEqual(compoundTerms("hackernews", undefined), []);
   });
 

@@ -30,5 +30,8 @@ describe("terms", () => {
     assert.equal(stem("searching"), stem("search"));
     assert.equal(stem("generation"), stem("generate"));
     assert.equal(stem("issues"), stem("issue"));
+    // Porter2 keeps apart words the original Porter stemmer merges.
+    assert.notEqual(stem("news"), stem("new"));
+    assert.notEqual(stem("general"), stem("generate"));
   });
 });

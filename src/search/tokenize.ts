@@ -1,4 +1,4 @@
-import { stemmer } from "stemmer";
+import stemmer from "wink-porter2-stemmer";
 import { STOPWORDS } from "./stopwords.ts";
 
 /** Han, Hiragana, Katakana and Hangul runs have no spaces: they are indexed as character bigrams. */
@@ -47,7 +47,11 @@ export function words(text: string): string[] {
 const stemCache = new Map<string, string>();
 const STEM_CACHE_MAX = 50_000;
 
-/** Porter stem of a lowercase word, cached (the same few thousand words recur). */
+/**
+ * Porter2 (Snowball English) stem of a lowercase word, cached (the same few thousand words
+ * recur). Porter2 keeps apart what the original Porter algorithm conflates: "news" and "new",
+ * "general" and "generate", "community" and "communication".
+ */
 export function stem(word: string): string {
   let stemmed = stemCache.get(word);
   if (stemmed === undefined) {

@@ -5,7 +5,7 @@ export const LEXICON = `ab	ba:s0 baccalaur:h0 bachelor:s1 art:s1 artium:s1 bacca
 abandon	wanton:s0 unconstraint:s0 forsak:s0 desert:s0 derelict:s0 uninhabit:a0 unrestraint:h0 reject:h0
 abas	degrad:s0 abject:s0 humili:h0
 abash	chagrin:s0 embarrass:s0 discompos:a0
-abbei	abbati:d0 church:h0 build:h1
+abbey	abbati:d0 church:h0 build:h1
 abbot	archimandrit:s0 abbati:d0 superior:h0
 abbrevi	brief:s0 short:a0
 abdomen	venter:s0 stomach:s0 belli:s0 ventral:d0 abdomin:d0 bodi:h1 part:h1
@@ -14,7 +14,7 @@ aberr	devianc:s0 deviant:s0 deviat:s0 abnorm:a0 unnatur:a0 abnormalci:h0
 abet	abett:d0 abettor:d0 assist:h0
 abhor	loath:s0 abomin:s0 execr:s0 loather:d0 abhorr:d0 hate:h0 detest:h0
 abhorr	detest:s0 obscen:s0 repugn:s0 repuls:s0 repel:d0 abhor:d0 offens:a0
-abid	bide:s0 stai:s0 endur:s0 imperish:s0 enduring:d0 perman:a0 last:a0 continu:h0
+abid	bide:s0 stay:s0 endur:s0 imperish:s0 enduring:d0 perman:a0 last:a0 continu:h0
 abil	abl:d0 qualiti:h0 power:s1 cognit:h1 knowledg:h1 noesi:h1
 abject	abas:s0 degrad:s0 low:s0 miser:s0 scummi:s0 scurvi:s0 contempt:a0 humili:h0
 abl	abil:d0 capabl:s1 compet:a1
@@ -25,7 +25,7 @@ abod	resid:s0 address:h0 dwell:s1 home:s1 domicil:s1 habit:s1 domiciliari:d1 hou
 abolish	abolit:d0 get:s1 rid:s1
 abolit	abolish:s0 abolitionari:d0 termin:h0 end:h0 conclus:h0
 abolitionist	emancipationist:s0 emancip:d0 abolition:d0 reform:h0 reformist:h0 crusad:h0 meliorist:h0 social:h1
-abomin	detest:s0 execr:s0 odiou:s0 odium:d0 odious:d0 hate:a0
+abomin	detest:s0 execr:s0 odious:s0 odium:d0 hate:a0
 aborigin	nativ:s0 indigen:s0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
 abort	abortionist:d0 termin:h0 end:h0 conclus:h0
 abound	galor:s0 abund:d0 be:h0
@@ -39,7 +39,7 @@ abrupt	brusqu:s0 curt:s0 gruff:s0 short:s0 disconnect:s0 staccato:a0 discourtesi
 abscess	symptom:h0
 abscissa	cartesian:h1 coordin:h1
 absenc	absent:d0 lack:h0 defici:h0 want:h0 nonattend:h1
-absent	remov:s0 absente:d0 absenc:d0 awai:a0 introuv:a0 truant:a0 awol:a0 disappear:h0
+absent	remov:s0 absente:d0 absenc:d0 away:a0 introuv:a0 truant:a0 awol:a0 disappear:h0
 absente	absenc:h0
 absentmind	absent:s0 abstract:s0 scatti:s0 abstracted:d0 absentminded:d0 inattent:a0
 absolut	direct:a0 implicit:a0 unquest:a0 infinit:a0 live:a0 abstract:h0 downright:s1 rank:s1
@@ -51,20 +51,19 @@ abstract	concept:a0 intang:a0 impalp:a0 nonrepresent:a0 ideat:a0 notion:a0 conce
 abstraction	abstractionist:d0 genr:h0 abstract:s1 art:s1
 abstrus	obscur:s0 recondit:s0 incomprehens:h0
 absurd	ridicul:s0 illog:a0 unlog:a0 nonsens:h0 bunk:h0 meaningless:h0 hokum:h0 fatuiti:s1
-abund	copious:s0 teeming:s0 teem:d0 copiou:d0 abound:d0 ampl:a0 rich:a0 galor:a0
+abund	copious:s0 teeming:s0 teem:d0 abound:d0 ampl:a0 rich:a0 galor:a0 plenteous:a0
 abus	maltreat:s0 mistreat:s0 step:s0 misus:a0 treat:h0 handl:h0 pervert:s1 pervers:d1
 abyss	abysm:s0 chasm:h0
-ac	on:s0 singl:s0 uniti:s0 digit:h0 figur:h0 adept:s2 champion:s2 sensat:s2
 academ	academician:s0 academi:d0 academia:d0 educ:h0 pedagogu:h0 pedagog:h0 faculti:s1 member:s1
 academi	academician:d0 lyceum:h0 lyce:h0 gymnasium:h0 academ:d1 secondari:h1 school:h1 middl:h1
 academicianship	academician:d0 posit:h0 post:h0 berth:h0 offic:h0 spot:h0 billet:h0 place:h0
 acapulco	citi:h0 metropoli:h0 port:h0 de:s1 juarez:s1 urban:h1 center:h1
 acced	submit:s0 bow:s0 defer:s0 submiss:d0 submitt:d0 yield:h0 succumb:h0 knuckl:h1
-acceler	quicken:s0 speed:s0 ga:s0 throttl:s0 gun:s0 speedup:d0 acceleratori:d0 accel:d0
+acceler	quicken:s0 speed:s0 gas:s0 throttl:s0 gun:s0 speedup:d0 acceleratori:d0 accel:d0
 accent	accentu:s0 emphas:s0 pronunci:h0 action:h0 speech:s1 pattern:s1 emphasi:s1 emphat:d1
 accentu	stress:s0 emphas:s0 emphasis:s0 punctuat:s0 accent:s0 emphasi:d0 express:h0 show:h0
 accept	credenc:s0 recogn:s0 recognis:s0 satisfactori:a0 bankabl:a0 unexception:a0 unimpeach:a0 unobjection:a0
-access	entre:s0 admiss:s0 admitt:s0 admit:d0 right:h0 approach:s2 wai:h2
+access	entre:s0 admiss:s0 admitt:s0 admit:d0 right:h0 approach:s2 way:h2
 accessori	accoutr:s0 accouter:s0 cloth:h0 vestur:h0 wear:h0 wearabl:h0 habili:h0 appurten:s1
 accid	mishap:h0 misadventur:h0 mischanc:h0 stroke:s1 fortuiti:s1 accident:d1 happen:h1 occurr:h1
 acclaim	hail:s0 herald:s0 acclam:d0 applaud:h0
@@ -86,12 +85,13 @@ accur	correct:a0 right:a0 exact:a0 precis:a0 close:a0 faith:a0 surgic:a0 straigh
 accuraci	truth:s0 qualiti:h0
 accus	accusatori:s0 impeach:s0 incrimin:s0 crimin:s0 criminatori:d0 crime:d0 inculpatori:a0 inculp:a0
 accustom	habitu:s0 habit:d0 chang:h0 alter:h0 modifi:h0
+ace	one:s0 singl:s0 uniti:s0 digit:h0 figur:h0 adept:s2 champion:s2 sensat:s2
 aceton	propanon:s0 keton:h0 solvent:h0 dissolv:h0 resolv:h0 dimethyl:s1 agent:h1
 acetonemia	ketonemia:s0 ketosi:s0 symptom:h0
 ach	hurt:s0 achi:s0 suffer:s0 pain:a0 perceiv:h0 comprehend:h0 yearn:s1 yen:s1
-achiev	accomplish:s0 attain:s0 reach:s0 action:h0 succe:h0 win:h0 come:h1 bring:h1
+achiev	accomplish:s0 attain:s0 reach:s0 action:h0 succeed:h0 win:h0 come:h1 bring:h1
 acid	sour:s0 acerb:s0 acrid:s0 bitter:s0 blister:s0 caustic:s0 sulfur:s0 sulphur:s0
-acknowledg	admit:s0 admiss:d0 declar:h0 adjudg:h0 hold:h0 receipt:s1 commun:h1 pass:h1
+acknowledg	admit:s0 admiss:d0 declar:h0 adjudg:h0 hold:h0 receipt:s1 communic:h1 pass:h1
 acolyt	clergyman:h0 reverend:h0 order:h0 man:h1 cloth:h1 holi:h1
 acquaint	familiar:s0 convers:s0 introduc:s0 present:s0 introduct:d0 inform:h0 acquaintanceship:s1 familiaris:s1
 acquiesc	assent:s0 acced:s0 access:d0 assenti:d0 accept:h0 agre:h0 agreement:h1
@@ -101,11 +101,11 @@ acquit	assoil:s0 clear:s0 discharg:s0 exoner:s0 exculp:s0 exculpatori:d0 exon:d0
 acr	estat:s0 land:s0 demesn:s0 realti:h0 immov:h0 area:h1 unit:h1 squar:h1
 acreag	area:h0 expans:h0 land:s1 surfac:h1
 acrobat	tumbl:s0 gymnast:s0 athlet:s0 activ:a0 exercis:h1
-act	enact:s0 plai:s0 playact:s0 perform:s0 move:s0 action:d0 imperman:a0 temporari:a0
+act	enact:s0 play:s0 playact:s0 perform:s0 move:s0 action:d0 imperman:a0 temporari:a0
 actinomet	measur:h1 instrument:h1 system:h1 devic:h1
 action	act:d0 deed:h0 activ:s1 human:h1 state:h1 militari:s3 group:h3
 activ	trip:s0 actuat:s0 trigger:s0 spark:s0 activist:d0 act:d0 tripper:d0 treat:a0
-actor	histrion:s0 player:s0 thespian:s0 plai:d0 act:d0 perform:h0 role:s1 artist:h1
+actor	histrion:s0 player:s0 thespian:s0 play:d0 act:d0 perform:h0 role:s1 artist:h1
 actress	actor:h0 histrion:h0 player:h0 thespian:h0 role:h1
 actual	exist:s0 effect:a0 be:h0 being:h0 real:a1 face:h1 earth:h1 genuin:s2
 actuat	trip:s0 trigger:s0 activ:s0 spark:s0 act:d0 tripper:d0 initi:h0 pioneer:h0
@@ -113,11 +113,11 @@ acut	subacut:a0 intens:s1 sharp:a1 discrimin:s2 incis:s2 keen:s2 knifelik:s2 pen
 ad	advertis:s0 advertiz:s0 advert:s0 promot:h0 promo:h0 public:h0 packag:h0 materi:h1
 adam	adamantin:s0 inexor:s0 intransig:s0 inflex:a0 man:h0 adult:h1 male:h1
 adapt	version:s0 accommod:s0 alter:s0 adaptor:d0 adjust:a0 convert:a0 elast:a0 flexibl:a0
-add	addit:d0 increas:h0 append:s1 suppli:s1 state:h1 sai:h1 tell:h1 lend:s2
+add	addit:d0 increas:h0 append:s1 suppli:s1 state:h1 say:h1 tell:h1 lend:s2
 addict	alcohol:a0 depend:a0 hook:a0
 addit	improv:s0 add:d0 compon:h0 constitu:h0 element:h0 increas:h1 gain:s2 indefinit:h3
 addlebrain	addlep:s0 puddinghead:s0 muddlehead:s0 confus:a0
-address	refer:s0 addresse:d0 code:h0 commun:h0 intercommun:h0 comput:s1 speak:s1 turn:s1
+address	refer:s0 addresse:d0 code:h0 communic:h0 intercommun:h0 comput:s1 speak:s1 turn:s1
 adenoma	benign:h1 tumor:h1 tumour:h1 nonmalign:h1 neoplasm:h1
 adept	expert:s0 good:s0 practic:s0 profici:s0 skill:s0 skil:s0
 adequ	equal:s0 satisfactori:a0 capabl:a0 compet:a0 enough:s1 suffici:a1 passabl:s2 toler:s2
@@ -154,7 +154,7 @@ adult	grownup:s0 big:s0 grown:s0 adulthood:d0 matur:a0 person:h0 individu:h0 som
 adulter	fornic:s0 adulteri:d0 libertin:h0 debauche:h0 rounder:h0
 adulthood	matur:s0 adult:d0 time:h1 life:h1
 advanc	progress:s0 precoci:a0 travel:h0 move:h0 go:h0 locomot:h0 improv:s1 better:s1
-advantag	vantag:s0 favor:s0 favour:s0 plu:a0 expedi:a0 opportun:a0 profit:a0 benefici:a0
+advantag	vantag:s0 favor:s0 favour:s0 plus:a0 expedi:a0 opportun:a0 profit:a0 benefici:a0
 advent	come:s0 arriv:h0 reach:h0
 adventur	escapad:s0 ventur:s0 gambl:s0 chanc:s0 risk:s0 hazard:s0 adventuresom:s0 adventurist:d0
 adverb	adverbi:d0 major:h1 form:h1 class:h1
@@ -170,12 +170,12 @@ advocaci	protagon:s0 advoc:d0 support:h0
 aegean	sea:h0
 aegi	auspic:s0 protect:s0 endors:h0 indors:h0
 aeon	eon:s0 spiritu:h1 supernatur:h1
-aerat	treat:a0 action:h0 activ:h0 apparatu:h0 setup:h0 natur:h1 process:h1
-aerial	pass:h0 forward:s1 plai:h1 game:h1
+aerat	treat:a0 action:h0 activ:h0 apparatus:h0 setup:h0 natur:h1 process:h1
+aerial	pass:h0 forward:s1 play:h1 game:h1
 aerob	aerophil:s0 aerobiot:a0 oxid:a0
-aerosol	aerosolis:s0 gaseou:a0 cloud:h0 scatter:h0 sprinkl:h0 dot:h0 dust:h0 dispers:h0
-aeschylu	aeschylean:d0 dramatist:h0 playwright:h0
-aesthet	esthet:s0 artist:a1 cosmet:a1 enhanc:a1 painterli:a1 sensuou:a1
+aerosol	aerosolis:s0 gaseous:a0 cloud:h0 scatter:h0 sprinkl:h0 dot:h0 dust:h0 dispers:h0
+aeschylus	aeschylean:d0 dramatist:h0 playwright:h0
+aesthet	esthet:s0 artist:a1 cosmet:a1 enhanc:a1 painter:a1 sensuous:a1
 affair	matter:s0 thing:s0 concern:h0 intimaci:s1 liaison:s1 involv:s1 amour:s1 person:s1
 affect	affection:s0 fond:s0 tender:s0 heart:s0 warm:s0 warmhearted:s0 philia:s0 impact:s0
 affection	fond:s0 lovesom:s0 tender:s0 affect:d0 love:a0
@@ -195,14 +195,14 @@ aflam	ablaz:s0 arous:s0 passion:a0
 aflar	flare:s0 move:a0 ablaz:s1 afir:s1 aflam:s1 alight:s1 light:a1 lit:a1
 afloat	adrift:s0 aimless:s0 directionless:s0 planless:s0 rudderless:s0 undirect:s0 purposeless:a0
 aforesaid	aforement:s0 said:s0 same:a0
-afraid	cowardli:a0 fear:a0 timid:a0 acrophob:a0 afeard:a0 afear:a0 aghast:a0 appal:a0
+afraid	coward:a0 fear:a0 timid:a0 acrophob:a0 afeard:a0 afear:a0 aghast:a0 appal:a0
 africa	african:d0 contin:h0
 african	africa:d0
 aftereffect	consequ:h0 effect:h0 outcom:h0 result:h0 event:h0 issu:h0 upshot:h0
-afternoon	dai:h0 daytim:h0 daylight:h0 greet:h1 salut:h1 farewel:h1 good:s2 word:h2
-ag	elderli:s0 older:s0 senior:s0 aged:d0 old:a0 properti:h0 cohort:h0 develop:h0
+afternoon	day:h0 daytim:h0 daylight:h0 greet:h1 salut:h1 farewel:h1 good:s2 word:h2
 agap	gape:s0 open:a0
 agat	chalcedoni:h0 calcedoni:h0
+age	elder:s0 older:s0 senior:s0 aged:d0 old:a0 properti:h0 cohort:h0 develop:h0
 agenc	bureau:s0 offic:s0 author:s0 offici:d0 feder:s1 govern:s1 administr:h1 unit:h1
 agenda	docket:s0 schedul:s0 plan:h0 program:h0 programm:h0
 agent	agenc:d0 caus:h0 agenti:d1 causal:h1 repres:h1 substanc:h2
@@ -211,10 +211,10 @@ agglutin	organ:h1 process:h1 biolog:h1 linguist:h2
 agglutinin	antibodi:h0
 aggrav	worsen:s0 exacerb:s0 exasper:s0 chang:h0 alter:h0 modifi:h0 anger:h1
 aggreg	sum:s0 total:s0 collect:s0 accumul:s0 assemblag:s0 mass:s0 summat:d0 assembl:d0
-aggress	hostil:a0 assert:a0 offens:a0 battl:a0 bellicos:a0 comb:a0 competit:a0 milit:a0
+aggress	hostil:a0 assert:a0 offens:a0 battl:a0 bellicos:a0 combat:a0 competit:a0 milit:a0
 aggressor	attack:s0 assail:s0 assault:s0 aggress:d0 wrongdoer:h0 offend:h0 instig:h1 initi:h1
-aghast	appal:s0 dismai:s0 shock:s0 afraid:a0
-agil	nimbl:s0 quick:s0 spry:s0 activ:a0
+aghast	appal:s0 dismay:s0 shock:s0 afraid:a0
+agil	nimbl:s0 quick:s0 spri:s0 activ:a0
 agit	foment:s0 excit:a0 discompos:a0 impati:a0 tens:a0 unquiet:a0 unsteadi:a0 amuck:a0
 agoni	torment:s0 tortur:s0 agon:d0 agonist:d0 agonis:d0 suffer:h0 hurt:h0 excruci:s1
 agre	hold:s0 concur:s0 concord:s0 concurr:d0 agreeabl:d0 agreement:d0 accept:h1 consent:h1
@@ -224,11 +224,11 @@ agu	ill:h0 unwel:h0 maladi:h0 sick:h0
 ahead	lead:s0 up:a0
 ahorseback	ahors:s0 move:a0
 aid	assist:s0 help:s0 adjut:s0 helper:d0 resourc:h0 offic:h0 support:h0 auxiliari:s1
-ail	indispos:s0 peak:s0 poorli:s0 sickli:s0 unwel:s0 seedi:s0 ill:a0 sick:a0
+ail	indispos:s0 peak:s0 poor:s0 sick:s0 unwel:s0 seedi:s0 ill:a0 weather:s1
 ailment	complaint:s0 ill:s0 ail:d0 disord:h0 upset:h0
 aim	purpos:s0 intent:s0 design:s0 direct:s0 take:s0 train:s0 intend:d0 goal:h0
 aimless	purposeless:s0 adrift:s0 afloat:s0 directionless:s0 planless:s0 rudderless:s0 undirect:s0 meaningless:h0
-air	aerat:s0 pose:s0 aerifi:d0 ga:h0 affected:h0 expos:h0 aerial:d1 region:h1
+air	aerat:s0 pose:s0 aerifi:d0 gas:h0 affected:h0 expos:h0 aerial:d1 region:h1
 airborn	mobil:a0
 aircraft	craft:h0
 airflow	flow:h0 air:s1
@@ -236,23 +236,23 @@ airfram	framework:h0 frame:h0
 airi	air:s0 ventil:a0
 airless	close:s0 stuffi:s0 unair:s0 unventil:a0
 airplan	aeroplan:s0 plane:s0 heavier:h1 air:h1 craft:h1
-airport	airdrom:s0 aerodrom:s0 drome:s0 airfield:h0 field:h0 land:h1 fly:h1
+airport	airdrom:s0 aerodrom:s0 drome:s0 airfield:h0 field:h0 land:h1 fli:h1
 airspe	speed:h0 veloc:h0
-airwai	duct:h0 air:s1 passag:s1
-aisl	passag:h0 gangwai:s1 passagewai:h1
+airway	duct:h0 air:s1 passag:s1
+aisl	passag:h0 gangway:s1 passageway:h1
 akin	kindr:s0 similar:a0
 alabama	al:s0 south:h0 heart:s1 dixi:s1 camellia:s1 state:s1 american:h1
 alabaman	alabamian:s0 american:h0
 alabamian	alabaman:s0 american:h0
 alabast	gypsum:h0
-alarm	dismai:s0 constern:s0 appal:s0 horrifi:s0 horror:d0 alarmist:d0 afraid:a0 fear:h0
+alarm	dismay:s0 constern:s0 appal:s0 horrifi:s0 horror:d0 alarmist:d0 afraid:a0 fear:h0
 alaska	ak:s0 alaskan:d0 last:s1 frontier:s1 american:h1 state:h1
 albani	capit:s1 new:s1 york:s1 state:h1
 album	medium:h0 record:s1 book:h1 volum:h1
 albumin	albumen:s0 simpl:h1 protein:h1
 alcohol	intoxic:s0 inebri:s0 intox:d0 drink:h0 beverag:h0 drinkabl:h0 potabl:h0 drug:h1
-alderman	aldermanli:d0 repres:h0
-alert	watch:s0 wake:s0 vigil:s0 alarm:s0 awak:a0 live:a0 wari:a0 fly:a0
+alderman	repres:h0
+alert	watch:s0 wake:s0 vigil:s0 alarm:s0 awak:a0 live:a0 wari:a0 fli:a0
 alfresco	outdoor:a0 outsid:a0
 alga	algal:d0 protoctist:h0
 algerian	algeria:d0
@@ -267,75 +267,75 @@ alkali	base:s0 alkal:d0 alkalifi:d0 basifi:d0 compound:h0 chemic:h1
 alkalin	alkal:s0 alkali:d0 alkalesc:a0 alcalesc:a0 basic:a0 saltlik:a0
 alkylbenzenesulfon	sulfon:h0
 all	each:a0 everi:a0 last:a1 complet:a1
-alleg	aver:s0 sai:s0 declar:a0 accus:h0 assert:h0 assever:h0 maintain:h0 suppos:s1
+alleg	aver:s0 say:s0 declar:a0 accus:h0 assert:h0 assever:h0 maintain:h0 suppos:s1
 allegi	commit:s0 loyalti:s0 dedic:s0 cooper:h0
 allegori	fabl:s0 parabl:s0 apologu:s0 allegor:d0 allegoris:d0 parabol:d0 fabul:d0 fabulist:d0
-allei	alleywai:s0 street:h0 back:s1
-allevi	reliev:s0 palliat:s0 assuag:s0 palli:d0 alleviatori:d0 better:h0 improv:h0 amend:h0
-alleywai	allei:s0 street:h0 back:s1
-alli	relat:a0 state:h0 nation:h0 countri:h0 land:h0 commonwealth:h0 friend:s1 re:h1
+allevi	reliev:s0 palliat:s0 assuag:s0 alleviatori:d0 better:h0 improv:h0 amend:h0 amelior:h0
+alley	alleyway:s0 street:h0 back:s1
+alleyway	alley:s0 street:h0 back:s1
+alli	relat:a0 state:h0 nation:h0 countri:h0 land:h0 commonwealth:h0 friend:s1 res:h1
 allig	crack:s0 rough:a0 unsmooth:a0 leather:h0 gator:s1 crocodilian:h1 reptil:h2
 alloc	allot:s0 apportion:s0 apport:s0 allocat:s0 distribut:a0 share:h0 portion:h0 part:h0
 allot	alloc:s0 portion:s0 assign:s0 share:h0 part:h0 percentag:h0 distribut:h0 administ:h0
 allow	let:s0 permit:s0 deduct:a0 share:h0 portion:h0 part:h0 percentag:h0 counten:s1
 allus	allud:d0 mention:h0 refer:h0
-alo	purg:h0 cathart:h0 physic:h0 aperi:h0 bitter:s1
+alo	purgat:h0 cathart:h0 physic:h0 aperi:h0 bitter:s1
 alon	loneli:s0 lonesom:s0 solitari:s0 lone:d0 unsoci:a0 disposit:h0 tempera:h0 unaccompani:a1
 aloof	distanc:s0 distant:s0 upstag:s0 reserv:a0 indiffer:h0
 alpha	letter:h0 alphabet:h1 charact:h1
 alphabet	alphabetis:s0 arrang:h0 set:h1
 alter	chang:s0 modif:s0 modifi:s0 changer:d0 adjust:a0 emend:a0 edit:a0 paraphrast:a0
-alterc	affrai:s0 fraca:s0 quarrel:h0 wrangl:h0 row:h0 word:h0 dustup:h0
+alterc	affray:s0 fraca:s0 quarrel:h0 wrangl:h0 row:h0 word:h0 dustup:h0
 altern	option:s0 choic:s0 jump:s0 substitut:s0 cyclic:a0 secondari:a0 decid:h0 chang:h0
 altitud	height:s0 altitudin:d0 elev:h0
 altruism	selfless:s0 altruist:d0 unselfish:h0
 aluminum	aluminium:s0 al:s0 alumin:d0 aluminis:d0 metal:h0 atom:s1 number:s1 13:s1
 alundum	alumina:h0 aluminum:h1 oxid:h1 aluminium:h1
-alveolu	alveol:d0 sac:h0 air:s1 cell:s1
-amass	accumul:s0 cumul:s0 conglomer:s0 gather:s0 cumulu:d0 increas:h0 pile:s1
+alveolus	alveol:d0 sac:h0 air:s1 cell:s1
+amass	accumul:s0 cumul:s0 conglomer:s0 gather:s0 cumulus:d0 increas:h0 pile:s1
 amateur	recreat:s0 unpaid:s0 nonprofession:a0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
 amateurish	unskil:h0
 amaz	astonish:s0 astound:s0 astoni:s0 stun:s0 surpris:a0 feel:h0 perplex:s1 vex:s1
 ambassador	embassador:s0 ambassadori:d0 ambassadorship:d0 diplomat:h0 diplomatist:h0
 amber	gold:s0 chromat:a0 yellow:h0
-ambianc	atmospher:s0 ambienc:s0 ambient:d0 condit:h0 statu:h0
-ambigu	equivoc:s0 doubl:a0 fork:a0 evas:a0 indetermin:a0 sai:h0 express:h0 locut:h0
+ambianc	atmospher:s0 ambienc:s0 ambient:d0 condit:h0 status:h0
+ambigu	equivoc:s0 doubl:a0 fork:a0 evas:a0 indetermin:a0 say:h0 express:h0 locut:h0
 ambit	aspir:s0 dream:s0 ambiti:d0 desir:h0 drive:h1
 ambiti	ambit:d0 enterpris:a0 push:a0 pushi:a0 aspir:a0 wish:a0 compuls:a0 determin:a0
-ambl	mosei:s0 ambler:d0 walk:h0
+ambl	mosey:s0 ambler:d0 walk:h0
 ambul	car:h0 auto:h0 automobil:h0 machin:h0 motorcar:h0
-ambuscad	ambush:s0 trap:s0 ly:s1 wait:s1 surpris:h1 attack:h1 coup:h1 de:h1
-ambush	ambuscad:s0 trap:s0 scupper:s0 bushwhack:s0 waylai:s0 lurk:s0 lurker:d0 wait:h0
+ambuscad	ambush:s0 trap:s0 lie:s1 wait:s1 surpris:h1 attack:h1 coup:h1 de:h1
+ambush	ambuscad:s0 trap:s0 scupper:s0 bushwhack:s0 waylay:s0 lurk:s0 lurker:d0 wait:h0
 amen	conform:s0 compliant:a0
 amend	amendatori:d0 revis:a0 correct:h0 rectif:h0 better:s1 improv:s1 amelior:s1 melior:s1
 america	us:s0 usa:s0 american:d0 unit:s1 state:s1 north:h1 countri:h1 nation:h1
 american	america:d0 inhabit:h0 habit:h0 dweller:h0 denizen:h0 indwel:h0 patriot:h0 nation:h0
 americana	artifact:h0 artefact:h0
-amiabl	affabl:s1 cordial:s1 genial:s1 amiti:d1 friendli:a1
-amic	friendli:a0 lovabl:a0 loveabl:a0 peac:a0 peaceabl:a0 unthreaten:a0 well:a1 dispos:a1
+amiabl	affabl:s1 cordial:s1 genial:s1 amiti:d1 friend:a1
+amic	friend:a0 lovabl:a0 loveabl:a0 peac:a0 peaceabl:a0 unthreaten:a0 well:a1 dispos:a1
 aminomethan	methyl:h0 group:h1 radic:h1
 amiss	awri:s0 haywir:s0 wrong:s0 malfunct:a0 nonfunct:a0
 amiti	cordial:s0 friendli:h0
 ammo	ammunit:s0 weaponri:h0 arm:h0 munit:h0 implement:h1 war:h1 weapon:h1 system:h1
 ammoniac	gum:h0
 ammunit	ammo:s0 weaponri:h0 arm:h0 munit:h0 implement:h1 war:h1 weapon:h1 system:h1
-amor	am:s0 love:a0
+amor	amat:s0 love:a0
 amorist	fan:h0 buff:h0 devote:h0 lover:h0
 amorph	formless:s0 shapeless:s0 unform:a0
-amount	sum:s0 asset:h0 monei:s1 total:s1 number:s1 come:s1 magnitud:h1 be:h1
+amount	sum:s0 asset:h0 money:s1 total:s1 number:s1 come:s1 magnitud:h1 be:h1
 amp	amper:s0 current:h1 unit:h1
 amphibolog	amphiboli:s0 ambigu:h0
-ampl	abund:a0 suffici:a0 full:a0 good:a0 gener:a0 wide:a0 copiou:s1 plenteou:s1
+ampl	abund:a0 suffici:a0 full:a0 good:a0 generous:a0 wide:a0 copious:s1 plenteous:s1
 amplif	elabor:s0 expans:h0 expand:h1
 amplifi	magnifi:s0 magnitud:d0 magnif:d0 enlarg:h0 electron:h1 equip:h1
 amplitud	shift:h0 displac:h0
-amput	remov:h0 take:h0 withdraw:h0 cut:s1 awai:h1
+amput	remov:h0 take:h0 withdraw:h0 cut:s1 away:h1
 amsterdam	dutch:s1 capit:s1 netherland:s1 nation:h1
 amulet	talisman:s0 charm:h0 good:h1 luck:h1
 amus	entertain:s0 divert:s0 disport:s0 divers:d0 pleas:a0 delight:h0 delect:h0 recreat:h1
 anabaptist	anabapt:d0 protest:h0
 anachron	mistim:s0 misdat:s0 anachronist:d0 timekeep:h0 artifact:h1 artefact:h1
-anaconda	boa:h0 eunect:s1 murinu:s1
+anaconda	boa:h0 eunect:s1 murinus:s1
 anaerob	anaerobiot:s0
 anaesthesia	anesthesia:s0 anaesthet:d0 anaesthetist:d0 anesthet:d0 anesthetist:d0 physic:h1 condit:h1 physiolog:h1
 analept	stimul:a0
@@ -351,38 +351,37 @@ anarchi	lawless:s0 anarchist:d0 anarch:d0 disord:h0
 anarchist	nihilist:s0 syndicalist:s0 syndic:d0 nihil:d0 anarchi:d0 radic:h0
 anastomosi	inoscul:s0 anastomot:d0 junction:h0 conjunct:h0 conjug:h0 collig:h0
 anastomot	anastomosi:d0
-anatom	anatomi:d0 sai:h0 express:h0 locut:h0 refer:s1
-anatomi	anatom:d0 anatomist:d0 anatomis:d0 morpholog:h0 gener:s1 soma:s1 build:s1 figur:s1
-ancestor	ascend:s0 anteced:s0 root:s0 ancestr:d0 rel:h0 relat:h0
+anatom	anatomi:d0 say:h0 express:h0 locut:h0 refer:s1
+anatomi	anatom:d0 anatomist:d0 anatomis:d0 morpholog:h0 general:s1 soma:s1 build:s1 figur:s1
+ancestor	ascend:s0 anteced:s0 root:s0 ancestr:d0 relat:h0
 ancestr	hereditari:s0 patrimoni:s0 transmiss:s0 ancestor:d0 inherit:a0 herit:a0
 ancestri	lineag:s0 line:s0 descent:s0 bloodlin:s0 blood:s0 pedigre:s0 origin:s0 parentag:s0
-anchor	ground:s0 hook:h0 claw:h0 fasten:h0 fix:h0 secur:h0 tackl:s1 mainstai:s1
+anchor	ground:s0 hook:h0 claw:h0 fasten:h0 fix:h0 secur:h0 tackl:s1 mainstay:s1
 ancient	past:a0 old:a1
-ancistrodon	agkistrodon:s0 genu:s1 reptil:h1
-andean	and:d0
+ancistrodon	agkistrodon:s0 genus:s1 reptil:h1
+andean	andes:d0
 andrena	andrenid:s0 bee:h0 mine:s1
 anecdot	anecdotist:d0 report:h0 account:h0
 anem	anaem:s0 anaemia:d0 anemia:d0 weak:a0
 anemia	anaemia:s0 anaem:d0 anem:d0 blood:h1 diseas:h1 disord:h1
-angel	beatif:s0 saintlik:s0 saintli:s0 saint:s0 good:a0 spiritu:h1 supernatur:h1
-anger	choler:s0 ir:s0 angri:d0 emot:h0 arous:h0 elicit:h0 enkindl:h0 kindl:h0
+angel	beatif:s0 saintlik:s0 saint:s0 saintli:d0 good:a0 spiritu:h1 supernatur:h1
+anger	choler:s0 ire:s0 angri:d0 emot:h0 arous:h0 elicit:h0 enkindl:h0 kindl:h0
 angl	angular:d0 angul:d0 angler:d0 space:h0 travel:h0 go:h0 move:h0 locomot:h0
 anglican	protest:h0
 anglophilia	anglophil:d0 admir:h0 esteem:h0
-angri	anger:d0 aggrav:a0 provok:a0 enrag:a0 furiou:a0 infuri:a0 madden:a0 black:a0
+angri	anger:d0 aggrav:a0 provok:a0 enrag:a0 furious:a0 infuri:a0 madden:a0 black:a0
 angst	anxieti:h0
 anguish	torment:s0 tortur:s0 sorrow:a0 distress:h0 hurt:h0 suffer:h0
 angular	angl:d0 angul:s1 point:a1 squar:a1 asteroid:a1 bicuspid:a1 cuspat:a1 cusp:a1
 ani	whatev:s0 whatsoev:s0 some:a0
 anim	beast:s0 brute:s0 creatur:s0 fauna:s0 inspir:s0 invigor:s0 enliven:s0 exalt:s0
-animos	animu:s0 hostil:h0 enmiti:h0 bad:s1 blood:s1 ill:h1
+animos	animus:s0 hostil:h0 enmiti:h0 bad:s1 blood:s1 ill:h1
 anion	ion:h0 deterg:h0 non:s1 ionic:s1
 ankl	anklet:d0 joint:s1 mortis:s1 articulatio:s1 talocrurali:s1 glide:h1 plana:h1
 annihil	obliter:s0 devast:s0 elimin:s0 extinguish:s0 erad:s0 decim:s0 wither:s0 wipeout:d0
-anniversari	dai:h0 remembr:s1
-annoi	rag:s0 bother:s0 irrit:s0 rile:s0 nark:s0 nettl:s0 gravel:s0 vex:s0
+anniversari	day:h0 remembr:s1
 announc	proclam:s0 annunci:s0 declar:s0 denot:s0 proclaim:d0 annunciatori:d0 statement:h0 inform:h0
-annoy	irrit:s0 vexat:s0 bother:s0 vex:d0 chafe:s1 psycholog:h1 state:h1 condit:h1
+annoy	irrit:s0 vexat:s0 bother:s0 vex:s0 chafe:s0 rag:s0 rile:s0 nark:s0
 anod	electrod:h0
 anom	alien:s0 disori:s0 anomi:d0 unori:a0
 anomal	anomali:d0 abnorm:a0 unnatur:a0
@@ -390,15 +389,15 @@ anomi	anom:d0 isol:h0
 anonym	nameless:s0 unidentifi:a0 unknown:a0 unnam:a0 obscur:h0 faceless:a1
 anorexia	anorex:d0 anorect:d0 eat:h1 disord:h1
 anoth	other:a0
-answer	repli:s0 respons:s0 respond:s0 statement:h0 state:h0 sai:h0 tell:h0 solut:s1
+answer	repli:s0 respons:s0 respond:s0 statement:h0 state:h0 say:h0 tell:h0 solut:s1
 ant	emmet:s0 pismir:s0 hymenopteran:h0 hymenopteron:h0 hymenopt:h0 hymenopter:h1 insect:h1
-antagon	antagonis:s0 annoi:h0 rag:h0 bother:h0 irrit:h0 rile:h0 nark:h0 nettl:h0
+antagon	antagonis:s0 annoy:h0 rag:h0 bother:h0 irrit:h0 rile:h0 nark:h0 nettl:h0
 antagonis	antagon:s0 counteract:s0 act:h0 move:h0
-antagonist	adversari:s0 oppon:s0 oppos:s0 resist:s0 counter:s0 antagon:d0 neg:a0 person:h0
+antagonist	adversari:s0 oppon:s0 oppos:s0 resist:s0 counter:s0 antagon:d0 negat:a0 person:h0
 antar	binari:h0 star:h1 doubl:h1
 anteat	pangolin:s0 placent:h0 eutherian:h0 scali:s1 mammal:h1
 antebellum	nonmodern:a0
-anteced	ancestor:s0 ascend:s0 root:s0 ancestr:d0 rel:h0 relat:h0 caus:h1
+anteced	ancestor:s0 ascend:s0 root:s0 ancestr:d0 relat:h0 caus:h1
 antelop	bovid:h0
 antenna	aerial:s0 antennari:d0 antenn:d0 transmit:s1 feeler:s1 electr:h1 devic:h1 sensit:h1
 anterior	front:a0 frontal:a0 prefront:a0 tooth:h0
@@ -412,7 +411,7 @@ anticip	expect:s0 await:s0 evalu:h0 judg:h0 forese:s1 forestal:s1 counter:s1 ant
 anticoagul	medic:h1 care:h1 aid:h1
 antigen	substanc:h0
 antipathi	avers:s0 distast:s0 antipathet:d0 dislik:h0
-antiqu	old:a0 ag:h0 demod:s1 ex:s1 outmod:s1 pass:s1 passe:s1 unfashion:a1
+antiqu	old:a0 age:h0 demod:s1 ex:s1 outmod:s1 pass:s1 passe:s1 unfashion:a1
 antiredeposit	action:h0 activ:h0 natur:h1 process:h1
 antisept	antisepsi:d0 clean:a0 germfre:a0 health:a0 asept:a0 steril:a0 bactericid:a0 disinfect:a0
 antiserum	serum:h0 blood:h1
@@ -421,11 +420,11 @@ antithet	antithesi:d0 differ:a0
 antitrust	antimonopoli:s0 fair:a0 just:a0
 anvil	block:h0
 anxieti	anxious:s0 psycholog:h1 state:h1 condit:h1 mental:h1 emot:h1
-anxiou	dy:s0 eager:a0
+anxious	die:s0 eager:a0
 aorta	aortic:d0 aortal:d0 arteri:h0 arteria:h0 blood:h1 vessel:h1
-ap	primat:h0
 apach	athapaskan:h0 athapascan:h0 athabaskan:h0 athabascan:h0
 apart	flat:s0 isol:s0 obscur:s0 flatlet:d0 unconnect:a0 hous:h0 lodg:h0 live:h1
+ape	primat:h0
 apertur	regul:h0
 apex	vertex:s0 peak:s0 acm:s0 apic:d0 extrem:h0 extremum:h0 point:h1
 aplomb	assured:s0 cool:s0 pois:s0 assur:d0 composur:h0 calm:h0 equanim:h0
@@ -438,9 +437,9 @@ apologia	apolog:s0 apologet:d0 apologist:d0 apologis:d0 defens:h0 defenc:h0 vind
 apologist	vindic:s0 justifi:s0 apolog:d0 advoc:h0 propon:h0 expon:h0
 apostol	apostl:d0
 apothecari	pharmacist:s0 druggist:s0 chemist:s0 chemistri:d0 drug:d0 pharmaceut:d0 pharmaci:d0 pcp:h0
-appal	dismai:s0 alarm:a0 experi:h0
+appal	dismay:s0 alarm:a0 experi:h0
 appar	evid:s0 manifest:s0 palpabl:s0 patent:s0 plain:s0 unmistak:s0 patenc:d0 appear:d0
-apparatu	setup:s0 equip:h0
+apparatus	setup:s0 equip:h0
 apparit	phantom:s0 phantasm:s0 phantasma:s0 fantasm:s0 specter:s0 spectr:s0 spirit:h0 disembodi:h1
 appeal	entreati:s0 prayer:s0 appealing:d0 appel:d0 attract:a0 catchi:a0 request:h0 ask:h0
 appear	look:s0 seem:s0 qualiti:h0 be:h0 visual:s1 aspect:s1 appar:d1 apparit:d1
@@ -452,7 +451,7 @@ appl	pome:h0 edibl:h1 fruit:h1 fals:h1
 applaud	clap:s0 spat:s0 acclaim:s0 clapper:d0 gesticul:h0 gestur:h0 motion:h0 prais:h1
 applaus	clap:s0 approv:h0 commend:h0 hand:s1
 applejack	brandi:h0
-appli	us:s0 util:s0 utilis:s0 emploi:s0 employ:d0 applic:d0 applicatori:d0 utiliz:d0
+appli	use:s0 util:s0 utilis:s0 employ:s0 applic:d0 applicatori:d0 utiliz:d0 useabl:d0
 applic	pertin:s0 applier:s0 pertain:d0 appli:d0 relev:a0 person:h0 individu:h0 someon:h0
 appoint	assign:s0 design:s0 name:s0 nomin:s0 constitut:s0 appointe:d0 nonelect:a0 decis:h0
 appointe	appoint:d0 offici:h0 functionari:h0 person:h1 individu:h1 someon:h1 somebodi:h1 mortal:h1
@@ -465,7 +464,7 @@ apprentic	learner:s0 prentic:s0 learn:d0 apprenticeship:d0 novic:h0 beginn:h0 ty
 apprenticeship	apprentic:d0 posit:h0 post:h0 berth:h0 offic:h0 spot:h0 billet:h0 place:h0
 approach	attack:s0 access:s0 near:s0 comprehens:a0 comprehend:a0 conceptu:h0 conceptualis:h0 formul:h0
 appropri	allow:s0 earmark:s0 reserv:s0 apropo:a0 proper:a0 befit:a0 pat:a0 right:a0
-approv	bless:s0 okai:s0 sanction:s0 approb:d0 ok:d0 author:a0 authoris:a0 support:h0
+approv	bless:s0 okay:s0 sanction:s0 approb:d0 ok:d0 author:a0 authoris:a0 support:h0
 approxim	estim:s0 idea:s0 rough:s0 inexact:a0 calcul:h0 comput:h0 figur:h0 reckon:h0
 april	apr:s0 gregorian:h1 calendar:h1 month:h1
 apron	protect:h1 garment:h1
@@ -487,16 +486,16 @@ architectur	build:h0 edific:h0 disciplin:h1 subject:h1 field:h1 studi:h1 bailiwi
 archiv	collect:h0 compendium:h0
 arctic	polar:a0 zone:s1 north:s1 frigid:s1 pole:d1 region:h1
 ardent	fervent:s0 fervid:s0 fieri:s0 impass:s0 perfervid:s0 torrid:s0 fire:d0 fervenc:d0
-ardor	ardour:s0 elan:s0 zeal:s0 zealou:d0 eager:h0 avid:h0 keen:h0
-arduou	backbreak:s0 gruel:s0 gruell:s0 hard:s0 heavi:s0 labori:s0 operos:s0 punish:s0
+ardor	ardour:s0 elan:s0 zeal:s0 zealous:d0 eager:h0 avid:h0 keen:h0
+arduous	backbreak:s0 gruel:s0 gruell:s0 hard:s0 heavi:s0 labori:s0 operos:s0 punish:s0
 area	countri:s0 areal:d0 region:h0 topic:h1 subject:h1 issu:h1 matter:h1 bodi:h3
-areawai	passagewai:h0
+areaway	passageway:h0
 arena	sphere:s0 domain:s0 area:s0 orbit:s0 field:s0 environ:h0
 argiv	argo:d0
 argon	ar:s0 element:h0 argonon:h0 atom:s1 number:s1 18:s1 chemic:h1 nobl:h1
 argot	slang:s0 cant:s0 jargon:s0 lingo:s0 patoi:s0 vernacular:s0 slangi:d0 non:h1
 argu	reason:s0 arguabl:d0 argument:d0 arguer:d0 present:h0 repres:h0 contend:s1 debat:s1
-argument	statement:s0 state:d0 argu:d0 disput:a0 contenti:a0 quarrelsom:a0 comb:a0 disputati:a0
+argument	statement:s0 state:d0 argu:d0 disput:a0 contenti:a0 quarrelsom:a0 combat:a0 disputati:a0
 arian	arianist:d0 heresi:h0 unorthodoxi:h0 theolog:h1 doctrin:h1
 arianist	arian:d0 christian:h0
 arid	fruitless:s0 barren:s0 qualiti:h0
@@ -514,19 +513,19 @@ armament	arm:d0 weaponri:h0 munit:h0 implement:h1 war:h1 weapon:h1 system:h1
 armchair	chair:h0
 armi	servic:h0 regular:s1 ground:s1 forc:s1 militari:h1 arm:h1 crowd:h1
 armoir	wardrob:h0 closet:h0 press:h0
-armor	armour:s0 bulletproof:a0 mail:a0 scale:a0 protect:h0 lightli:a1 cover:h1
+armor	armour:s0 bulletproof:a0 mail:a0 scale:a0 protect:h0 light:a1 cover:h1
 armpit	axilla:s0 axillari:d0 caviti:h0 cavum:h0 fossa:s1 bodili:h1
 aroma	smell:s0 odor:s0 odour:s0 scent:s0 odouris:d0 aromat:d0 aromatis:d0 smelli:d0
 arous	rous:s0 elicit:s0 enkindl:s0 kindl:s0 evok:s0 fire:s0 rais:s0 provok:s0
-arrai	rang:s0 arrang:h0 lai:s1 set:s1 displai:h1
 arraign	accus:h1 impeach:h1 incrimin:h1 crimin:h1
 arrang	agreement:s0 order:s0 set:a0 place:a0 laid:a0 plan:h0 prepar:h0 provis:h0
+array	rang:s0 arrang:h0 lay:s1 set:s1 display:h1
 arrest	apprehens:s0 catch:s0 collar:s0 pinch:s0 apprehend:s0 nail:s0 nab:s0 cop:s0
 arriv	reach:s0 come:s0 get:s0 comer:d0 accomplish:h0 achiev:h0 action:h1 travel:h2
-arrog	haughti:s0 hauteur:s0 lordli:s0 claim:s0 chesti:s0 claimant:d0 proud:a0 pride:h0
+arrog	haughti:s0 hauteur:s0 lordli:s0 claim:s0 chesti:s0 lord:d0 claimant:d0 proud:a0
 arrow	pointer:s0 point:d0 mark:h0 projectil:h1 missil:h1
 arroyo	gulli:h0
-arsen	ratsban:s0 trioxid:h0 anhydrid:s1 oxid:s1 white:s1
+arsenic	ratsban:s0 trioxid:h0 arsenous:s1 anhydrid:s1 oxid:s1 white:s1
 art	human:s0 arti:d0 artist:d0 creation:h0 disciplin:h0 subject:h0 field:h0 studi:h0
 arteri	arteria:s0 blood:s1 vessel:s1
 arteriol	arteriola:s0 arteriolar:d0 arteri:h0 arteria:h0 capillari:s1 blood:h1 vessel:h1
@@ -535,7 +534,7 @@ arteriolosclerosi	sclerosi:h0 indur:h0
 arthriti	arthrit:d0 inflammatori:h1 diseas:h1
 arti	art:d0 pretenti:a0
 articl	nonfict:h0 piec:h0 prose:h1 artifact:h1 artefact:h1 claus:s2 section:h2 subdivis:h2
-articul	joint:s0 jointer:d0 commun:a0 communicatori:a0 spoken:a0 eloqu:a0 facil:a0 fluent:a0
+articul	joint:s0 jointer:d0 communic:a0 communicatori:a0 spoken:a0 eloqu:a0 facil:a0 fluent:a0
 artifact	artefact:s0 artefactu:d0 artifactu:d0 whole:h0 unit:h0
 artific	ruse:s0 maneuv:h0 manoeuvr:h0 tactic:h1
 artifici	unreal:s0 counterfeit:a0 imit:a0 arrang:a0 stage:a0 bionic:a0 bleach:a0 color:a0
@@ -558,17 +557,17 @@ asphalt	pave:h0 pavement:h0 materi:h1
 aspir	hope:s0 wannab:s0 wannabe:s0 aim:s0 applic:h0 applier:h0 ambit:h0 ambiti:h0
 aspirin	bayer:s0 empirin:s0 salicyl:h0 analges:h0 anodyn:h0 painkil:h0 acetylsalicyl:s1 acid:s1
 ass	buttock:s0 nate:s0 ars:s0 butt:s0 backsid:s0 bum:s0 bun:s0 can:s0
-assai	check:s0 assay:d0 apprais:h0 assess:h0 analyz:h0 analys:h0 studi:h0 examin:h0
 assail	assault:s0 attack:s0 set:s1
 assassin	bravo:s0 murder:h0 liquid:h0 manslay:h0
 assault	attack:s0 assail:s0 battl:h0 conflict:h0 fight:h0 engag:h0 set:s1 attempt:h1
+assay	check:s0 apprais:h0 assess:h0 analyz:h0 analys:h0 studi:h0 examin:h0 canvass:h0
 assembl	piec:s0 tack:s0 assemblag:d0 machin:h0 join:h0 make:h0 creat:h0 fabric:s1
 assemblag	gather:s0 assembl:d0 hookup:s1 social:h1 group:h1 system:h1 hook:d2 action:h3
 assent	acquiesc:s0 acced:s0 access:d0 assenti:d0 agreement:h0 agre:h0
 assert	aver:s0 assever:s0 maintain:s0 aggress:a0 imper:a0 cocki:a0 emphat:a0 forc:a0
 assess	apprais:s0 measur:s0 evalu:s0 valuat:s0 valu:s0 valuer:d0 assessor:d0 classif:h0
 assessor	assess:d0 bureaucrat:h0 tax:s1 administr:h1 offici:h1
-asset	plu:s0 qualiti:h0
+asset	plus:s0 qualiti:h0
 assidu	concentr:s0 dilig:h0 industri:h0
 assign	deleg:s0 design:s0 deput:s0 delegaci:d0 appoint:a0 allot:a0 distribut:h0 duti:h0
 assigne	assign:d0 parti:h0 recipi:h0 receiv:h0
@@ -598,26 +597,26 @@ atheist	unbeliev:s0 atheism:d0 irreligi:a0 nonbeliev:h0
 athen	athinai:s0 athenian:d0 capit:s1 greec:s1 greek:s1 nation:h1
 atheromat	atheroma:d0
 athlet	jock:s0 sport:s0 contest:h0 divers:h0 recreat:h0 acrobat:s1 gymnast:s1 activ:a1
-athletic	strenuos:s0 strenuou:d0 energi:h0 vigor:h0 vigour:h0 zip:h0
+athletic	strenuos:s0 strenuous:d0 energi:h0 vigor:h0 vigour:h0 zip:h0
 atlant	ocean:h0
 atlanta	capit:s1 georgia:s1 state:h1 sieg:h1 besieg:h1 beleagu:h1 battl:s2 militari:h2
 atm	atmospher:s0 standard:s1 pressur:s1 unit:h1
-atmospher	ambianc:s0 ambienc:s0 ambient:d0 condit:h0 statu:h0 atm:s1 standard:s2 pressur:s2
+atmospher	ambianc:s0 ambienc:s0 ambient:d0 condit:h0 status:h0 atm:s1 standard:s2 pressur:s2
 atom	atomis:d0 substanc:h0 nuclear:s1 thermonuclear:a1
-aton	expiat:s0 abi:s0 aby:s0 expi:d0 expiatori:d0 right:h0 compens:h0 redress:h0
-atrophi	wast:s0 diminish:s0 symptom:h0 awai:s1
+aton	expiat:s0 abi:s0 aby:s0 expiatori:d0 right:h0 compens:h0 redress:h0 correct:h0
+atrophi	wast:s0 diminish:s0 symptom:h0 away:s1
 attach	connect:s0 affili:s0 connected:d0 relat:a0 fond:h0 affect:h0 affection:h0 tender:h0
 attack	onslaught:s0 onset:s0 onrush:s0 aggressor:s0 assail:s0 assault:s0 aggress:d0 oper:h0
-attain	accomplish:s0 achiev:s0 reach:s0 earn:a0 succe:h0 win:h0 hit:s1 arriv:h1
-attempt	effort:s0 endeavor:s0 endeavour:s0 try:s0 seek:s0 essai:s0 assai:s0 essay:d0
+attain	accomplish:s0 achiev:s0 reach:s0 earn:a0 succeed:h0 win:h0 hit:s1 arriv:h1
+attempt	effort:s0 endeavor:s0 endeavour:s0 tri:s0 seek:s0 essay:s0 assay:s0 trier:d0
 attend	tender:s0 tend:d0 assist:h0 helper:h0 help:h0 support:h0 be:h0 go:s1
 attent	attend:s0 concern:a0 captiv:a0 absorb:a0 engross:a0 enwrap:a0 intent:a0 wrap:a0
 attest	certifi:s0 manifest:s0 demonstr:s0 evid:s0 certif:d0 testifi:h0 prove:h0 show:h0
-attic	loft:s0 garret:s0 floor:h0 level:h0 storei:h0 stori:h0
+attic	loft:s0 garret:s0 floor:h0 level:h0 storey:h0 stori:h0
 attica	district:h0 territori:h0 dominion:h0
 attir	garb:s0 dress:s0 habili:s0 apparel:s0 garment:s0 robe:s0 dressi:d0 cloth:a0
 attitud	cognit:h0 knowledg:h0 noesi:h0 mental:s1 posit:s1 postur:s1 attitudinis:d1 attitudin:d2
-attornei	lawyer:s0 attorneyship:d0 law:d0 profession:h0 person:h1
+attorney	lawyer:s0 attorneyship:d0 law:d0 profession:h0 person:h1
 attract	pull:s0 draw:s0 beauti:a0 invit:a0 pleas:a0 seduct:a0 bewitch:a0 captiv:a0
 attribut	properti:s0 dimens:s0 imput:s0 ascrib:s0 assign:s0 ascript:d0 due:a0 refer:a0
 attun	adjust:h0 set:h0 correct:h0
@@ -663,23 +662,25 @@ avert	debar:s0 forefend:s0 forfend:s0 obviat:s0 deflect:s0 avoid:s0 prevent:h0 f
 aviari	volari:s0 build:h0 edific:h0 bird:s1 sanctuari:s1
 aviat	collect:h0 aggreg:h0 accumul:h0 assemblag:h0 air:s1 power:s1
 avocado	aguac:s0 allig:s1 pear:s1 edibl:h1 fruit:h1
-avoid	shun:s0 dodg:s0 reject:h0 turn:s1 awai:s1 debar:s1 forefend:s1 forfend:s1
+avoid	shun:s0 dodg:s0 reject:h0 turn:s1 away:s1 debar:s1 forefend:s1 forfend:s1
 avow	profess:s0 declar:a0
-aw	dread:s0 horrid:s0 terribl:s0 atroci:s0 abomin:s0 pain:s0 unspeak:s0 rever:a0
-awai	away:d0 absent:a0
+aw	dread:s0 horrid:s0 terribl:s0 atroci:s0 abomin:s0 pain:s0 unspeak:s0 bad:a0
 await	expect:s0 look:s0 wait:s0 anticip:s0 waiter:d0
 awak	wake:s0 arous:s0 awaken:s0 waken:s0 waker:d0 alert:a0 watch:a0 awar:a0
 awaken	waken:s0 wake:s0 arous:s0 rous:s0 rouser:d0 chang:h0 alter:h0 modifi:h0
-awar	conscious:s0 cogniz:s0 cognis:s0 knowing:s0 know:d0 consciou:d0 awak:a0 sensibl:a0
+awar	conscious:s0 cogniz:s0 cognis:s0 knowing:s0 know:d0 awak:a0 sensibl:a0 sensit:a0
 award	present:s0 grant:h0 subsid:h0 subsidis:h0 alloc:h0 apport:h0 accolad:s1 honor:s1
-awestruck	aw:s0 awestricken:s0 overaw:a0
-awkward	inconveni:a0 maladroit:a1 ugli:a1 gawki:a1 clumsi:a1 clunki:a1 ungainli:a1 unwieldi:a1
-awri	askew:s0 cockei:s0 lopsid:s0 wonki:s0 lopsided:d0 crook:a0
-ax	edg:h1
+away	absent:a0
+awe	aw:s0 rever:a0 wonder:h0 admir:h0 frighten:h0 fright:h0 scare:h0 affright:h0
+awestruck	awe:s0 awestricken:s0 overaw:a0
+awkward	inconveni:a0 maladroit:a1 ugli:a1 gawki:a1 clumsi:a1 clunki:a1 ungain:a1 unwieldi:a1
+awri	askew:s0 cockey:s0 lopsid:s0 wonki:s0 lopsided:d0 crook:a0
+ax	axe:s0 edg:h1
+axe	ax:s0 edg:h1
 axi	axial:d0 line:h0
 axial	axi:d0
-axiom	maxim:s0 axiomat:d0 sai:h0 express:h0 locut:h0
-axiomat	axiom:d0 obviou:a0 taken:s1 grant:s1
+axiom	maxim:s0 axiomat:d0 say:h0 express:h0 locut:h0
+axiomat	axiom:d0 obvious:a0 taken:s1 grant:s1
 axl	shaft:h0
 azimuth	az:s0 angl:h0
 babbl	babbler:d0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0 verbalis:h0 blather:s1
@@ -690,7 +691,7 @@ babylonian	semit:h0
 bachelor	bachelorhood:d0 man:h0 unmarri:s1 adult:h1 male:h1
 back	dorsum:s0 backup:s0 championship:s0 patronag:s0 endors:s0 indors:s0 support:s0 dorsal:d0
 backbend	acrobat:h1 stunt:h1 feat:h1
-backbon	anchor:s0 mainstai:s0 keyston:s0 linchpin:s0 lynchpin:s0 support:h0 grit:s1 gut:s1
+backbon	anchor:s0 mainstay:s0 keyston:s0 linchpin:s0 lynchpin:s0 support:h0 grit:s1 gut:s1
 backdrop	background:s0 backcloth:s0 sceneri:h0 scene:h0
 backer	angel:s0 back:d0 patron:h0 sponsor:h0 support:h0
 background	inherit:h0 heritag:h0 ground:s1 view:h1 aspect:h1 prospect:h1 scene:h1 vista:h1
@@ -711,24 +712,23 @@ bag	contain:h0 captur:h0 catch:h0 base:s2 indefinit:h2 quantiti:h2 basebal:h3 eq
 baggag	luggag:s0 lug:d0 case:h0
 baggi	sloppi:s0 loos:a0
 bagpip	pipe:h0
-bai	embay:s0 water:h0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0 verbalis:h0
 bait	hook:s0 lure:s0 sweeten:s0 teas:s0 razz:s0 rag:s0 cod:s0 tantal:s0
-bake	adust:s0 parch:s0 scorch:s0 sunbak:s0 dry:a0 cook:h0 baker:d1 broil:s2
-balanc	equilibr:s0 equilibris:s0 equilibrium:d0 proportion:a0 pois:a0 counterbalanc:a0 counterpois:a0 harmoni:a0
+bake	adust:s0 parch:s0 scorch:s0 sunbak:s0 dri:a0 cook:h0 baker:d1 broil:s2
+balanc	equilibr:s0 equilibris:s0 equilibrium:d0 pois:a0 counterbalanc:a0 counterpois:a0 harmoni:a0 proportion:a0
 bald	barefac:s0 overt:a0 open:a0 hairless:a0
 bale	bane:s0 malefic:a0 bundl:h0 sheaf:h0
 bali	island:h0
 balines	indonesian:h0 bahasa:h0 indonesia:h1
-balk	resist:s0 baulk:s0 jib:s0 balki:s0 baulker:d0 balker:d0 intract:a0 disobei:h0
+balk	resist:s0 baulk:s0 jib:s0 balki:s0 baulker:d0 balker:d0 intract:a0 disobey:h0
 balkan	balkanis:s0 divid:h0 split:h0 separ:h0 dissev:h0 carv:h1
 balki	intract:h0
 ball	wind:h0 wrap:h0 roll:h0 twine:h0 game:h1 equip:h1 shot:h1 pellet:h1
-ballad	lai:s0 song:h0 vocal:h0 poem:h1 vers:h2 form:h2
+ballad	lay:s0 song:h0 vocal:h0 poem:h1 vers:h2 form:h2
 ballast	materi:h0 stuff:h0
 ballerina	danseus:s0 ballet:h1 dancer:h1
 ballet	choreographi:h0 concert:s1 danc:s1 stage:h1 music:h1
 balletoman	enthusiast:h0 partisan:h0 partizan:h0
-balloon	balloonist:d0 lighter:h1 air:h1 craft:h1 playth:h1 toi:h1
+balloon	balloonist:d0 lighter:h1 air:h1 craft:h1 playth:h1 toy:h1
 ballot	document:h0 paper:h0 vote:s1 written:h1 choic:h1 select:h1 option:h1 pick:h1
 ballpark	park:s0 stadium:h0 bowl:h0 arena:h0 sport:h1
 ballplay	player:h0 athlet:h0 jock:h0 particip:h0 basebal:s1
@@ -742,7 +742,7 @@ ban	prohibit:s0 proscript:s0 censor:s0 proscrib:d0 decre:h0 edict:h0 fiat:h0 ord
 banana	herb:h0 tree:s1 herbac:h1 plant:h1 edibl:h2 fruit:h2
 band	set:s0 circl:s0 lot:s0 tie:h0 bind:h0 social:h1 group:h1 stria:s2
 bandag	patch:s0 bound:s0 treat:a0 dress:h0 medic:h1
-bandi	plai:h0
+bandi	play:h0
 bandit	brigand:s0 thief:h0 stealer:h0
 bandol	bandoli:s0 cartridg:h1 belt:h1
 bandstand	stand:s0 platform:h0 outdoor:s1 stage:s1
@@ -768,15 +768,15 @@ barbarian	savag:s0 primit:h0 person:h1
 barbecu	barbequ:s0 cookout:d0 grill:h0 cook:s1
 barbel	weight:h0 free:h1 exercis:h1
 barbit	veron:s0 barbiton:s0 diethylmalonylurea:s0 barbitur:h0 diethylbarbitur:s1 acid:s1
-barbitur	sed:h1 hypnot:h1 drug:h1
+barbitur	sedat:h1 hypnot:h1 drug:h1
 bare	nake:s0 nude:s0 nuditi:d0 naked:d0 uncloth:a0 uncov:h0 expos:h0 au:s1
 barefoot	shoeless:s0 unshod:a0 unsho:a0
-barg	flatboat:s0 hoi:s0 lighter:s0 boat:h0 rush:h0 hotfoot:h0 hasten:h0 hie:h0
+barg	flatboat:s0 hoy:s0 lighter:s0 boat:h0 rush:h0 hotfoot:h0 hasten:h0 hie:h0
 bargain	deal:s0 dicker:s0 agreement:h0 understand:h0 negoti:h0 dialogu:h0 talk:h0 negoci:h0
 barium	ba:s0 baric:d0 metal:h0 atom:s1 number:s1 56:s1 element:h1
 bark	barki:d0 cover:h0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0 verbalis:h0
 barkeep	bartend:s0 barman:s0 mixologist:s0 mixolog:d0 employe:h0
-barlei	barleycorn:s0 grain:h0 cereal:h0 food:h1
+barley	barleycorn:s0 grain:h0 cereal:h0 food:h1
 barn	contain:h0 farm:h1 build:h1
 barnburn	arsonist:h0 incendiari:h0 firebug:h0
 barnyard	yard:h0
@@ -784,7 +784,7 @@ baroni	impos:s0 nobl:s0 state:s0 stateli:d0 baron:d0 impress:a0 estat:h0 land:h0
 baroqu	churrigueresqu:s0 churrigueresco:s0 fanci:a0
 baroreceptor	receptor:h0 sens:h1 organ:h1 sensori:h1
 barrack	militari:h1 quarter:h1
-barrag	bombard:s0 outpour:s0 onslaught:s0 languag:h0 batteri:s1 shell:s1 linguist:h1 commun:h1
+barrag	bombard:s0 outpour:s0 onslaught:s0 languag:h0 batteri:s1 shell:s1 linguist:h1 communic:h1
 barrel	tube:h0 gun:s1 cask:s1 vessel:h1 drum:s2 cylind:h2
 barricad	roadblock:s0 block:s0 blockad:s0 stop:s0 bar:s0 stopper:d0 blockag:d0 barrier:h0
 barrier	obstruct:h0 obstructor:h0 impedi:h0 impedimenta:h0 roadblock:s1 obstacl:h1 mechan:h2
@@ -792,13 +792,13 @@ bartend	barman:s0 barkeep:s0 mixologist:s0 mixolog:d0 employe:h0
 base	basal:s0 establish:s0 ground:s0 found:s0 foundat:d0 support:a0 basic:a0 oper:s1
 basebal	ball:s0 ballgam:h0 game:s1 equip:h2
 baselin	standard:h0 criterion:h0 measur:h0 touchston:h0
-basement	cellar:s0 floor:h0 level:h0 storei:h0 stori:h0
+basement	cellar:s0 floor:h0 level:h0 storey:h0 stori:h0
 bash	knock:s0 bang:s0 smash:s0 belt:s0 timid:a0 blow:h0 bump:h0
 basi	foot:s0 ground:s0 foundat:h0 base:s1 fundament:s1 groundwork:s1 cornerston:s1 found:d1
-basic	basal:a0 base:a0 elementari:a0 element:a0 primari:a0 fundament:a0 rudimentari:a0 underli:a0
-basileu	ruler:h0 swayer:h0
+basic	basal:a0 base:a0 elementari:a0 element:a0 primari:a0 fundament:a0 rudimentari:a0 under:a0
+basileus	ruler:h0 swayer:h0
 basin	vessel:h0
-bask	enjoi:s0 relish:s0 savor:s0 savour:s0 enjoy:d0 lie:h1
+bask	enjoy:s0 relish:s0 savor:s0 savour:s0 lie:h1
 basket	handbasket:s0 contain:h0
 basketbal	hoop:s0 game:s1 court:h1
 basophil	basophilia:d0
@@ -819,7 +819,7 @@ baton	wand:s0 rod:h0
 battalion	armi:h1 unit:h1
 batter	hitter:s0 slugger:s0 batsman:s0 buffet:s0 slug:d0 bat:d0 damag:a0 ballplay:h0
 batteri	artilleri:h0 unit:h1 electr:s2 devic:h2 collect:h2 aggreg:h2 accumul:h2 assemblag:h2
-battl	conflict:s0 fight:s0 engag:s0 combat:s0 comb:s0 bellicos:s0 battler:d0 aggress:a0
+battl	conflict:s0 fight:s0 engag:s0 combat:s0 bellicos:s0 battler:d0 aggress:a0 action:h0
 battlefield	battleground:s0 field:s0 tract:h0 parcel:h0 battl:s1 honor:s1 piec:h1 land:h1
 battlefront	front:s0 frontal:d0 line:h0
 battleground	battlefield:s0 field:s0 tract:h0 parcel:h0 battl:s1 honor:s1 piec:h1 land:h1
@@ -828,6 +828,7 @@ bavaria	bavarian:d0 state:h0 provinc:h0
 bawdi	ribald:s0 bawd:d0 dirti:a0
 bawdyhous	whorehous:s0 brothel:s0 bordello:s0 bagnio:s0 cathous:s0 build:h0 edific:h0 hous:s1
 bawl	bellow:s0 shout:h0
+bay	embay:s0 water:h0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0 verbalis:h0
 bayonet	knife:h0
 bazaar	bazar:s0 shop:h0 store:h0
 be	being:s0 exist:s0 existenti:d0 state:h0 face:s1 earth:s1 organ:s1 organism:d1
@@ -845,11 +846,11 @@ bear	carnivor:h0 related:h0 have:h0 featur:h0 head:s1 aim:s1 birth:s1 deliv:s1
 beard	whisker:s0 barbat:s0 bewhisk:s0 whiskeri:s0 unshaven:a0 unshav:a0 rim:h0 face:s1
 beardown	strong:a0
 bearer	carrier:s0 toter:s0 tote:d0 bear:d0 carri:d0 travel:h0 messeng:h1 courier:h1
-beast	anim:s0 brute:s0 creatur:s0 fauna:s0 creat:d0 beastli:d0 bestial:d0 animalis:d0
+beast	anim:s0 brute:s0 creatur:s0 fauna:s0 creat:d0 bestial:d0 animalis:d0 organ:h0
 beat	round:s0 whip:s0 crush:s0 shell:s0 trounc:s0 vanquish:s0 beatabl:d0 path:h0
 beatnik	beat:s0 nonconformist:h0 recus:h0
 beau	boyfriend:s0 fellow:s0 swain:s0 man:h0 lover:h0 adult:h1 male:h1
-beauti	beauteou:d0 beautician:d0 beautifi:d0 ravish:a0 dishi:a0 stun:a0 attract:a0 grace:a0
+beauti	beauteous:d0 beautician:d0 beautifi:d0 ravish:a0 dishi:a0 stun:a0 attract:a0 grace:a0
 beautifi	fancifi:s0 embellish:s0 prettifi:s0 beautif:d0 beauti:d0 better:h0 improv:h0 amend:h0
 beckon	wave:s0 waver:d0 gesticul:h0 gestur:h0 motion:h0 attract:h1 appeal:h1
 becom	go:s0 get:s0 turn:h0 along:a1 ahead:a1 chang:h1 state:h1 transform:h1
@@ -862,12 +863,12 @@ bedraggl	draggl:s0 dirti:a0 soil:a0 unclean:a0
 bedroom	chamber:s0 bedchamb:s0 room:h0 sleep:s1 accommod:s1
 bedsid	side:h0
 bedstead	bedfram:s0 furnitur:h0 piec:h1 articl:h1
-bedtim	hour:h0 time:h1 dai:h1
+bedtim	hour:h0 time:h1 day:h1
 bee	hymenopteran:h0 hymenopteron:h0 hymenopt:h0 hymenopter:h1 insect:h1
 beebread	ambrosia:s0 composit:h0
 beech	tree:h0
-beef	cattl:h0 cow:h0 kine:h0 oxen:h0 boeuf:s1 bo:h1 tauru:h1 meat:h1
-beefi	burli:s0 huski:s0 strap:s0 buirdli:s0 robust:a0
+beef	cattl:h0 cow:h0 kine:h0 oxen:h0 boeuf:s1 bos:h1 taurus:h1 meat:h1
+beefi	bur:s0 huski:s0 strap:s0 buird:s0 robust:a0
 beehiv	workplac:h0 work:h0
 beer	beeri:d0 brew:h0 brewag:h0
 beetl	insect:h0
@@ -876,9 +877,9 @@ befit	suit:s0 beseem:s0 match:h0 fit:h0 correspond:h0 check:h0 jibe:h0 gibe:h0
 befog	obscur:s0 becloud:s0 obnubil:s0 fog:s0 cloud:s0 mist:s0 hide:h0 conceal:h0
 befriend	bind:h0 tie:h0 attach:h0 bond:h0
 befuddl	confus:s0 throw:s0 fox:s0 fuddl:s0 bedevil:s0 confound:s0 discombobul:s0 befog:s0
-beg	implor:s0 prai:s0 beggari:d0 plead:h0 solicit:s1 tap:s1 solicitor:d1 request:h1
-beget	get:s0 engend:s0 father:s0 mother:s0 sire:s0 gener:s0 begett:d0 make:h0
-beggar	mendic:s0 beggarli:d0 pauper:h0
+beg	implor:s0 pray:s0 beggari:d0 plead:h0 solicit:s1 tap:s1 solicitor:d1 request:h1
+beget	get:s0 engend:s0 father:s0 mother:s0 sire:s0 generat:s0 begett:d0 make:h0
+beggar	mendic:s0 pauper:h0
 beggari	beg:s0 mendic:s0 solicit:h0
 begin	commenc:s0 start:s0 get:s0 starter:d0 beginn:d0 happen:h0 occurr:h0 first:s1
 beginn	novic:s0 tyro:s0 tiro:s0 initi:s0 begin:d0 unskil:h1 person:h1
@@ -888,7 +889,7 @@ behav	act:s0 do:s0 acquit:s1 bear:s1 deport:s1 conduct:s1 comport:s1 carri:s1
 behavior	behaviour:s0 conduct:s0 do:s0 activ:h0 action:h1 demeanor:s2 demeanour:s2 deport:s2
 behead	decapit:s0 decol:s0 kill:h0
 behind	buttock:s0 nate:s0 ars:s0 butt:s0 backsid:s0 bum:s0 bun:s0 can:s0
-behold	see:h0 lai:s1 ey:s1
+behold	see:h0 lay:s1 eye:s1
 behoov	behov:s0 be:h0
 belabor	belabour:s0 work:h1 knock:h1 critic:h1 criticis:h1 pick:h2 apart:h2
 belat	late:s0 tardi:s0 unpunctu:a0
@@ -899,14 +900,14 @@ beli	contradict:s0 negat:s0 contradictori:d0 deviat:h0 vari:h0 diverg:h0 depart:
 belief	believ:d0 content:h0 impress:s1 feel:s1 notion:s1 opinion:s1 impressionist:d1 cognit:h1
 believ	truster:s0 credibl:s0 trust:d0 belief:d0 plausibl:a0 thinkabl:a0 like:a0 presumpt:a0
 bell	girl:h0 miss:h0 missi:h0 fill:h0 doorbel:s1 buzzer:s1 buzz:d1 acoust:h1
-bellhop	bellboi:s0 bellman:s0 attend:h0 tender:h0
+bellhop	bellboy:s0 bellman:s0 attend:h0 tender:h0
 belli	abdomen:s0 venter:s0 stomach:s0 ventral:d0 abdomin:d0 paunch:s1 paunchi:d1 bodi:h1
 belliger	aggress:s0 hostil:a0
-bellow	holla:s0 holler:s0 hollo:s0 holloa:s0 roar:s0 yowl:s0 bawl:s0 cry:h0
+bellow	holla:s0 holler:s0 hollo:s0 holloa:s0 roar:s0 yowl:s0 bawl:s0 cri:h0
 belong	be:h0 go:s2
 belov	darl:s0 dear:s0 love:a0
 belowground	underground:s0 subsurfac:a0
-belshazzar	gener:h0 full:h1
+belshazzar	general:h0 full:h1
 belt	loop:h0 sing:h0 accessori:h1 accoutr:h1 accouter:h1 hit:h1 region:h2 part:h2
 bemoan	deplor:s0 lament:s0 bewail:s0 complain:h0 kick:h0 plain:h0 quetch:h0 kvetch:h0
 bench	seat:h0 remov:h0 terrac:s1 tableland:h1 plateau:h1 judiciari:s2 judg:d2 administr:h2
@@ -920,7 +921,7 @@ bent	set:s0 inclin:h0 disposit:h0 tendenc:h0
 bequest	legaci:s0 gift:h0 inherit:h0 heritag:h0
 berat	rebuk:s0 rag:s0 trounc:s0 lectur:s0 reprimand:s0 jaw:s0 scold:s0 chide:s0
 bereav	mourn:s0 sad:h0 sorrow:h0
-berg	iceberg:s0 floater:h0 ic:h1 mass:h1
+berg	iceberg:s0 floater:h0 ice:h1 mass:h1
 berlin	german:s1 capit:s1 nation:h1
 bern	capit:s1 switzerland:s1 nation:h1
 berri	edibl:h1 fruit:h1
@@ -933,14 +934,13 @@ besmirch	defam:s0 slander:s0 smirch:s0 aspers:s0 denigr:s0 calumni:s0 smear:s0 s
 bespeak	betoken:s0 indic:s0 point:s0 signal:s0 tell:h0
 bespectacl	monocl:s0 spectacl:s0 adorn:a0 decor:a0
 best	outdo:s0 outflank:s0 trump:s0 scoop:s0 top:a0 good:a0 incompar:a0 uncompar:a0
-bestial	beastli:s0 brute:s0 brutish:s0 brutal:s0 beast:d0 inhuman:a0
+bestial	beast:s0 brute:s0 brutish:s0 brutal:s0 beastli:d0 inhuman:a0
 bestow	conferr:s0 confer:s0 confere:d0 give:h0 gift:h0 award:h0 present:h0
 bestubbl	stubbl:s0 unshaven:a0 unshav:a0
 bet	stake:s0 wager:s0 gambl:h0 predict:h0 foretel:h0 prognost:h0 call:h0 forebod:h0
 beta	letter:h0 alphabet:h1 charact:h1
 bethink	medit:h1 ponder:h1 excogit:h1 contempl:h1 muse:h1 reflect:h1 mull:h1 rumin:h1
-betrai	bewrai:s0 unwrap:h0 disclos:h0 reveal:h0 discov:h0 expos:h0 divulg:h0 break:h0
-betray	treacheri:s0 treason:s0 perfidi:s0 treasonist:d0 betrai:d0 treacher:d0 dishonesti:h0 knaveri:h0
+betray	treacheri:s0 treason:s0 perfidi:s0 bewray:s0 treasonist:d0 treacher:d0 dishonesti:h0 knaveri:h0
 betroth	bespoken:s0 attach:a0 commit:a0
 better	improv:s0 advanc:s0 break:s0 amend:a0 finer:a0 good:h0 transform:h0 transmut:h0
 bevel	chamfer:s0 cut:h0
@@ -952,7 +952,7 @@ bewhisk	beard:s0 barbat:s0 whisker:s0 whiskeri:s0 unshaven:a0 unshav:a0
 bewild	perplex:s0 vex:s0 stick:s0 get:s0 puzzl:s0 mystifi:s0 baffl:s0 beat:s0
 bewilder	obfusc:s0 puzzlement:s0 befuddl:s0 mystif:s0 bafflement:s0 bemus:s0 baffl:d0 mystifi:d0
 bewitch	captur:s0 enamour:s0 tranc:s0 catch:s0 becharm:s0 enamor:s0 captiv:s0 beguil:s0
-bia	prejudic:s0 preconcept:s0 prejudici:d0 partial:h0 partisanship:h0
+bias	prejudic:s0 preconcept:s0 prejudici:d0 partial:h0 partisanship:h0
 bibl	book:s0 scriptur:s0 word:s0 biblic:d0 christian:s1 good:s1 holi:s1 writ:s1
 biblic	scriptur:s0 bibl:d0
 bibliograph	bibliographi:d0
@@ -960,35 +960,34 @@ bibliographi	bibliograph:d0 list:h0
 bicep	bicipit:d0 skelet:h1 muscl:h1 striat:h1
 bicker	spat:s0 tiff:s0 squabbl:s0 pettifoggeri:s0 fuss:s0 pettifog:s0 quibbl:s0 niggl:s0
 bicycl	bike:s0 wheel:s0 cycl:s0 cyclist:d0 bicyclist:d0 vehicl:h1
-bid	command:s0 dictat:s0 offer:s0 tender:s0 bidder:d0 plai:s1 wish:s1 speech:h1
+bid	command:s0 dictat:s0 offer:s0 tender:s0 bidder:d0 play:s1 wish:s1 speech:h1
 bidder	bid:d0 applic:h0 applier:h0
-bide	abid:s0 stai:s0 continu:h0 remain:h0
+bide	abid:s0 stay:s0 continu:h0 remain:h0
 big	larg:s0 ampl:a0 sizabl:a0 sizeabl:a0 astronom:a0 galact:a0 bigger:a0 larger:a0
 bigger	larger:s0 larg:a0 big:a0
 bilater	isobilater:s0 symmetr:a0
-bile	gall:s0 biliari:d0 biliou:d0 digest:h1 juic:h1 fluid:h1
+bile	gall:s0 biliari:d0 bilious:d0 digest:h1 juic:h1 fluid:h1
 bilharziasi	schistosomiasi:s0 bilharzia:s0 infest:h0 infect:h0
 bilingu	multilingu:a0
 bilk	cheat:h0 chisel:h0 rip:h1
 bill	measur:s0 charg:s0 instrument:h0 account:h0 calcul:h0 invoic:s1 legal:h1 document:h1
-billion	cardin:a0 on:s1 million:s1 larg:h1 integ:h1
+billion	cardin:a0 one:s1 million:s1 larg:h1 integ:h1
 billow	wallow:s0 soar:h0 surg:h0 zoom:h0 upward:h1
 bin	contain:h0
 bind	adher:s0 bond:s0 stick:s0 sticker:d0 binder:d0 bondabl:d0 holdfast:d0 adhes:d0
 binder	bind:d0 reaper:h0 harvest:h0
 binocular	field:s1 glass:s1 opera:s1 optic:h1 instrument:h1
 binomi	quantiti:h0
-bioassai	assai:h0
+bioassay	assay:h0
 biochem	biochemistri:d0
 biograph	biographi:d0
 biographi	life:s0 biograph:d0 stori:h0 histori:h0 account:h0 chronicl:h0
-biolog	biologi:d0
-biologi	biolog:d0 biologist:d0 bioscienc:h0 scienc:s1 life:h1
-biologist	biologi:d0 scientist:h0 life:s1 scienc:d1
+biolog	biologist:d0 bioscienc:h0 scienc:s1 life:h1
+biologist	biolog:d0 scientist:h0 life:s1 scienc:d1
 biomed	biomedicin:d0
 biomedicin	biomed:d0 medicin:h0 medic:h1 specialti:h1
 biophysicist	biophys:d0 physicist:h0
-biopsi	diagnost:h1 test:h1 assai:h1
+biopsi	diagnost:h1 test:h1 assay:h1
 bipartisan	bipartizan:s0 nonpartisan:a0 nonpartizan:a0
 bird	vertebr:h0 craniat:h0 fowl:s1 meat:h1
 birdbath	basin:h0
@@ -997,20 +996,20 @@ birdi	shoot:h0
 birefring	refract:h0 doubl:s1
 birmingham	citi:h0 metropoli:h0 pittsburgh:s1 south:s1 brummagem:s1 urban:h1 center:h1
 birth	begin:h0 commenc:h0 first:h0 outset:h0 start:h0 kickoff:h0 showtim:h0 offset:h0
-birthdai	anniversari:h0 dai:h1 remembr:h1 date:h1 natal:s2 month:h2
+birthday	anniversari:h0 day:h1 remembr:h1 date:h1 natal:s2 month:h2
 birthplac	place:h0 spot:h0 birth:s1 topograph:h1 point:h1
 birthright	inherit:h0 heritag:h0
 biscuit	cooki:s1 quick:h1 bread:h1 cake:h1
 bishop	episcop:d0 priest:h0
 bishopri	episcop:s0 posit:h0 post:h0 berth:h0 offic:h0 spot:h0 billet:h0 place:h0
-bit	spot:s0 bitti:d0 chip:s1 flake:s1 fleck:s1 scrap:s1 flaki:d1 flakei:d1
+bit	spot:s0 bitti:d0 chip:s1 flake:s1 fleck:s1 scrap:s1 flaki:d1 flakey:d1
 bite	barb:s0 nip:s0 pungent:s0 mordaci:s0 biter:d0 pungenc:d0 sarcast:a0 wound:h0
 biter	bite:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
 bitter	resent:s0 gall:s0 rancor:s0 rancour:s0 acrimoni:s0 hostil:h0 enmiti:h0 liquor:h0
 bittersweet	sad:a0
 bivouac	camp:s0 encamp:s0 canton:s0 militari:h1 quarter:h1
-bizarr	eccentr:s0 freakish:s0 freaki:s0 flaki:s0 flakei:s0 gonzo:s0 outlandish:s0 outr:s0
-blab	talk:s0 tattl:s0 peach:s0 babbl:s0 sing:s0 blabber:d0 tattler:d0 unwrap:h0
+bizarr	eccentr:s0 freakish:s0 freaki:s0 flaki:s0 flakey:s0 gonzo:s0 outlandish:s0 outr:s0
+blab	talk:s0 tattl:s0 peach:s0 babbl:s0 sing:s0 blabber:d0 tattler:d0 talkat:d0
 black	inki:s0 dark:a0 lightless:s1 color:a1 colour:a1 negro:a1 achromat:h1 total:s2
 blackberri	berri:h0 drupelet:h0
 blackboard	chalkboard:s0 sheet:h0 flat:h1 solid:h1
@@ -1027,7 +1026,7 @@ blanket	cover:s0 coverlet:d0 bedcloth:h0 bed:h0 mantl:s1 cloth:h1 natur:h2
 blare	cacophoni:s0 clamor:s0 din:s0 blast:s0 cacophon:d0 nois:h0 resound:h0 make:h1
 blasphem	curs:s0 cuss:s0 swear:s0 imprec:s0 profan:s0 sacrilegi:s0 swearer:d0 sacrileg:d0
 blasphemi	blasphem:d0 profan:h0 disrespect:h0 discourtesi:h0
-blast	blare:s0 ruinou:s0 destruct:a0 fly:h0 nois:h0 resound:h0 bang:s1 clap:s1
+blast	blare:s0 ruinous:s0 destruct:a0 fli:h0 nois:h0 resound:h0 bang:s1 clap:s1
 blatanc	blatant:d0 obvious:h0 notic:h0 patenc:h0 offens:h0 odious:h0 distast:h0
 blatant	blaze:s0 conspicu:s0 blatanc:d0 unconc:a0 clamant:s1 clamor:s1 strident:s1 vocifer:s1
 blaze	blind:s0 dazzl:s0 fulgent:s0 glare:s0 glari:s0 bright:a0 fire:h0 flame:h0
@@ -1035,13 +1034,13 @@ bleach	decolor:s0 decolour:s0 decoloris:s0 decolouris:s0 discolor:s0 discolouris
 bleacher	stand:h0
 bleak	black:s0 dim:s0 hopeless:a0 bare:s1 barren:s1 desol:s1 stark:s1 inhospit:a1
 bleari	blear:s0 tire:a0
-bleat	cry:h0 complain:h0 kick:h0 plain:h0 quetch:h0 kvetch:h0 blate:s1 blat:s1
+bleat	cri:h0 complain:h0 kick:h0 plain:h0 quetch:h0 kvetch:h0 blate:s1 blat:s1
 bleb	blister:s0 bulla:s0 blebbi:d0 blisteri:d0 vesicl:h0 cyst:h0
 bleed	hemorrhag:s0 bleeder:d0 exhaust:h0 discharg:h0 expel:h0 eject:h0 releas:h0 shed:s1
 blemish	defect:s0 mar:s0 appear:h0 visual:h1 aspect:h1
 blend	intermix:s0 immingl:s0 intermingl:s0 intermixtur:d0 blender:d0 mix:h0 mixtur:h0 combin:h0
 bless	approv:s0 blest:s0 approb:d0 fortun:a0 golden:a0 support:h0 rais:h0 conjur:h0
-blight	plagu:s0 spoilt:s0 destroi:a0 devast:h0 desol:h0 afflict:h0 smite:h0
+blight	plagu:s0 spoilt:s0 destroy:a0 devast:h0 desol:h0 afflict:h0 smite:h0
 blind	sightless:s0 ceciti:s0 unsight:s0 blinder:d0 blindfold:a0 dazzl:a0 deuteranop:a0 purblind:a0
 blindfold	blind:a0 unsight:a0
 blink	wink:s0 nictit:s0 nictat:s0 winker:d0 act:h1 involuntarili:h1 reflex:h1 restrain:h1
@@ -1061,7 +1060,7 @@ blood	bloodi:d0 humor:h0 humour:h0 liquid:h1 bodi:h1 substanc:h1 bodili:h1 fluid
 bloodhound	sleuthhound:s0 hound:h0 dog:h1
 bloodi	blood:d0 merciless:a0 unmerci:a0 bloodstain:a0 gori:a0 bloodsuck:a0 bloodthirsti:a0 sanguinari:a0
 bloodless	exsanguin:s0 dead:a0
-bloodsh	gore:s0 murder:h0 slai:h0 execut:h0
+bloodsh	gore:s0 murder:h0 slay:h0 execut:h0
 bloodstain	gori:s0 bloodi:a0
 bloodstream	blood:h0 stream:s1
 bloodsuck	bloodi:a0
@@ -1074,11 +1073,11 @@ blow	stroke:h0 process:h0 exhal:h0 expir:h0 bump:s1 bumpi:d1 impact:h1 breath:h1
 blower	blow:d0 devic:h0
 blowfish	puffer:s0 pufferfish:s0 sea:s1 squab:s1 saltwat:h1 fish:h1
 blown	move:a0
-blubber	snivel:s0 sniffl:s0 blub:s0 snuffl:s0 cry:h0 weep:h0
+blubber	snivel:s0 sniffl:s0 blub:s0 snuffl:s0 cri:h0 weep:h0
 bludgeon	club:h0
 blue	blueness:s0 bluish:s0 blueish:s0 chromat:a0 folksong:h0 northern:a1 color:h1 colour:h1
-bluefish	percoid:h0 percoidean:h0 pomatomu:s1 saltatrix:s1 fish:h1
-bluestock	woman:h0 ba:s1 bleu:s1 adult:h1 femal:h1
+bluefish	percoid:h0 percoidean:h0 pomatomus:s1 saltatrix:s1 fish:h1
+bluestock	woman:h0 bas:s1 bleu:s1 adult:h1 femal:h1
 bluff	bank:h0 pretens:h1 pretenc:h1 feign:h1 dissembl:h1
 bluish	blue:s0 blueish:s0 blueness:d0 chromat:a0
 blunder	blooper:s0 bloomer:s0 bungl:s0 pratfal:s0 fuckup:s0 flub:s0 botch:s0 boner:s0
@@ -1086,11 +1085,11 @@ blunt	pointless:a0 unpoint:a0 weaken:h0 dull:a1 candid:s2 forthright:s2 frank:s2
 blur	fuzz:s0 blurri:s0 bleari:s0 foggi:s0 fuzzi:s0 hazi:s0 muzzi:s0 haze:d0
 blurt	blunder:s0 ejacul:s0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0 verbalis:h0
 blush	crimson:s0 flush:s0 redden:s0 blusher:d0 discompos:a0 discolor:h0 discolour:h0 colour:h0
-bluster	confus:h0 blow:h0 bravado:s1 boast:s1 tout:s1 swash:s1 brag:s1 ga:s1
+bluster	confus:h0 blow:h0 bravado:s1 boast:s1 tout:s1 swash:s1 brag:s1 gas:s1
 blusteri	bluster:s0 stormi:a0
 board	embark:s0 boarder:d0 committe:h0 commiss:h0 departur:h0 go:h0 leav:h0 enter:h0
 boardinghous	hous:h0 board:s1
-boast	jactit:s0 tout:s0 swash:s0 brag:s0 ga:s0 blow:s0 bluster:s0 vaunt:s0
+boast	jactit:s0 tout:s0 swash:s0 brag:s0 gas:s0 blow:s0 bluster:s0 vaunt:s0
 boat	yacht:s0 vessel:h0 watercraft:h0 seafar:h0 water:h1 travel:h1
 boater	leghorn:s0 panama:s0 sailor:s0 skimmer:s0 hat:h0 chapeau:h0 lid:h0 straw:s1
 boatload	shipload:s0 carload:s0 larg:h1 indefinit:h1 quantiti:h1 amount:h1
@@ -1105,36 +1104,35 @@ bodyguard	escort:s0 defend:h0 guardian:h0 protector:h0 shielder:h0 bodi:d1 guard
 boeotian	boeotia:d0
 bog	boggi:d0 wetland:h0 slow:h0 peat:s1
 bogartian	bogart:d0
-bogei	bogi:s0 shoot:h0 evil:h1 spirit:h1
+bogey	bogi:s0 shoot:h0 evil:h1 spirit:h1
 boggl	startl:h0 jump:h0 start:h0
-bogi	bogei:s0 aircraft:h0
-bogu	fake:s0 phoni:s0 phonei:s0 bastard:s0 counterfeit:a0 imit:a0
-boi	boyhood:d0 male:h0 child:s1 person:h1 man:h1 son:s2 adult:h2 offspr:h3
+bogi	bogey:s0 aircraft:h0
+bogus	fake:s0 phoni:s0 phoney:s0 bastard:s0 counterfeit:a0 imit:a0
 boil	boiler:d0 heat:h0 warm:h0 vapor:h0 vaporis:h0 vapour:h0 evapor:h0 turn:h0
 boiler	boil:d0 vessel:h0 steam:s1
-boister	rambuncti:s0 robusti:s0 rumbusti:s0 unruli:s0 disorderli:a0
+boister	rambuncti:s0 robusti:s0 rumbusti:s0 unruli:s0 disord:a0
 bold	dare:s0 hardi:s0 hardihood:s0 fearless:a0 adventur:a0 adventuresom:a0 brave:a0 courag:a0
 bolo	bola:s0 tie:h0 neckti:h0
 bolshevik	marxist:s0 red:s0 bolshi:s0 bolshevis:d0 radic:h0
 bolster	pillow:h0 reinforc:h0 reenforc:h0 long:s1
 bolt	thunderbolt:s0 lightn:h0 move:h0 bar:h1 lock:h1 deadbolt:s2 swallow:h2 get:h3
 bomb	bombard:s0 bomblet:d0 bomber:d0 weaponri:h0 arm:h0 munit:h0 attack:h0 onslaught:h0
-bombai	mumbai:s0 citi:h0 metropoli:h0 urban:h1 center:h1
 bombast	fustian:s0 rant:s0 claptrap:s0 blah:s0 grandios:h0 magniloqu:h0 ornat:h0 grandiloqu:h0
+bombay	mumbai:s0 citi:h0 metropoli:h0 urban:h1 center:h1
 bomber	bomb:d0 airplan:h0 aeroplan:h0 plane:h0 warplan:h0 militari:h1
 bombproof	chamber:h0 bomb:s1 shelter:s1 air:s1 raid:s1
-bombu	genu:s1 arthropod:h1
+bombus	genus:s1 arthropod:h1
 bond	adher:s0 bind:s0 stick:s0 sticker:d0 binder:d0 bondabl:d0 holdfast:d0 adhes:d0
 bondsman	bondman:s0 slave:h0
-bone	os:s0 boni:d0 bonei:d0 bonelet:d0 connect:h1 tissu:h1 osseou:s2 anim:h2
+bone	os:s0 boni:d0 boney:d0 bonelet:d0 connect:h1 tissu:h1 osseous:s2 anim:h2
 bonem	organ:h0 fertil:h1 fertilis:h1
 bonfir	balefir:s0 fire:h0
-boni	scraggi:s0 scraggli:s0 bonei:s0 scrawni:s0 skinni:s0 underweight:s0 weedi:s0 bony:d0
+boni	scraggi:s0 scragg:s0 boney:s0 scrawni:s0 skinni:s0 underweight:s0 weedi:s0 bony:d0
 bonn	citi:h0 metropoli:h0 urban:h1 center:h1
 bonnet	hat:h0 chapeau:h0 lid:h0 poke:s1
-bonu	fillip:s0 posit:h1 stimulu:h1
+bonus	fillip:s0 posit:h1 stimulus:h1
 boo	hiss:s0 hisser:d0 condemn:h0
-boobi	dumbbel:s0 dummi:s0 dope:s0 boob:s0 pinhead:s0 dopi:d0 dopei:d0 simpleton:h0
+boobi	dumbbel:s0 dummi:s0 dope:s0 boob:s0 pinhead:s0 dopi:d0 dopey:d0 simpleton:h0
 book	engag:s0 booklet:d0 booker:d0 reserv:a0 public:h0 employ:h0 work:h0 schedul:h0
 bookcas	furnitur:h0 piec:h1 articl:h1
 booker	book:d0 agent:h0
@@ -1145,15 +1143,15 @@ boon	bless:s0 close:a0 lucki:h0 good:h1 fortun:h1 luck:h1
 boost	encourag:s0 hike:s0 aid:h0 assist:h0 help:h0 rais:h0 lift:h0 elev:h0
 boot	shod:a0 shodden:a0 sho:a0 footwear:h0 footgear:h0 trunk:s1 compart:h1 luggag:s2
 booth	tabl:h0 cubicl:s1 stall:s1 kiosk:s1 closet:h1
-booti	loot:s0 pillag:s0 plunder:s0 prize:s0 swag:s0 dirti:s1 monei:s1 stolen:h1
+booti	loot:s0 pillag:s0 plunder:s0 prize:s0 swag:s0 dirti:s1 money:s1 stolen:h1
 bootleg	sell:h0 merchandis:h0 market:h0
 bootlegg	moonshin:s0 bootleg:d0 crimin:h0 felon:h0 crook:h0 outlaw:h0 malefactor:h0
 booz	liquor:s0 spirit:s0 boozi:d0 spiritu:d0 alcohol:h0 intoxic:h0 inebri:h0 hard:s1
 borat	salt:h0
 border	borderlin:s0 delimit:s0 mete:s0 surround:s0 environ:s0 ring:s0 skirt:s0 boundari:h0
 borderlin	margin:s0 minim:a0 minimum:a0
-bore	tire:s0 deaden:s0 dull:s0 irksom:s0 slow:s0 tediou:s0 tiresom:s0 wearisom:s0
-boredom	ennui:s0 tedium:s0 tediou:d0 dissatisfact:h0
+bore	tire:s0 deaden:s0 dull:s0 irksom:s0 slow:s0 tedious:s0 tiresom:s0 wearisom:s0
+boredom	ennui:s0 tedium:s0 tedious:d0 dissatisfact:h0
 born	hatch:a0
 borough	administr:h1 district:h1 divis:h1 territori:h1
 borrow	adopt:s0 recipi:h0 receiv:h0 appropri:h0 get:h0 acquir:h0 take:h1 accept:h1
@@ -1161,7 +1159,7 @@ bosom	privaci:h0 privat:h0 secreci:h0 conceal:h0 bosomi:d1 breast:h1 chest:h1 cl
 boss	foreman:s0 chief:s0 gaffer:s0 honcho:s0 bossi:d0 foremanship:d0 supervisor:h0 hirer:s1
 boston	beantown:s0 hub:s1 univers:s1 bean:s1 town:s1 capit:s1 massachusett:s1 state:h1
 both	some:a0
-bother	troubl:s0 strive:h0 reach:h0 strain:h0 oneself:s1 inconveni:s1 annoi:s1 rag:s1
+bother	troubl:s0 strive:h0 reach:h0 strain:h0 oneself:s1 inconveni:s1 annoy:s1 rag:s1
 bottl	vessel:h0 contain:h1
 bottleneck	constrict:s0 chokepoint:s0 narrow:h0
 bottom	undersid:s0 undersurfac:s0 side:h0 face:h0 region:h1 part:h1 buttock:s2 nate:s2
@@ -1176,8 +1174,8 @@ bounc	bounci:s0 spring:s0 bound:s0 recoil:s0 rebound:s0 resil:s0 reverber:s0 ric
 bound	boundari:s0 edg:s0 jump:s0 leap:s0 spring:s0 delimit:s0 bounder:d0 leaper:d0
 boundari	bound:s0 extrem:h0 edg:s1 line:h1
 boundless	unbound:s0 limitless:s0 unbounded:d0 infinit:a0
-bouquet	corsag:s0 posi:s0 nosegai:s0 flower:h1 arrang:h1 floral:h1
-bourbon	reactionari:h0 ultraconserv:h0 extrem:h1 right:h1 winger:h1 whiskei:h1 whiski:h1
+bouquet	corsag:s0 posi:s0 nosegay:s0 flower:h1 arrang:h1 floral:h1
+bourbon	reactionari:h0 ultraconserv:h0 extrem:h1 right:h1 winger:h1 whiskey:h1 whiski:h1
 bourgeoisi	class:h0 stratum:h0 middl:s1 social:h1 socio:h1 econom:h1
 bout	turn:s0 round:s0 part:h0 section:h0 divis:h0
 bovin	bovid:s0
@@ -1189,38 +1187,39 @@ bowstr	cord:h0
 box	packag:s0 boxi:d0 boxer:d0 border:a0 contain:h0 encas:h0 incas:h0 case:h0
 boxcar	freight:h1 car:h1
 boxer	pugilist:s0 pugil:d0 box:d0 combat:h0 battler:h0 belliger:h0 fighter:h0 scrapper:h0
+boy	boyhood:d0 male:h0 child:s1 person:h1 man:h1 son:s2 adult:h2 offspr:h3
 boycott	ostrac:h0 ostracis:h0
-boyhood	boi:d0 childhood:h0
+boyhood	boy:d0 childhood:h0
 boyish	boylik:s0 schoolboyish:s0 young:a0 immatur:a0
 brace	pois:s0 prepar:a0 support:h0 strengthen:h0 reinforc:h0 fix:h0 set:h0 readi:h0
 brad	nail:h0
-brag	boast:s0 tout:s0 swash:s0 ga:s0 blow:s0 bluster:s0 vaunt:s0 gasconad:s0
+brag	boast:s0 tout:s0 swash:s0 gas:s0 blow:s0 bluster:s0 vaunt:s0 gasconad:s0
 braggadocio	bluster:s0 rodomontad:s0 rhodomontad:s0 boast:h0 jactit:h0
 braid	plait:s0 tress:s0 twist:s0 lace:s0 plaiter:d0 hairdo:h0 hairstyl:h0 coiffur:h0
 brain	encephalon:s0 brainpow:s1 mental:s1 wit:s1 braini:d1 neural:h1 structur:h1 intellig:h1
 braini	brilliant:s0 brillianc:d0 brain:d0 intellig:a0 smart:s1 whip:s1
 brake	restraint:h0 constraint:h0 system:s1
-brambl	woodi:h1 plant:h1 ligneou:h1
+brambl	woodi:h1 plant:h1 ligneous:h1
 branch	subdivis:s0 arm:s0 bifurc:s0 biram:s0 fork:s0 forfic:s0 prong:s0 prongi:s0
 brand	marqu:s0 proprietari:a0 name:h0 mark:h0 trade:s1 make:s1 kind:h1 sort:h1
 brandi	liquor:h0 spirit:h0 booz:h0 hard:h1 drink:h1 john:h1 barleycorn:h1 strong:h1
-brandish	flourish:s0 wave:s0 waver:d0 move:h0 displac:h0 expos:h1 exhibit:h1 displai:h1
+brandish	flourish:s0 wave:s0 waver:d0 move:h0 displac:h0 expos:h1 exhibit:h1 display:h1
 brash	cheeki:s0 nervi:s0 nerv:d0 cheek:d0 forward:a0
-brass	brassi:d1 copper:h1 base:h1 alloi:h1 wind:h1 instrument:s2 administr:s2 govern:s2
+brass	brassi:d1 copper:h1 base:h1 alloy:h1 wind:h1 instrument:s2 administr:s2 govern:s2
 brassi	brasslik:s0 brass:d0
-brassica	genu:s1 dilleniid:h1 dicot:h1
+brassica	genus:s1 dilleniid:h1 dicot:h1
 bravado	bluster:s0 ostent:h0 fanfar:h0 flash:h0
 brave	weather:s0 endur:s0 courag:s0 adventur:a0 adventuresom:a0 bold:a0 resolut:a0 unafraid:a0
 braveri	courag:s0 brave:s0 spirit:h0
 brazen	shameless:s0 audaci:s0 barefac:s0 bodaci:s0 brassi:s0 insol:s0 brass:d0 audac:d0
 brazil	brasil:s0 brazilian:d0 feder:s1 republ:s1 south:h1 american:h1 countri:h1 nation:h1
 brazilian	brazil:d0
-breach	transgress:s0 offend:s0 infract:s0 violat:s0 break:s0 violabl:d0 viol:d0 offens:d0
+breach	transgress:s0 offend:s0 infract:s0 violat:s0 break:s0 violabl:d0 offens:d0 offenc:d0
 bread	breadstuff:s0 starch:h0 staff:s1 life:s1 bake:h1 good:h1
 breadth	comprehens:s0 larg:s0 intellig:h0 width:s1 dimens:h1
 break	interrupt:s0 breakag:s0 happen:h0 occurr:h0 end:h0 termin:h0 separ:s1 breakabl:d1
 breakabl	articl:h0
-breakawai	secess:h0 withdraw:h0 break:s1 awai:s1
+breakaway	secess:h0 withdraw:h0 break:s1 away:s1
 breakdown	disloc:s0 disrupt:h0 perturb:h0 break:d1
 breakfast	meal:h0 repast:h0 eat:h0
 breakthrough	discoveri:s0 find:s0 discov:d0 insight:h0 brainstorm:h0 brainwav:h0 uncov:h1
@@ -1234,11 +1233,10 @@ breech	knickerbock:s0 knicker:s0 pant:h0 trouser:h0 knee:s1 pair:h1
 breed	strain:s0 stock:s0 genteel:s0 gentil:s0 engend:s0 spawn:s0 gentl:d0 fruit:a0
 breez	zephyr:s0 air:s0 airi:d0 breezi:d0 wind:h0 gentl:s1 current:h1
 breviti	brief:d0 ters:h0 transienc:s1 transient:d1 durat:h1 length:h1
-bribe	payoff:s0 corrupt:s0 bui:s0 bribabl:d0 briber:d0 briberi:d0 payment:h0 pai:h0
+bribe	payoff:s0 corrupt:s0 buy:s0 bribabl:d0 briber:d0 briberi:d0 payment:h0 pay:h0
 briber	suborn:s0 bribe:d0 crimin:h0 felon:h0 crook:h0 outlaw:h0 malefactor:h0
 brick	ceram:h0 build:h1 materi:h1 good:h2 person:h2
-bricklai	masonri:h0
-bricklay	craftsman:h0 artisan:h0 journeyman:h0 artific:h0
+bricklay	craftsman:h0 artisan:h0 journeyman:h0 artific:h0 masonri:h0
 bride	newlyw:h0 honeymoon:h0
 bridegroom	groom:s0 newlyw:h0 honeymoon:h0
 bridg	span:s0 structur:h0 construct:h0 connect:h0 link:h0 tie:h0 bridgeabl:d1 circuit:h1
@@ -1249,26 +1247,26 @@ briefcas	case:h0
 brier	brierpatch:s0 veget:h0 flora:h0 botani:h0 patch:s1
 brig	sail:h1 vessel:h1 ship:h1
 brigad	armi:h1 unit:h1
-brigadi	gener:s1 offic:h1
+brigadi	general:s1 offic:h1
 bright	agleam:a0 gleam:a0 nitid:a0 aglow:a0 lambent:a0 lucent:a0 lumin:a0 aglitt:a0
 brighten	lighten:s0 chang:h0 alter:h0 modifi:h0
 brillianc	glare:s0 blaze:s0 splendor:s0 splendour:s0 luster:s0 lustr:s0 brilliant:d0 bright:h0
 brilliant	superb:s0 brillianc:d0 superior:a0 braini:s1 brain:d1 intellig:a1 smart:s2 whip:s2
 brim	rim:s0 lip:s0 edg:h0
 brindl	brind:s0 tabbi:s0 pattern:a0
-bring	deliveri:s0 convei:s0 take:s0 convey:d0 deliv:d0 transport:h0 transfer:h0 transferr:h0
+bring	deliveri:s0 convey:s0 take:s0 deliv:d0 transport:h0 transfer:h0 transferr:h0 carri:h0
 brink	threshold:s0 verg:s0 boundari:h0 edg:h0 bound:h0
 brisk	alert:s0 live:s0 merri:s0 rattl:s0 snappi:s0 spank:s0 zippi:s0 zip:d0
-bristl	abound:s0 burst:s0 bristli:d0 fiber:h0 fibr:h0 have:h0 featur:h0 upris:s1
+bristl	abound:s0 burst:s0 brist:d0 fiber:h0 fibr:h0 have:h0 featur:h0 upris:s1
 britain	uk:s0 britann:d0 kingdom:h0 unit:s1 great:s1 northern:s1 ireland:s1
 britann	britain:d0
 british	brit:s0 nation:h0 land:h0 countri:h0 peopl:s1
-brittl	brickl:s0 brickli:s0 breakabl:a0
+brittl	brickl:s0 brick:s0 breakabl:a0
 broad	wide:s0 comprehens:a0 thick:a0 beami:a0 panoram:a0 deep:a0 fanlik:a0 sweep:a0
 broadcast	air:s0 send:s0 beam:s0 transmit:s0 transmiss:d0 transmitt:d0 sender:d0 messag:h0
 broaden	widen:s0 extend:h0 extens:d1 extent:d1 chang:h1 shape:h1 develop:h1 increas:h1
-broadsid	circular:s0 handbil:s0 bill:s0 broadsheet:s0 flier:s0 flyer:s0 throwawai:s0 circul:d0
-broadwai	street:h0 great:s1 white:s1
+broadsid	circular:s0 handbil:s0 bill:s0 broadsheet:s0 flier:s0 flyer:s0 throwaway:s0 circul:d0
+broadway	street:h0 great:s1 white:s1
 brocad	emboss:s0 rais:s0 adorn:a0 decor:a0
 broil	broiler:d0 grill:h0 oven:s1 bake:s1 heat:h1
 broiler	broil:d0 oven:h0
@@ -1277,19 +1275,18 @@ broken	damag:a0 imperfect:a0 injur:a0 unsound:a0 discontinu:a1 noncontinu:a1 das
 broker	agent:s0 factor:s0 agenti:d0 businessperson:h0 bourgeoi:h0
 brokerag	broker:d0 firm:s1 secur:s1 nondepositori:h1 financi:h1 institut:h1
 bronc	bronco:s0 broncho:s0 mustang:h0
-bronchial	bronchu:d0
+bronchial	bronchus:d0
 bronchiol	bronchiolar:d0 duct:h0 canal:h0 channel:h0 bronchiti:h0 epitheli:h1
 bronchiolar	bronchiol:d0
-bronchu	bronchial:d0 tube:s1 cartilagin:h1
+bronchus	bronchial:d0 tube:s1 cartilagin:h1
 bronz	bronzi:s0 suntan:s0 tan:s0 chromat:a0 brunet:a0 brunett:a0 copper:h1 base:h1
 brood	incub:s0 pensiv:s0 dwell:s0 broodi:s0 contempl:s0 medit:s0 muse:s0 ponder:s0
 brook	creek:s0 digest:s0 endur:s0 stomach:s0 bear:s0 stand:s0 toler:s0 support:s0
 brooklyn	borough:h0
 broom	clean:h1 implement:h1 devic:h1 equip:h1
 brothel	whorehous:s0 bordello:s0 bagnio:s0 bawdyhous:s0 cathous:s0 build:h0 edific:h0 hous:s1
-brother	brotherli:d0 blood:s1 male:h1 sibl:h1 member:h1 fellow:h2
+brother	brotherlik:s0 fratern:s0 blood:s1 male:h1 sibl:h1 member:h1 fellow:h2
 brotherhood	kinship:h0 relationship:h0 fratern:s1 sodal:s1 sodalist:d1 brother:d1 fraternis:d1 famili:h1
-brotherli	brotherlik:s0 fratern:s0 brother:d0
 brow	forehead:s0 featur:h0 lineament:h0 eyebrow:s1 supercilium:s1 hair:h1 hilltop:s2 peak:h2
 browbeat	bulli:s0 bullyrag:s0 ballyrag:s0 hector:s0 intimid:h0 boss:s1 around:s1 push:s1
 brown	brownish:s0 chromat:a0 cook:h0 color:h1 colour:h1 spectral:h1
@@ -1299,9 +1296,8 @@ bruis	contus:s0 bruiser:d0 injuri:h0 hurt:h0 harm:h0 trauma:h0 injur:h0 wound:h0
 bruit	rumor:s0 rumour:s0 gossip:h0 dish:h1 dirt:h1
 brush	brushwood:s0 coppic:s0 cops:s0 thicket:s0 brushi:d0 touch:a0 veget:h0 flora:h0
 brushi	boski:s0 brush:d0 bosk:d0 wood:a0
-brutal	feroci:s0 vicious:s0 savageri:s0 cruel:s0 viciou:s0 barbar:s0 savag:s0 fell:s0
-brute	beast:s0 wolf:s0 savag:s0 wildcat:s0 beastli:s0 bestial:s0 brutish:s0 brutal:s0
-bu	autobu:s0 coach:s0 charabanc:s0 jitnei:s0 motorbu:s0 motorcoach:s0 omnibu:s0 passeng:s1
+brutal	feroci:s0 vicious:s0 savageri:s0 cruel:s0 barbar:s0 savag:s0 fell:s0 roughshod:s0
+brute	beast:s0 wolf:s0 savag:s0 wildcat:s0 bestial:s0 brutish:s0 brutal:s0 beastli:d0
 bubbl	globul:h0 emit:h0 breath:h0 pass:h1
 buck	hors:h0 endeavor:h0 endeavour:h0 strive:h0 vault:s1 long:s1 gymnast:h1 react:h1
 buckboard	carriag:h0 equipag:h0 rig:h0
@@ -1325,8 +1321,7 @@ bug	teas:s0 badger:s0 pester:s0 beleagu:s0 buggi:d0 teaser:d0 insect:h0 torment:
 buggi	roadster:s0 carriag:h0 equipag:h0 rig:h0
 bugl	brass:h0 instrument:h1
 bugler	bugl:d0 trumpet:h0 cornetist:h0
-bui	purchas:s0 buyer:d0 get:h0 acquir:h0 bribe:s1 corrupt:s1 bribabl:d1 briber:d1
-build	physiqu:s0 habitu:s0 edific:s0 construct:s0 make:s0 maker:d0 builder:d0 constructor:d0
+build	physiqu:s0 habitus:s0 edific:s0 construct:s0 make:s0 maker:d0 builder:d0 constructor:d0
 builder	build:d0 materi:h0 stuff:h0 deterg:s1
 buildup	accumul:h0 accrual:h0 accruement:h0 build:d1
 built	reinforc:s0 improv:a0
@@ -1338,11 +1333,11 @@ bulki	bulk:d0 larg:a0 big:a0
 bull	cattl:h0 cow:h0 kine:h0 oxen:h0 push:h0 bruiser:s1 strapper:s1 samson:s1
 bullet	slug:s0 projectil:h0 missil:h0
 bullethead	human:h1 head:h1
-bulletin	report:h0 stori:h0 account:h0 public:h0 publicis:h0 air:h0 bare:h0 new:h1
+bulletin	report:h0 stori:h0 account:h0 public:h0 publicis:h0 air:h0 bare:h0 news:h1
 bulli	tough:s0 hooligan:s0 ruffian:s0 roughneck:s0 rowdi:s0 yob:s0 yobo:s0 yobbo:s0
 bullneck	strong:a0
 bullshit	bull:s0 fake:s0 faker:d0 feign:h0 sham:h0 pretend:h0 affect:h0 dissembl:h0
-bullyboi	bulli:h0 tough:h0 hooligan:h0 ruffian:h0 roughneck:h0 rowdi:h0 yob:h0 yobo:h0
+bullyboy	bulli:h0 tough:h0 hooligan:h0 ruffian:h0 roughneck:h0 rowdi:h0 yob:h0 yobo:h0
 bum	rotter:s0 rat:s0 skunk:s0 stinker:s0 stinkpot:s0 puke:s0 crumb:s0 lowlif:s0
 bumblebe	humblebe:s0 bee:h0
 bump	knock:s0 bumper:d0 hit:h0 strike:h0 find:s1 happen:s1 chanc:s1 encount:s1
@@ -1353,35 +1348,36 @@ bunker	trap:s0 hazard:h0 hit:h0 sand:s1
 bunkmat	acquaint:h0 friend:h0
 bunt	hit:h0 strike:h0
 bunter	bunt:d0 batter:h0 hitter:h0 slugger:h0 batsman:h0
-buoyant	floati:s0 float:d0 buoyanc:d0 buoi:d0 light:a0 chirpi:s1 perki:s1 cheer:a1
-burden	load:s0 encumbr:s0 incumbr:s0 onu:s0 overburden:a0 laden:a0 oppress:a0 saddl:a0
+buoyant	floati:s0 float:d0 buoyanc:d0 buoy:d0 light:a0 chirpi:s1 perki:s1 cheer:a1
+bur	beefi:s0 huski:s0 strap:s0 buird:s0 robust:a0
+burden	load:s0 encumbr:s0 incumbr:s0 onus:s0 overburden:a0 laden:a0 oppress:a0 saddl:a0
 bureau	agenc:s0 offic:s0 author:s0 offici:d0 feder:s1 govern:s1 chest:s1 dresser:s1
 bureaucraci	bureaucrat:s0 officialdom:h0 govern:h1 offici:h1
 bureaucrat	bureaucraci:d0
 burgeon	grow:h0
 burglar	burglaris:d0 thief:h0 stealer:h0
 burglari	burgl:d0 burglar:d0 feloni:h0
-buri	hide:h0 conceal:h0 entomb:s1 inhum:s1 inter:s1 burial:d1 lai:h1 repos:h1
-burial	entomb:s0 inhum:s0 inter:s0 sepultur:s0 buri:d0 funer:h0 obsequi:h0
-burli	beefi:s0 huski:s0 strap:s0 buirdli:s0 robust:a0
+buri	hide:h0 conceal:h0 entomb:s1 inhum:s1 inter:s1 burial:d1 lay:h1 repos:h1
+burial	entomb:s0 inhum:s0 inter:s0 sepultur:s0 buri:d0 funer:h0 obsequy:h0
 burma	myanmar:s0 union:s1 asian:h1 countri:h1 nation:h1
-burn	combust:s0 fire:s0 burnabl:d0 pain:h0 hurt:h0 destroi:h0 ruin:h0 tan:s1
-burner	burn:d0 apparatu:h0 setup:h0
+burn	combust:s0 fire:s0 burnabl:d0 pain:h0 hurt:h0 destroy:h0 ruin:h0 tan:s1
+burner	burn:d0 apparatus:h0 setup:h0
 burnt	burn:s0 cook:a0
 burr	bur:s0 burri:d0 pericarp:h0 seed:h1 vessel:h1 project:h1
 burrow	tunnel:s0 hole:h0 hollow:h0 dig:h0 delv:h0 cut:h1 turn:h1
 bursiti	inflamm:h0 red:h0 rubor:h0
-burst	explos:s0 split:s0 explod:d0 break:h0 separ:h0 fusillad:s1 salvo:s1 vollei:s1
-busboi	waiter:s1 assist:s1 dine:h1 room:h1 attend:h1 restaur:h1
-bush	shrub:s0 bushi:d0 shrubbi:d0 shrublet:d0 woodi:h1 plant:h1 ligneou:h1 wilder:h1
-bushel	unit:h1 state:h1 dry:h1
+burst	explos:s0 split:s0 explod:d0 break:h0 separ:h0 fusillad:s1 salvo:s1 volley:s1
+bus	autobus:s0 coach:s0 charabanc:s0 jitney:s0 motorbus:s0 motorcoach:s0 omnibus:s0 passeng:s1
+busboy	waiter:s1 assist:s1 dine:h1 room:h1 attend:h1 restaur:h1
+bush	shrub:s0 bushi:d0 shrubbi:d0 shrublet:d0 woodi:h1 plant:h1 ligneous:h1 wilder:h1
+bushel	unit:h1 state:h1 dri:h1
 bushi	shaggi:s0 shag:d0 ungroom:a0
-bushwhack	hillbilli:s0 ambush:s0 scupper:s0 waylai:s0 lurk:s0 ambuscad:s0 lurker:d0 conceal:a0
-busi	concern:s0 occupi:s0 occup:d0 busy:d0 dilig:a0 emploi:a0 drudg:a0 labor:a0
+bushwhack	hillbilli:s0 ambush:s0 scupper:s0 waylay:s0 lurk:s0 ambuscad:s0 lurker:d0 conceal:a0
+busi	concern:s0 occupi:s0 occup:d0 busy:d0 dilig:a0 employ:a0 drudg:a0 labor:a0
 businesslik	effici:a0
 businessman	businessperson:h0 bourgeoi:h0 man:s1 affair:s1
-businessmen	profess:h0 busi:s1 commun:s1
-bust	break:s0 buster:d0 breakabl:d0 breakag:d0 destroi:h0 ruin:h0 apart:a1
+businessmen	profess:h0 busi:s1 communiti:s1
+bust	break:s0 buster:d0 breakabl:d0 breakag:d0 destroy:h0 ruin:h0 apart:a1
 bustl	hustl:s0 flurri:s0 ado:s0 fuss:s0 stir:s0 activ:a0 commot:h0 din:h0
 butcher	slaughter:s0 butcheri:d0 kill:h0
 butler	pantryman:s0 manserv:h0
@@ -1391,11 +1387,12 @@ butterfat	anim:h1 fat:h1
 buttock	nate:s0 ars:s0 butt:s0 backsid:s0 bum:s0 bun:s0 can:s0 fundament:s0
 button	fasten:s0 buttoni:d0 botone:a0 botonne:a0 holdfast:h0 fix:h0 push:s1 switch:h1
 buttress	brace:s0 support:a0
-buyer	purchas:s0 emptor:s0 vende:s0 bui:d0 custom:h0 client:h0
+buy	purchas:s0 buyer:d0 get:h0 acquir:h0 bribe:s1 corrupt:s1 bribabl:d1 briber:d1
+buyer	purchas:s0 emptor:s0 vende:s0 buy:d0 custom:h0 client:h0
 buzz	bombil:s0 bombin:s0 abuzz:s0 buzzer:d0 noisi:a0 sound:h0 go:h0 activ:h1
 bw	bioattack:s0 warfar:h0 war:h0 biolog:s1 attack:s1
 bygon	bypast:s0 depart:s0 foregon:s0 gone:s0 past:a0 yesteryear:h0 water:s1 bridg:s1
-bypass	beltwai:s0 ringwai:s0 highwai:h0 avoid:h0 ring:s1 road:s1 go:s1 around:s1
+bypass	beltway:s0 ringway:s0 highway:h0 avoid:h0 ring:s1 road:s1 go:s1 around:s1
 cab	compart:h0
 cabana	tent:h0 collaps:h1 shelter:h1
 cabbag	chou:s0 crucifer:h1 veget:h1
@@ -1403,25 +1400,25 @@ cabin	compart:h0 hous:h1
 cabinet	furnitur:h0 piec:h1 articl:h1
 cabl	cablegram:s0 wire:s0 telegraph:s0 wirer:d0 telegraphist:d0 telegram:h0 telecommun:h0 oversea:s1
 cach	storag:h1 space:h1
+cack	squawki:s0 squawk:d0 cackl:d0 cacophon:a0
 cackl	cackler:d0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0 verbalis:h0 emit:h1
-cackli	squawki:s0 squawk:d0 cackl:d0 cacophon:a0
-cadav	corps:s0 stiff:s0 clai:s0 remain:s0 cadaver:d0 bodi:h0 dead:h1
+cadav	corps:s0 stiff:s0 clay:s0 remain:s0 cadaver:d0 bodi:h0 dead:h1
 cadaver	emaci:s0 gaunt:s0 haggard:s0 pinch:s0 skelet:s0 wast:s0 thin:a0 lean:a0
 cadenc	meter:s0 metr:s0 measur:s0 beat:s0 metric:d0 prosodi:h0 poetic:h1 rhythm:h1
 cadenza	passag:h0 music:h1
-cadr	cell:s0 cellular:d0 polit:h1 unit:h1 entiti:h1 core:h1 nucleu:h1 group:h2
-caesar	julian:d0 caesarian:d0 caesarean:d0 gener:h0 statesman:h0 solon:h0 juliu:s1 gaiu:s1
+cadr	cell:s0 cellular:d0 polit:h1 unit:h1 entiti:h1 core:h1 nucleus:h1 group:h2
+caesar	julian:d0 caesarian:d0 caesarean:d0 general:h0 statesman:h0 solon:h0 julius:s1 gaius:s1
 cafe	coffeehous:s0 restaur:h0 eateri:h0 coffe:s1 shop:s1 bar:s1 eat:h1 hous:h1
 cafeteria	restaur:h0 eateri:h0 eat:h1 hous:h1 place:h1
 cage	coop:s0 enclosur:h0 constraint:h1 restraint:h1
-cagei	cagi:s0 canni:s0 clever:s0 smart:a0
+cagey	cagi:s0 canni:s0 clever:s0 smart:a0
 cake	bar:s0 block:h0
 calam	catastroph:s0 disast:s0 tragedi:s0 cataclysm:s0 tragic:d0 disastr:d0 calamit:d0 misfortun:h0
 calcif	calcifi:d0 chemic:h1 process:h1 chang:h1 action:h1
 calcifi	calcif:d0 calcium:d0 harden:h0 indur:h0
 calcium	ca:s0 calcifi:d0 metal:h0 atom:s1 number:s1 20:s1 element:h1
 calcul	comput:s0 figur:s0 reckon:s0 cipher:s0 cypher:s0 conniv:s0 scheme:s0 shrewd:s0
-calculu	concret:s0 calcul:d0 rock:h0 stone:h0
+calculus	concret:s0 calcul:d0 rock:h0 stone:h0
 calendar	calendr:d0 arrang:h0 organ:h0 organis:h0 system:h0 list:h1
 calf	sura:s1 young:h1 mammal:h1 skelet:h2 muscl:h2 striat:h2
 calib	qualiti:s0 calibr:s0 qualifi:d0 degre:h0 grade:h0 level:h0 bore:s1 gaug:s1
@@ -1431,12 +1428,11 @@ californian	american:h0
 caliph	calif:s0 kaliph:s0 kalif:s0 khalif:s0 khalifah:s0 ruler:h0 swayer:h0 muslim:h0
 call	name:s0 namer:d0 telephon:h0 telephoni:h0 label:h0 phone:s1 known:s1 inclin:h1
 caller	compani:s0 call:d0 visitor:h0 visit:h0
-callou	indur:s0 pachydermat:s0 callos:d0 callous:d0 insensit:a0
-callous	unfeeling:s0 callos:s0 hard:s0 insens:s0 callou:s0 thicken:s0 unfeel:d0 tough:a0
+callous	unfeeling:s0 callos:s0 hard:s0 insens:s0 indur:s0 pachydermat:s0 thicken:s0 unfeel:d0
 calm	composur:s0 equanim:s0 quiet:s0 tranquil:s0 tranquillis:s0 quieten:s0 lull:s0 still:s0
 calorimet	measur:h1 instrument:h1 system:h1 devic:h1
 calorimetr	calorimetri:d0
-calumni	defam:s0 obloqui:s0 traduc:s0 slander:s0 smirch:s0 aspers:s0 denigr:s0 smear:s0
+calumni	defam:s0 obloquy:s0 traduc:s0 slander:s0 smirch:s0 aspers:s0 denigr:s0 smear:s0
 calv	parturit:h0 birth:h0 give:h1
 camaraderi	chummi:s0 comradeli:s0 comraderi:s0 comradeship:s0 comrad:d0 sociabl:h0
 cambodia	kampuchea:s0 kampuchean:d0 cambodian:d0 kingdom:s1 asian:h1 countri:h1 nation:h1
@@ -1448,7 +1444,7 @@ campaign	run:s0 race:h0 polit:s1 caus:s1 crusad:s1 drive:s1 movement:s1 effort:s
 camper	camp:d0 vacation:h0 vacationist:h0
 campfir	fire:h0
 campmat	acquaint:h0 friend:h0
-campu	field:h0
+campus	field:h0
 can	tin:s0 canneri:d0 contain:h0 preserv:h0 keep:h0 put:s1 displac:s1 fire:s1
 canada	canadian:d0 north:h1 american:h1 countri:h1 nation:h1
 canadian	canada:d0
@@ -1469,7 +1465,7 @@ canter	lope:s0 gait:h0 ride:h1 horseback:h1
 cantilev	beam:h0
 cantl	back:h0 backrest:h0
 canva	canvass:s0 fabric:h0 cloth:h0 materi:h0 textil:h0 oil:h2 paint:h2 set:h2
-canvass	poll:s0 survei:h0
+canvass	poll:s0 survey:h0
 canyon	canon:s0 ravin:h0
 canyonsid	slope:h0 inclin:h0 side:h0
 cap	crest:s0 headdress:h0 headgear:h0 lie:h0 top:h1 cover:h1 deton:s2 devic:s3
@@ -1477,7 +1473,7 @@ capabl	compet:a0 abl:a0 confid:a0 surefoot:a0 resourc:a0 abil:h0 open:s1 subject
 capac	capacit:d0 capabl:h0 suscept:h1 content:s2 contain:d2 capaci:d2 volum:h2
 capacit	capac:s0 electr:s1 phenomenon:h1
 capacitor	capacit:s0 condens:s0 electr:s1 devic:h1
-cape	ness:s0 land:h0 earth:h0 ground:h0 mantl:s1 dry:h1 solid:h1 terra:h1
+cape	ness:s0 land:h0 earth:h0 ground:h0 mantl:s1 dri:h1 solid:h1 terra:h1
 caper	jump:h0 leap:h0 bound:h0 spring:h0
 capillari	tube:h0
 capit	capitalis:s0 capitalist:d0 asset:h0 profit:h0 gain:h0 benefit:h0 work:s1 economi:s1
@@ -1490,17 +1486,17 @@ captiv	prison:s0 imprison:s0 incarcer:s0 immur:s0 confin:s0 captur:s0 enamour:s0
 captor	captur:s0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
 captur	seizur:s0 seiz:d0 acquir:h0 get:h0 repres:h0 interpret:h0 gain:s1 control:s1
 car	auto:s0 automobil:s0 machin:s0 motorcar:s0 machinist:d0 automobilist:d0 railcar:s1 motor:h1
-carabao	water:h1 buffalo:h1 ox:h1 asiat:h1 bubalu:h1 bubali:h1
+carabao	water:h1 buffalo:h1 ox:h1 asiat:h1 bubalus:h1 bubali:h1
 caravan	train:s0 process:h0 wagon:s1
 carbin	carabin:d0 rifl:h0
 carbon	carbur:d0 carburis:d0 carbonis:d0 element:h0 salt:h0 atom:s1 number:s1 chemic:h1
 carcass	carcas:s0 bodi:h0 dead:h1
 card	paper:h0 game:h0 ident:s2 posit:h2 identif:h2 correspond:h2
 cardboard	paper:h0 pack:h0 wad:h0 composit:s1 board:s1 materi:h1
-cardin	central:s0 fundament:s0 kei:s0 primal:s0 cardinalship:d0 center:d0 import:a0 bishop:h0
+cardin	central:s0 fundament:s0 key:s0 primal:s0 cardinalship:d0 center:d0 import:a0 bishop:h0
 cardiomegali	megalocardia:s0 megacardia:s0 symptom:h0 enlarg:s1 heart:s1
 cardroom	room:h0
-care	attent:s0 aid:s0 tend:s0 attend:d0 cautiou:a0 dilig:a0 prudent:a0 certain:a0
+care	attent:s0 aid:s0 tend:s0 attend:d0 cautious:a0 dilig:a0 prudent:a0 certain:a0
 careen	stagger:s0 reel:s0 keel:s0 lurch:s0 swag:s0 reeler:d0 walk:h0
 career	call:s0 vocat:s0 careerist:d0 occup:h0 busi:h0 job:h0 line:h0 practic:h0
 carefre	unworri:s0 untroubl:a0
@@ -1510,20 +1506,20 @@ caretak	custodian:h0 keeper:h0 steward:h0
 careworn	drawn:s0 haggard:s0 raddl:s0 worn:s0 tire:a0
 cargo	lade:s0 freight:s0 load:s0 payload:s0 shipment:s0 consign:s0 ship:d0 merchandis:h0
 caribbean	sea:h0
-caricatur	ap:s0 mock:h0
+caricatur	ape:s0 mock:h0
 carload	gather:h0 assemblag:h0
-carnal	anim:s0 fleshli:s0 sensual:s0 physic:a0
+carnal	anim:s0 flesh:s0 sensual:s0 physic:a0
 carniv	festiv:h0 fete:h0
 carp	faultfind:s0 critic:h0 unfavor:h1 judgment:h1
 carpent	woodwork:h0 woodsman:h0 woodman:h0
 carpentri	woodwork:s0 carpent:d0 trade:h0 craft:h0
 carpet	rug:s0 furnish:h0 floor:h1 cover:h1
 carri	transport:s0 carrier:d0 transfer:h0 transferr:h0 convey:h0 move:h0 displac:h0 pack:s1
-carriag	coach:s0 car:h0 railcar:h0 passeng:s1 equipag:s1 rig:s1 railwai:h1 railroad:h1
+carriag	coach:s0 car:h0 railcar:h0 passeng:s1 equipag:s1 rig:s1 railway:h1 railroad:h1
 carrier	bearer:s0 toter:s0 tote:d0 bear:d0 carri:d0 travel:h0 flattop:s2 self:h2
 cart	haul:s0 hale:s0 drag:s0 dragger:d0 hauler:d0 haulag:d0 wagon:h0 waggon:h0
 cartesian	descart:d0
-cartilag	gristl:s0 gristli:d0 cartilagin:d0 anim:h1 tissu:h1
+cartilag	gristl:s0 grist:d0 cartilagin:d0 anim:h1 tissu:h1
 carton	contain:h0
 cartoon	sketch:s0 cartoonist:d0 wit:h0 humor:h0 humour:h0 wittic:h0 witti:h0
 cartoonist	cartoon:d0 draftsman:h0 drawer:h0
@@ -1543,22 +1539,22 @@ cast	project:s0 contriv:s0 throw:s0 gather:h0 assemblag:h0 send:h0 direct:h0 cha
 castanet	bone:s0 clapper:s0 finger:s1 cymbal:s1 percuss:h1 instrument:h1
 castig	ear:s0 upbraid:s0 chastis:s0 objurg:s0 chasten:s0 correct:s0 rebuk:h0 reproof:h0
 castl	palac:s0 palati:d0 mansion:h0 mans:h0 hall:h0 resid:h0 hous:h1 fortif:h1
-casual	insouci:s0 nonchal:s0 unconcern:a0 unplan:a1 everydai:s2 daili:s2 inform:a2
+casual	insouci:s0 nonchal:s0 unconcern:a0 unplan:a1 everyday:s2 daili:s2 inform:a2
 cat	felin:h0 felid:h0 true:s1
 catalog	catalogu:s0 book:h0 list:h1
 catalogu	catalog:s0 list:h0 classifi:h0 class:h0 sort:h0 assort:h0 separ:h0 compos:h1
 catapult	propel:h0 impel:h0 sling:s1 slinger:d1 hurl:h1 hurtl:h1 cast:h1
 catapultian	catapult:s0
-catastroph	calam:s0 disast:s0 tragedi:s0 cataclysm:s0 ruinou:s0 tragic:d0 disastr:d0 calamit:d0
+catastroph	calam:s0 disast:s0 tragedi:s0 cataclysm:s0 ruinous:s0 tragic:d0 disastr:d0 calamit:d0
 cataton	catatonia:d0
-catcal	cry:h0 outcri:h0 call:h0 yell:h0 shout:h0 vocifer:h0
-catch	gimmick:s0 catchi:d0 drawback:h0 plai:h0 surpris:h0 perceiv:h1 comprehend:h1 pick:s2
+catcal	cri:h0 outcri:h0 call:h0 yell:h0 shout:h0 vocifer:h0
+catch	gimmick:s0 catchi:d0 drawback:h0 play:h0 surpris:h0 perceiv:h1 comprehend:h1 pick:s2
 catcher	backstop:s0 catch:d0 infield:h0
 catech	catechis:s0 examin:h0
 catecholamin	hormon:h0 endocrin:h0 intern:h1 secret:h1
 categor	categoris:s0 categori:d0 classifi:a0 reason:h0
 categori	class:s0 famili:s0 categor:d0 classifi:d0 collect:h0 aggreg:h0 accumul:h0 assemblag:h0
-cater	provid:s0 suppli:s0 ply:s0 provis:d0 supplier:h0 give:h0
+cater	provid:s0 suppli:s0 pli:s0 provis:d0 supplier:h0 give:h0
 caterpillar	larva:h0
 catharsi	katharsi:s0 abreact:s0 cathart:d0 purg:h0
 cathedr	church:h0 build:h1
@@ -1567,13 +1563,14 @@ cathod	electrod:h0
 cathol	catholic:d0 christian:h0
 catholic	cathol:s0 christian:h0 religion:h1
 catkin	ament:s0 amentac:d0 infloresc:h0
-cattl	cow:s0 kine:s0 oxen:s0 cattleship:d0 bovin:h0 bo:s1 tauru:s1
+cattl	cow:s0 kine:s0 oxen:s0 cattleship:d0 bovin:h0 bos:s1 taurus:s1
 cattleman	stockman:h0 cow:s1 man:s1 beef:s1 stock:h1 raiser:h1 farmer:h1
-caucu	meet:h0 gather:h0 assembl:h0 forgath:h0 foregath:h0
-caus	do:s0 make:s0 causal:d0 causat:d0 induc:a0 induct:a0 abortifaci:a0 activ:a0
-causal	caus:d0
-caution	cautious:s0 care:s0 admonish:s0 monish:s0 cautiou:d0 monit:d0 admonitori:d0 admonit:d0
-cautiou	timid:s0 caution:d0 cautious:d0 care:a0 unadventur:a0 cagei:a0 cagi:a0 chari:a0
+caucus	meet:h0 gather:h0 assembl:h0 forgath:h0 foregath:h0
+caus	do:s0 make:s0 causal:d0 causat:d0 origin:h0 incept:h0 creat:h0 reason:s1
+causal	caus:d0 causat:a0
+causat	caus:d0 abortifaci:a0 activ:a0 actuat:a0 anorect:a0 anorexigen:a0 causal:a0 conduc:a0
+caution	cautious:s0 care:s0 admonish:s0 monish:s0 monit:d0 admonitori:d0 admonit:d0 attent:h0
+cautious	timid:s0 caution:d0 care:a0 unadventur:a0 cagey:a0 cagi:a0 chari:a0 fabian:a0
 cavalcad	process:h0
 cavalri	hors:s0 soldieri:h0 troop:h0 militari:h1 personnel:h1
 cavalryman	trooper:s0 soldier:h0
@@ -1585,29 +1582,29 @@ caviti	pit:s0 hole:h0 hollow:h0
 cavort	frolic:s0 lark:s0 rollick:s0 skylark:s0 disport:s0 sport:s0 gambol:s0 frisk:s0
 caw	utter:h0 emit:h0 loos:h1
 cc	millilit:s0 millilitr:s0 mil:s0 ml:s0 cubic:s1 centimet:s1 centimetr:s1 metric:h1
-ceas	discontinu:s0 stop:s0 quit:s0 cessat:d0 stoppag:d0 lai:s1 end:s1 finish:s1
+ceas	discontinu:s0 stop:s0 quit:s0 cessat:d0 stoppag:d0 lay:s1 end:s1 finish:s1
 ceaseless	constant:s0 incess:s0 perpetu:s0 unceas:s0 unremit:s0 continu:a0 uninterrupt:a0
 ceil	upper:h1 surfac:h1 altitud:h1 height:h1 roof:s2 cap:s2 control:h2
 celebr	celebrat:s0 jubil:s0 observ:s0 keep:s0 person:h0 individu:h0 someon:h0 somebodi:h0
 celer	quick:s0 rapid:s0 speedi:s0 pace:h0 rate:h0
-celesti	heavenli:s0 heaven:d1 ether:s2 supern:s2
+celesti	heaven:s0 ether:s2 supern:s2
 cell	cellular:d0 compart:h0 live:h2 anim:h2 electr:s3 devic:h3
-cellar	basement:s0 floor:h0 level:h0 storei:h0 stori:h0
+cellar	basement:s0 floor:h0 level:h0 storey:h0 stori:h0
 cellulos	polysaccharid:h0 polyos:h0
 celtic	gaelic:s0 gael:d0 celt:d0
 cement	concret:h0 bind:h0 cementiti:d1 build:h2 materi:h2 adhes:h2 agent:h3
 cemeteri	graveyard:s0 necropoli:s0 site:h0 burial:s1 ground:s1 buri:s1 memori:s1 park:s1
 censorship	censor:s0 counterintellig:h0 secur:s1 review:s1
-censu	nosecount:s0 count:h0 numer:h0 enumer:h0 reckon:h0 talli:h0 nose:s1
 censur	animadvers:s0 animadvert:d0 disapprob:h0 condemn:h0
+census	nosecount:s0 count:h0 numer:h0 enumer:h0 reckon:h0 talli:h0 nose:s1
 cent	subunit:h0 rupe:h0 penni:s1 centim:s1 fraction:h1 monetari:h1 unit:h1 sri:h1
 centenari	centenni:s0
-centenni	centenari:s0 anniversari:h0 dai:h1 remembr:h1
-center	centr:s0 middl:s0 heart:s0 ey:s0 focu:s0 focus:s0 focuss:s0 direct:s0
+centenni	centenari:s0 anniversari:h0 day:h1 remembr:h1
+center	centr:s0 middl:s0 heart:s0 eye:s0 focus:s0 focuss:s0 direct:s0 halfway:s0
 centerfield	center:s0 tract:h0 parcel:h0 field:s1 piec:h1 land:h1 ground:h1
 centimet	centimetr:s0 cm:s0 metric:h1 linear:h1 unit:h1
-central	centralis:s0 concentr:s0 cardin:s0 fundament:s0 kei:s0 primal:s0 center:d0 import:a0
-centrifug	extractor:s0 separ:s0 action:h0 activ:h0 apparatu:h0 setup:h0 spin:h0 natur:h1
+central	centralis:s0 concentr:s0 cardin:s0 fundament:s0 key:s0 primal:s0 center:d0 import:a0
+centrifug	extractor:s0 separ:s0 action:h0 activ:h0 apparatus:h0 setup:h0 spin:h0 natur:h1
 centuri	period:h0 time:h1
 cerebellum	cerebellar:d0 neural:h1 structur:h1
 cerebr	think:s0 cogit:s0 intellectu:s0 thought:d0 thinker:d0 intellect:d0
@@ -1626,23 +1623,23 @@ chain	concaten:s0 catenul:d0 caten:d0 seri:h0 unit:h1 chemic:s2 build:h2 block:h
 chair	seat:h0 professorship:s1 professor:d1 posit:h1 post:h1 berth:h1 offic:h1 spot:h1
 chairman	presid:s0 chairwoman:s0 chair:s0 chairperson:s0 chairmanship:d0 presidentship:d0 offic:h1
 chais	dayb:s0 chair:h0 longu:s1
-challeng	disput:s0 gainsai:s0 ambiti:s0 ambit:d0 difficult:a0 hard:a0 situat:h0 contest:h0
+challeng	disput:s0 gainsay:s0 ambiti:s0 ambit:d0 difficult:a0 hard:a0 situat:h0 contest:h0
 chamber	divid:a0 enclosur:h0 hous:h0 domicili:h0 caviti:h1 cavum:h1 put:h1 bodili:h2
 chambermaid	maid:h0 maidserv:h0 housemaid:h0 amah:h0 fill:s1 de:s1 chambr:s1
 champ	champion:s0 rival:h0 challeng:h0 competitor:h0 competit:h0 contend:h0
 champagn	bubbl:s0 sparkl:h1 wine:h1
 champion	champ:s0 defend:s0 defens:d0 rival:h0 challeng:h0 competitor:h0 competit:h0 contend:h0
-championship	titl:s0 high:h1 statu:h1
+championship	titl:s0 high:h1 status:h1
 chanc	opportun:s0 casual:s0 unplan:a0 possibl:h0 happen:h0 hap:h0 pass:h0 occur:h0
 chancel	sanctuari:s0 bema:s0 area:h0
-chandel	rise:h0 lift:h0 aris:h0 upris:h0 move:h1 go:h1 come:h1
 chandeli	pendant:s0 pendent:s0 light:h1 fixtur:h1
+chandell	rise:h0 lift:h0 aris:h0 upris:h0 move:h1 go:h1 come:h1
 chang	alter:s0 modif:s0 modifi:s0 changer:d0 vari:a0 denatur:a0 denaturis:a0 exchang:a0
-channel	impart:s0 conduct:s0 transmit:s0 convei:s0 carri:s0 transmiss:d0 carrier:d0 transmitt:d0
+channel	impart:s0 conduct:s0 transmit:s0 convey:s0 carri:s0 transmiss:d0 carrier:d0 transmitt:d0
 chant	inton:s0 cantil:s0 chanter:d0 music:a0 sing:h0 tone:s1 talk:h1 speak:h1
 chantlik	inton:s0 singsong:s0 rhythmic:a0
 chao	pandemonium:s0 bedlam:s0 chaotic:d0 confus:h0
-chaotic	disorgan:a0 disorganis:a0 disorderli:s1 chao:d1 wild:a1
+chaotic	disorgan:a0 disorganis:a0 disord:s1 disorderli:d1 chao:d1 wild:a1
 chap	fellow:s0 feller:s0 fella:s0 lad:s0 gent:s0 blighter:s0 cuss:s0 bloke:s0
 chapel	place:h1 worship:h1 hous:h1 prayer:h1 god:h1
 chapter	section:h0 subdivis:h0 phase:h1 stage:h1 club:h2 societi:h2 guild:h2 gild:h2
@@ -1650,17 +1647,17 @@ charact	fiction:s1 fictiti:s1 qualiti:s1 lineament:s1 characterist:d1 character:
 character	pictur:s0 delin:s0 depict:s0 characteris:s0 qualifi:s0 charact:d0 qualiti:d0 descript:h0
 characterist	featur:s0 charact:d0 typic:a0 diagnost:a0 symptomat:a0 distinct:a0 peculiar:a0 properti:h0
 charcoal	fuel:h0 carbon:h0 draw:h0 wood:s1 coal:s1 fusain:s1 atom:h1 number:h1
-charg	charger:d0 hot:a0 live:a0 neg:a0 electroneg:a0 posit:a0 electroposit:a0 polar:a0
+charg	charger:d0 hot:a0 live:a0 negat:a0 electroneg:a0 posit:a0 electroposit:a0 polar:a0
 charger	courser:s0 charg:d0 warhors:h0
 chariot	carriag:h0 equipag:h0 rig:h0
 charisma	charismat:d0 attract:h0 interest:h0 interesting:h0 person:s1 appeal:s1 magnet:s1
-charit	gener:a1 benefic:a1 benevol:a1 eleemosynari:a1 philanthrop:a1
-chariti	foundat:h0 benevol:h1 brotherli:s2 love:s2 theolog:h2 virtu:h2 supernatur:h2 give:h2
+charit	generous:a1 benefic:a1 benevol:a1 eleemosynari:a1 philanthrop:a1
+chariti	foundat:h0 benevol:h1 brother:s2 love:s2 theolog:h2 virtu:h2 supernatur:h2 give:h2
 charlatan	mountebank:s0 deceiv:h0 cheat:h0 cheater:h0 trickster:h0 beguil:h0 slicker:h0
 charleston	capit:s1 west:s1 virginia:s1 state:h1
 charm	appeal:s0 appealing:s0 captur:s0 enamour:s0 tranc:s0 catch:s0 becharm:s0 enamor:s0
 charnel	vault:h0 hous:s1 burial:h1
-chart	graph:s0 graphic:d0 chartist:d0 map:h0 visual:h1 commun:h1 plan:h1
+chart	graph:s0 graphic:d0 chartist:d0 map:h0 visual:h1 communic:h1 plan:h1
 charter	rent:s0 hire:s0 leas:s0 lesse:d0 renter:d0 document:h0 paper:h0 contract:h0
 chase	pursuit:s0 pursual:s0 follow:s0 trail:s0 tail:s0 tag:s0 dog:s0 track:s0
 chastis	castig:s0 punish:h0 penalti:h0 penal:h0 penalis:h0
@@ -1677,62 +1674,62 @@ checkup	medic:s0 examin:h0 scrutini:h0 exam:s1 health:s1 check:s1
 cheek	featur:h0 lineament:h0
 cheekbon	zygomat:s0 malar:s0 bone:h0 os:h0 jugal:s1 zygomaticum:s1
 cheer	sunni:s0 sunshin:s0 shout:s0 hearten:s0 recreat:s0 embolden:s0 cheeri:d0 glad:a0
-cheeri	gai:s0 sunni:s0 cheer:d0
+cheeri	gay:s0 sunni:s0 cheer:d0
 chees	food:h0 dairi:h1 product:h1 solid:h1
 cheesecloth	gauz:h0 net:h0 veil:h0
 chela	hindu:h0 hindoo:h0
 chemic	chemistri:d0 materi:h0 stuff:h0 substanc:s1
 chemist	chemistri:d0 scientist:h0 pharmacist:s1 druggist:s1 apothecari:s1 drug:d1 pharmaceut:d1 pharmaci:d1
 chemistri	chemic:d0 chemist:d0 scienc:s1 natur:h1
-cherish	treasur:s0 preciou:s0 want:s0 precious:d0 love:a0 care:s1 hold:s1 dear:s1
+cherish	treasur:s0 precious:s0 want:s0 love:a0 care:s1 hold:s1 dear:s1
 cheroke	iroquoian:h0 iroquoi:h0 languag:h1
-chest	thorax:s0 pectu:s0 chesti:d0 bodi:h1 part:h1 box:h1
+chest	thorax:s0 pectus:s0 chesti:d0 bodi:h1 part:h1 box:h1
 chestnut	chromat:a0
 chew	mastic:s0 manduc:s0 jaw:s0 chewer:d0 grate:h0 grind:h0
 cheyenn	capit:s1 wyom:s1 state:h1 algonquian:h1 algonquin:h1 languag:h2
 chic	smart:s0 voguish:s0 stylish:a0 fashion:a0
 chicago	citi:h0 metropoli:h0 port:h0 windi:s1 urban:h1 center:h1
-chick	biddi:s0 chicken:h0 gallu:h1 young:h1 bird:h1
-chicken	poulet:s0 volail:s0 poultri:h0 fowl:h1 gallu:s2 domest:h2
+chick	biddi:s0 chicken:h0 gallus:h1 young:h1 bird:h1
+chicken	poulet:s0 volaill:s0 poultri:h0 fowl:h1 gallus:s2 domest:h2
 chide	rebuk:s0 rag:s0 trounc:s0 lectur:s0 reprimand:s0 jaw:s0 scold:s0 berat:s0
 chief	head:s0 main:s0 primari:s0 princip:s0 master:s0 headship:d0 import:a0 leader:h0
 chieftain	captain:s0 chieftainship:d0 leader:h0
 chignon	hairdo:h0 hairstyl:h0 coiffur:h0 coif:h0 hair:h1 style:h1
-child	kid:s0 youngster:s0 minor:s0 shaver:s0 nipper:s0 fry:s0 tiddler:s0 tike:s0
+child	kid:s0 youngster:s0 minor:s0 shaver:s0 nipper:s0 fri:s0 tiddler:s0 tike:s0
 childhood	child:d0 pueril:s1 time:h1 life:h1 immatur:h1
 childish	pueril:s0 infantil:s0 immatur:a0 young:h0
-childlik	childli:s0 child:d0 young:a0 immatur:a0 simpl:s1 simplic:d1 naiv:a1 naif:a1
+childlik	child:s0 young:a0 immatur:a0 simpl:s1 simplic:d1 naiv:a1 naif:a1
 chill	ici:s0 gelid:s0 shudderi:s0 shiveri:s0 scari:s0 chilli:d0 shiver:d0 shudder:d0
 chilli	unemot:a0
-chimnei	flue:h0
+chimney	flue:h0
 chin	mentum:s0 featur:h0 lineament:h0 rais:h0 lift:h0 elev:h0 get:h1 bring:h1
-china	prc:s0 cathai:s0 peopl:s1 republ:s1 mainland:s1 communist:s1 red:s1 asian:h1
+china	prc:s0 cathay:s0 peopl:s1 republ:s1 mainland:s1 communist:s1 red:s1 asian:h1
 chines	sinit:h0 languag:h1
 chink	caulk:a0
 chinless	opisthognath:a0
-chip	bit:s0 flake:s0 fleck:s0 scrap:s0 flaki:d0 flakei:d0 fragment:h0 separ:h0
+chip	bit:s0 flake:s0 fleck:s0 scrap:s0 flaki:d0 flakey:d0 fragment:h0 separ:h0
 chipper	debonair:s0 jaunti:s0 cheer:a0
 chiropractor	therapist:h0 healer:h0
 chirp	peep:s0 cheep:s0 chirrup:s0 peeper:d0 utter:h0 emit:h0 loos:h1
 chisel	distinct:a0 edg:h1
-chivalr	gallant:s0 knightli:s0 knight:d0 chivalri:d0 courteou:a0
+chivalr	gallant:s0 knight:s0 chivalri:d0 courteous:a0
 chivalri	gallantri:s0 politess:s0 courtesi:h0 good:h1 manner:h1
 chivi	harass:s0 hassl:s0 harri:s0 chivvi:s0 chevi:s0 chevvi:s0 beset:s0 plagu:s0
 chlorid	compound:h0 chemic:h1
-chlorin	cl:s0 element:h0 ga:h0 halogen:h0 atom:s1 number:s1 17:s1 chemic:h1
+chlorin	cl:s0 element:h0 gas:h0 halogen:h0 atom:s1 number:s1 17:s1 chemic:h1
 chlorothiazid	diuril:s0 thiazid:h0 antihypertens:h0 drug:h1
 chlorpromazin	thorazin:s0 antipsychot:h0 neurolept:h0 phenothiazin:h0 thiodiphenylamin:h0 major:h1 tranquil:h1 tranquillis:h1
 chock	wedg:s0 chockablock:s0 full:a0 block:h0 cram:s1
 chocol	cocoa:s0 drink:h0 beverag:h0 drinkabl:h0 potabl:h0 hot:s1
 choic	pick:s0 select:s0 prime:s0 prize:s0 qualiti:s0 superior:a0 decid:h0 option:s1
-choir	choral:d0 chorist:d0 choru:h0
-choirboi	chorist:h0
+choir	choral:d0 chorist:d0 chorus:h0
+choirboy	chorist:h0
 choke	clog:s0 obstruct:a0 breath:h0 respir:h0 suspir:h0 gag:s1 fret:s1 choker:d1
 cholelithiasi	lithiasi:h0
 cholesterol	cholesterin:s0 sterol:h0 steroid:h1 alcohol:h1
 chomp	bite:s0 eat:h0 feed:h0
 choos	take:s0 select:s0 selector:d0 decid:h0 determin:h0 pick:s1 prefer:s1 opt:s1
-choosi	choosei:s0 fastidi:a0
+choosi	choosey:s0 fastidi:a0
 chop	chopper:d0 cut:h0
 chopin	music:h0
 chopper	chop:s0 grounder:h0 groundbal:h0 hopper:h0 ground:h1 ball:h1
@@ -1740,15 +1737,15 @@ chord	chordal:d1 straight:h1 line:h1 note:h1 tone:h1 music:h2
 chore	job:s0 task:s0 duti:h0
 choreograph	make:h0 creat:h0
 choreographi	danc:h0 terpsichor:h0 saltat:h0 show:h0 stage:s1
-chorin	showgirl:s0 dancer:h0 terpsichorean:h0 choru:s1 girl:s1 profession:h1
-chortl	chuckl:s0 laugh:h0 softli:s1 express:h1 joi:h1 mirth:h1
-choru	choral:d0 sound:h0 utter:h0 emit:h0 loos:h1 refrain:s2 music:h2 organ:h2
+chorin	showgirl:s0 dancer:h0 terpsichorean:h0 chorus:s1 girl:s1 profession:h1
+chortl	chuckl:s0 laugh:h0 soft:s1 express:h1 joy:h1 mirth:h1
+chorus	choral:d0 sound:h0 utter:h0 emit:h0 loos:h1 refrain:s2 music:h2 organ:h2
 chosen	darl:h0 favorit:h0 favourit:h0 pet:h0 deari:h0 ducki:h0
-christ	jesu:s0 savior:s0 saviour:s0 redeem:s0 deliver:s0 deliv:d0 christli:d0 christian:d0
+christ	jesus:s0 savior:s0 saviour:s0 redeem:s0 deliver:s0 deliv:d0 christian:d0 son:h0
 christen	baptism:h0
 christendom	christian:s0 bodi:h0
-christian	christianli:d0 christendom:d0 christ:d0 religion:h0 faith:h0 christlik:a1 christli:a1 religi:h1
-christma	christmastid:s0 christmastim:s0 yule:s0 yuletid:s0 noel:s0 season:h0 xma:s1 dai:s2
+christian	christendom:d0 christ:d0 religion:h0 faith:h0 christlik:a1 religi:h1 person:h1 belief:h1
+christma	christmastid:s0 christmastim:s0 yule:s0 yuletid:s0 noel:s0 season:h0 xmas:s1 day:s2
 chromatogram	record:h0
 chromatograph	chromatographi:d0
 chromatographi	chromatograph:d0 action:h0 activ:h0 natur:h1 process:h1
@@ -1758,51 +1755,50 @@ chronic	degen:a0
 chronicl	record:h0 enter:h0 put:h1
 chrysanthemum	flower:h0 bloom:h0 blossom:h0
 chuck	chow:s0 eat:s0 grub:s0 toss:s0 fare:h0 throw:h0
-chuckl	chortl:s0 laugh:h0 laughter:h0 softli:s1 express:h1 joi:h1 mirth:h1
+chuckl	chortl:s0 laugh:h0 laughter:h0 soft:s1 express:h1 joy:h1 mirth:h1
 chuff	puff:s0 huff:s0 huf:d0 puf:d0 blow:h0
 chug	sound:h0 go:h0
 chump	fool:s0 gull:s0 mark:s0 patsi:s0 sucker:s0 mug:s0 suck:d0 victim:h0
 chunk	ball:s0 clod:s0 glob:s0 lump:s0 clump:s0 chunki:d0 lumpi:d0 agglomer:h0
 chunki	lumpi:s0 lump:d0 chunk:d0 unshap:a0
-church	religion:h0 faith:h0 christian:s1 churchli:d1 organ:h1 build:s2 place:h2 worship:h2
+church	religion:h0 faith:h0 christian:s1 organ:h1 build:s2 place:h2 worship:h2 hous:h2
 churchgo	religi:a0
 churchgoer	church:s1 member:s1 religi:h1 person:h1
 churchillian	churchil:d0
 churchman	cleric:s0 divin:s0 ecclesiast:s0 clergyman:h0 reverend:h0 man:h1 cloth:h1
 churchyard	yard:h0 god:s1 acr:s1
 churn	agit:a0 stir:h0 roil:s1 roili:s1 turbul:s1
-chute	parachut:s0 parachutist:d0 slide:s1 slidewai:s1 rescu:h1 equip:h1 trough:h1 gutter:h1
+chute	parachut:s0 parachutist:d0 slide:s1 slideway:s1 rescu:h1 equip:h1 trough:h1 gutter:h1
 cicada	cicala:s0 homopteran:h0 homopter:h1 insect:h1
 cigar	smoke:h0 roll:h1 tobacco:h1
 cigarett	cigaret:s0 butt:s0 fag:s0 smoke:h0 coffin:s1 nail:s1 roll:h1 tobacco:h1
 ciliat	ciliophoran:s0 protozoan:h0 protozoon:h0
-cilium	cilial:d0 ciliari:d0 organel:h0 cell:h1 organ:h1
+cilium	cilial:d0 ciliari:d0 organell:h0 cell:h1 organ:h1
 cinch	breez:s0 picnic:s0 snap:s0 pushov:s0 walkov:s0 undertak:h0 project:h0 task:h0
 cincinnati	citi:h0 metropoli:h0 urban:h1 center:h1
 cinema	film:s0 celluloid:s0 cinemat:d0 medium:h0
 cinemat	cinema:d0
 cipher	cypher:s0 code:s0 enciph:s0 encrypt:s0 inscrib:s0 coder:d0 messag:h0 encod:h0
 circl	circular:d0 ellips:h0 oval:h0 travel:h0 go:h0 move:h0 locomot:h0 set:s1
-circu	compani:h0 troup:h0 show:h1 carniv:s2 disturb:h2
-circuit	electr:s1 tour:s1 tourist:d1 devic:h1 journei:h1
+circuit	electr:s1 tour:s1 tourist:d1 devic:h1 journey:h1
 circuitri	electron:h1 equip:h1
 circul	spread:s0 dissemin:h0 air:h0 go:h0 travel:h0 move:h0 locomot:h0 around:s1
 circular	round:s0 circl:d0 global:a0 globos:a0 globular:a0 orbicular:a0 spheric:a0 bulblik:a0
 circumfer	perimet:s0 size:h0
 circumscrib	circumscript:d0 trace:h0 draw:h0 line:h0 describ:h0 delin:h0 limit:s1 decreas:h1
 circumspect	discreet:s0 prudent:a0
-circumst	fortun:s0 destini:s0 fate:s0 luck:s0 lot:s0 portion:s0 condit:h0 statu:h0
+circumst	fortun:s0 destini:s0 fate:s0 luck:s0 lot:s0 portion:s0 condit:h0 status:h0
+circus	compani:h0 troup:h0 show:h1 carniv:s2 disturb:h2
 citat	commend:s0 cite:d0 award:h0 accolad:h0 honor:h0 honour:h0 laurel:h0
 cite	mention:s0 advert:s0 name:s0 refer:s0 citat:d0 mean:h0 bring:s1 think:h1
 citi	metropoli:s0 metropolitan:d0 citifi:d0 municip:h0 urban:s1 center:s1 administr:h2 district:h2
 citizen	citizenship:d0 nation:h0 subject:h0
 citrat	turn:h0 citric:d1 acid:d1 chang:h1 state:h1
-citron	citru:h0 fruit:h1 citrou:h1
-citru	citrou:d0 fruit:s1 edibl:h1
+citron	citrus:h0 fruit:h1 citrous:h1
+citrus	citrous:d0 fruit:s1 edibl:h1
 civil	civilis:s0 civilian:a0 educ:a0 refin:a0 advanc:a0 human:a0 societi:h0 polit:s1
 civilian	civil:a0 noncombat:a0 citizen:h0
 clad	cloth:s0 adorn:a0 decor:a0 apparel:a0 attir:a0 dress:a0 garb:a0 garment:a0
-clai	soil:h0 dirt:h0
 claim	assert:h0 aver:h0 assever:h0 affirm:h0 arrog:s1 claimant:d1 request:h1 bespeak:h1
 claimant	claim:d0 applic:h0 applier:h0
 clairvoy	esp:s0 parapsycholog:h0 second:s1 sight:s1 extrasensori:s1 percept:s1 psychic:h1 phenomena:h1
@@ -1837,7 +1833,8 @@ clatter	clack:s0 brattl:s0 nois:h0 resound:h0 make:h1
 claus	clausal:d0 construct:h0 express:h0 articl:s1 grammat:h1 section:h1 subdivis:h1
 claustrophobia	simpl:h1 phobia:h1
 claw	ungui:h0 make:h0 work:h0 hook:s1 horni:h1 structur:h1 seiz:h1 prehend:h1
-clean	cleans:s0 cleanup:s0 cleaner:d0 tidi:a0 antisept:a0 cleanabl:a0 cleanli:a0 fresh:a0
+clay	soil:h0 dirt:h0
+clean	cleans:s0 cleanup:s0 cleaner:d0 tidi:a0 antisept:a0 cleanabl:a0 fresh:a0 unus:a0
 cleaner	cleanser:s0 cleans:d0 clean:d0 formul:h0 prepar:h0 agent:s1
 cleans	clean:s0 cleanup:s0 ablutionari:s0 cleanser:d0 ablut:d0 purifi:a0 improv:h0 groom:h0
 clear	glade:s0 clariti:s0 lucid:s0 pellucid:s0 limpid:s0 unclutt:s0 elucid:d0 comprehens:a0
@@ -1852,13 +1849,13 @@ clergyman	reverend:s0 man:s1 cloth:s1 spiritu:h1 leader:h1
 cleric	churchman:s0 divin:s0 ecclesiast:s0 clerk:d0 clergyman:h0 reverend:h0 clergi:d1 man:h1
 clerk	bookkeep:s0 cleric:d0 clerkship:d0 employe:h0 account:h0 salesclerk:s1 salesperson:h1 shop:s2
 cleveland	citi:h0 metropoli:h0 urban:h1 center:h1
-clever	invent:s0 ingeni:s0 ingenu:s0 cagei:s0 cagi:s0 canni:s0 smart:a0 creativ:h0
+clever	invent:s0 ingeni:s0 ingenu:s0 cagey:s0 cagi:s0 canni:s0 smart:a0 creativ:h0
 clich	platitud:s0 banal:s0 commonplac:s0 bromid:s0 platitudin:d0 remark:h0 comment:h0 input:h0
 click	chink:s0 clink:s0 snap:s0 sound:h0 move:h0 tick:s1 go:h1
 client	case:h0 custom:s1 consum:h1
 clientel	patronag:s0 busi:s0 peopl:h0
 cliff	drop:s0 format:h0 geolog:h1
-climat	clime:s0 acclim:d0 acclimat:d0 acclimatis:d0 mood:s1 environment:h1 condit:h1 statu:h1
+climat	clime:s0 acclim:d0 acclimat:d0 acclimatis:d0 mood:s1 environment:h1 condit:h1 status:h1
 climax	culmin:s0 climact:d0 junctur:h0 occas:h0 end:h0 stop:h0 finish:h0 termin:h0
 climb	mount:s0 mounter:d0 climber:d0 rise:h0 lift:h0 aris:h0 upris:h0 go:s1
 clinch	clench:s0 tight:a0 maneuv:h0 manoeuvr:h0 fasten:h0 fix:h0 secur:h0 evas:h1
@@ -1875,7 +1872,7 @@ clod	ball:s0 glob:s0 lump:s0 clump:s0 chunk:s0 chunki:d0 lumpi:d0 agglomer:h0
 clodhopp	brogan:s0 brogu:s0 shoe:h0 work:s1
 clog	choke:s0 congest:s0 foul:s0 obstruct:s0 imped:s0 clot:s0 hinder:s0 backup:d0
 clomp	clump:s0 walk:h0
-clonic	clonu:d0
+clonic	clonus:d0
 close	final:s0 fini:s0 finish:s0 last:s0 conclus:s0 shut:s0 shutter:d0 closur:d0
 closet	cupboard:s0 loo:s1 storag:h1 space:h1 toilet:h1 lavatori:h1 lav:h1 can:h1
 closeup	photograph:h0 photo:h0 exposur:h0 pictur:h0 pic:h0
@@ -1893,10 +1890,10 @@ clown	buffoon:s0 buffooneri:s0 japeri:s0 frivol:s0 harlequinad:s0 prank:s0 fool:
 club	nine:s0 basebal:s1 ball:s1 societi:s1 guild:s1 gild:s1 lodg:s1 order:s1
 clubfoot	talip:s0 deform:h0 malform:h0 misshapen:h0
 clubhous	club:s0 build:h0 edific:h0
-cluck	click:s0 clack:s0 cry:h0 utter:h0 emit:h0 loos:h1
+cluck	click:s0 clack:s0 cri:h0 utter:h0 emit:h0 loos:h1
 clue	hint:s0 indic:h0 clew:s1 cue:s1 evid:h1
 clump	bunch:s0 cluster:s0 bunchi:d0 agglomer:h0 ball:s1 clod:s1 glob:s1 lump:s1
-clumsi	gawki:s0 clunki:s0 ungainli:s0 unwieldi:s0 gawk:d0 awkward:a0 cumbersom:s1 inapt:s1
+clumsi	gawki:s0 clunki:s0 ungain:s0 unwieldi:s0 ungainli:d0 gawk:d0 awkward:a0 cumbersom:s1
 cluster	bunch:s0 clump:s0 constel:s0 flock:s0 bunchi:d0 agglomer:h0 meet:h0 gather:h0
 clutch	clasp:s0 clench:s0 grasp:s0 grip:s0 hold:s0 seiz:s0 prehend:s0 prehens:d0
 clutter	litter:s0 untidi:a0
@@ -1912,23 +1909,23 @@ coast	seashor:s0 seacoast:s0 coastal:d0 coaster:d0 shore:h0 glide:h0
 coastal	coast:d0 coastwis:a1 inshor:a1 maritim:a1 seaward:a1
 coat	surfac:s0 back:a0 glaze:a0 oili:a0 overgar:h0 cover:h0 outer:h1 garment:h1
 coattail	flap:h0
-coax	wheedl:s0 cajol:s0 palav:s0 blarnei:s0 inveigl:s0 ingratiatori:s0 coaxer:d0 cajoleri:d0
+coax	wheedl:s0 cajol:s0 palav:s0 blarney:s0 inveigl:s0 ingratiatori:s0 coaxer:d0 cajoleri:d0
 coaxial	coaxal:s0 concentr:a0 homocentr:a0
 cobbler	shoemak:s0 cobbl:d0 maker:h0 shaper:h0
 cocain	cocainis:d0 hard:h1 drug:h1
-coccidioidomycosi	coccidiomycosi:s0 mycosi:h0 vallei:s1 fever:s1 desert:s1 rheumat:s1 fungal:h1 infect:h1
+coccidioidomycosi	coccidiomycosi:s0 mycosi:h0 valley:s1 fever:s1 desert:s1 rheumat:s1 fungal:h1 infect:h1
 coccidiosi	infest:h0
 cock	cant:h0 tilt:h0 slant:h0 pitch:h0 put:h1 set:h1 place:h1 pose:h1
 cockatoo	parrot:h0
-cockei	askew:s0 awri:s0 lopsid:s0 wonki:s0 lopsided:d0 crook:a0
+cockey	askew:s0 awri:s0 lopsid:s0 wonki:s0 lopsided:d0 crook:a0
 cocki	assert:a0
 cockpit	compart:h0
 cockroach	roach:s0 dictyopter:h1 insect:h1
 coconut	food:h0 meat:s1 cocoanut:s1 solid:h1 edibl:h2 nut:h2
 cocoon	natur:h1 object:h1
 coddl	pamper:s0 featherb:s0 cosset:s0 cocker:s0 babi:s0 mollycoddl:s0 spoil:s0 indulg:s0
-code	codif:s0 codifi:d0 tag:h0 label:h0 mark:h0 written:h1 commun:h1 languag:h1
-codif	codifi:d0 systemat:h0 systematis:h0 ration:h0 rationalis:h0 code:s1 written:h2 commun:h2
+code	codif:s0 codifi:d0 tag:h0 label:h0 mark:h0 written:h1 communic:h1 languag:h1
+codif	codifi:d0 systemat:h0 systematis:h0 ration:h0 rationalis:h0 code:s1 written:h2 communic:h2
 codifi	codif:d0 code:d0 systemat:h0 systematis:h0 system:h0 systemis:h0
 coeffici	constant:h0
 coerc	hale:s0 squeez:s0 pressur:s0 forc:s0 coerciv:d0 coercion:d0 compel:h0 oblig:h0
@@ -1938,17 +1935,17 @@ coffeehous	cafe:s0 restaur:h0 eateri:h0 coffe:s1 shop:s1 bar:s1 eat:h1 hous:h1
 coffeepot	pot:h0
 coffin	casket:s0 box:h0
 cognat	connat:s0 relat:a0
-cogniz	awar:s0 conscious:s0 cognis:s0 knowing:s0 know:d0 consciou:d0
+cogniz	awar:s0 conscious:s0 cognis:s0 knowing:s0 know:d0
 coher	cling:s0 cleav:s0 adher:s0 stick:s0 consist:s0 logic:s0 order:s0 cohes:d0
 cohes	coher:s0 adhes:a0 connect:h0 link:h0 connected:h0
 coil	spiral:s0 volut:s0 whorl:s0 helix:s0 gyrat:s0 helic:d0 structur:h0 construct:h0
-coin	coinag:d0 coiner:d0 mintag:h0 speci:h0 metal:h1 monei:h1 creat:h1 verbal:h1
+coin	coinag:d0 coiner:d0 mintag:h0 speci:h0 metal:h1 money:h1 creat:h1 verbal:h1
 coincid	happenst:s0 cooccur:s0 accid:h0 stroke:h0 fortuiti:h0 coexist:h0 cohabit:h0 concur:s1
 cold	frigid:a0 cool:a0 ici:a0 chilli:a0 frozen:a0 acold:a0 algid:a0 arctic:a0
 coleridg	coleridgian:d0 coleridgean:d0 poet:h0 samuel:s1 taylor:s1
 collabor	coaction:s0 cooper:s0 confeder:s0 henchman:s0 coact:d0 accessori:h0 accessari:h0 work:h0
 collag	montag:s0 pictur:h0 imag:h0 icon:h0 ikon:h0
-collaps	prostrat:s0 give:s0 break:s0 founder:s0 foldabl:a0 foldawai:a0 fold:a0 telescop:a0
+collaps	prostrat:s0 give:s0 break:s0 founder:s0 foldabl:a0 foldaway:a0 fold:a0 telescop:a0
 collar	neckband:s0 nail:s0 apprehend:s0 arrest:s0 nab:s0 cop:s0 pickup:d0 apprehens:d0
 collat	compar:h0
 colleagu	workfellow:s0 collegi:d0 associ:h0 fellow:s1 worker:s1 confrer:s1 fellowship:d1
@@ -1956,7 +1953,7 @@ collect	aggreg:s0 accumul:s0 assemblag:s0 amass:s0 compil:s0 hoard:s0 corpor:s0 
 collector	aggreg:s0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0 gather:s1
 colleg	collegi:d0 bodi:h0
 collegi	colleg:d0
-collegian	student:h0 pupil:h0 educate:h0 colleg:s1 man:s1 boi:s1
+collegian	student:h0 pupil:h0 educate:h0 colleg:s1 man:s1 boy:s1
 collis	hit:s0 collid:d0 contact:h0 imping:h0 strike:h0
 colloqui	convers:s0 inform:a0
 collus	collud:d0 agreement:h0 arrang:h0
@@ -1967,23 +1964,23 @@ coloni	settlement:s0 settl:d0 colonist:d0 colon:d0 colonis:d0 resid:h0 occup:h0 
 color	colour:s0 coloris:s0 colouris:s0 colorist:d0 vivid:a0 crimson:a0 red:a0 redden:a0
 colorado	co:s0 centenni:s1 state:s1 american:h1
 coloratura	soprano:h0
-coloss	prodigi:s0 stupend:s0 colossu:d0 larg:a0 big:a0
+coloss	prodigi:s0 stupend:s0 colossus:d0 larg:a0 big:a0
 colour	color:s0
 colt	foal:h0 male:h0 revolv:h1
 columbin	aquilegia:s0 aquileg:s0 flower:h0
-columbu	capit:s1 ohio:s1 state:h1
+columbus	capit:s1 ohio:s1 state:h1
 column	amphistylar:a0 columnar:a0 columniform:a0 columnlik:a0 colonnad:a0 pillar:a0 file:h0 singl:h1
 columnist	editorialist:s0 editori:d0 column:d0 journalist:h0
 columnlik	columniform:s0 columnar:s0 column:d0
 coma	comatos:s0 unconsci:h0
 comb	devic:h0 straighten:h0 cockscomb:s1 coxcomb:s1 ransack:s1 crest:h1 search:h1 disentangl:s2
-combat	battl:s0 comb:d0 battler:d0 militari:a0 conflict:h0 fight:h0 engag:h0 struggl:h0
-combin	unit:s0 combinatori:s0 compound:a0 conglomer:a0 occlud:a0 sorb:a0 on:a0 collect:h0
+combat	battl:s0 battler:d0 militari:a0 conflict:h0 fight:h0 engag:h0 struggl:h0 contend:h0
+combin	unit:s0 combinatori:s0 compound:a0 conglomer:a0 occlud:a0 sorb:a0 one:a0 collect:h0
 combo	band:h0 jazz:s1 group:s1 danc:h1 orchestra:h1
 combust	burn:s0 oxid:h0 oxidis:h0
 come	approach:s0 forthcom:s0 upcom:s0 forthcoming:d0 futur:a0 motion:h0 movement:h0 move:h0
 comeback	rejoind:s0 retort:s0 return:s0 ripost:s0 replic:s0 counter:s0 repli:h0 respons:h0
-comedi	comic:d0 drama:h0 drolleri:s1 clown:s1 funni:s1 fun:h1 plai:h1 sport:h1
+comedi	comic:d0 drama:h0 drolleri:s1 clown:s1 funni:s1 fun:h1 play:h1 sport:h1
 comedian	comic:s0 perform:h0 artist:h1
 comer	rival:h0 challeng:h0 competitor:h0 competit:h0 contend:h0
 comet	cometari:d0 extraterrestri:h1 object:h1 estraterrestri:h1 bodi:h1
@@ -1994,14 +1991,14 @@ command	bid:s0 dictat:s0 domin:s0 hijack:s0 highjack:s0 pirat:s0 overlook:s0 com
 commando	ranger:s0 serviceman:h0 man:h0 militari:h1 personnel:h1
 commemor	mark:s0 observ:h0 celebr:h0 keep:h0 rememb:s1 remembr:d1
 commenc	get:s0 begin:s0 start:s0 starter:d0 beginn:d0 set:s1 lead:s2 startup:d2
-commend	applaud:s0 laudabl:s0 praiseworthi:s0 laud:d0 worthi:a0 prais:h0 portrai:h1 present:h1
+commend	applaud:s0 laudabl:s0 praiseworthi:s0 laud:d0 worthi:a0 prais:h0 portray:h1 present:h1
 commensur	equal:a0 coextens:a0 cotermin:a0 contermin:a0 proportion:a0
 comment	remark:s0 input:s0 observ:s0 notic:s0 commentari:d0 statement:h0 expert:h0 note:h0
 commentari	comment:s0 statement:h0
 commerc	commerci:s0 mercantil:s0 transact:h0 deal:h0
 commerci	commerc:s0 mercantil:s0 commercialis:s0 mercenari:a0 moneymak:a0 technic:a0 ad:h0 advertis:h0
-commi	communist:s0 commun:d0 socialist:h0
-commiser	piti:s0 ruth:s0 patho:s0 sympath:s0 sympathis:s0 sympathi:d0 pathet:d0 piteou:d0
+commi	communist:s0 communism:d0 socialist:h0
+commiser	piti:s0 ruth:s0 patho:s0 sympath:s0 sympathis:s0 sympathi:d0 pathet:d0 piteous:d0
 commiss	committe:s0 commission:d0 commit:d0 equip:h0 fit:h0 outfit:h0 administr:h1 unit:h1
 commissari	shop:h0 store:h0
 commission	commiss:d0 administr:h0 execut:h0
@@ -2009,40 +2006,45 @@ commit	committed:s0 perpetr:s0 pull:s0 commiss:d0 committ:d0 pledg:a0 sworn:a0 s
 committe	commiss:s0 commission:d0 commit:d0 administr:h1 unit:h1 bodi:h1 ngo:h1 citizen:s2
 committeeman	committe:h1 member:h1
 commod	good:s0 artifact:h0 artefact:h0 trade:s1
-common	park:s0 green:s0 joint:a0 commun:a0 public:a0 tract:h0 parcel:h0 person:h0
+common	park:s0 green:s0 joint:a0 communal:a0 public:a0 tract:h0 parcel:h0 person:h0
 commonplac	platitud:s0 clich:s0 banal:s0 bromid:s0 platitudin:d0 ordinari:a0 remark:h0 comment:h0
 commonsens	reason:a0 sensibl:a0 common:d1 sens:d1
-commonwealth	state:h0 provinc:h0 nation:s1 countri:s1 land:s1 re:s2 publica:s2 bodi:s2
-commot	disturb:s0 disrupt:s0 flutter:s0 kerfuffl:s0 disord:h0 hurli:s1 burli:s1 din:s1
-commun	communis:s0 pass:s0 bolshev:s0 bolshevis:s0 communist:d0 communion:d0 communicatori:d0 bolshevik:d0
-communion	manduct:s0 commun:d0 ritual:h0 holi:s1 sacrament:s1 share:s1 intercours:h1 social:h2
-communiqu	dispatch:s0 despatch:s0 report:h0 stori:h0 account:h0 new:h1 write:h1
-communist	commun:d0 politician:h0 politico:h0 pol:h0 commi:s1 polit:h1 leader:h1 socialist:h1
+commonwealth	state:h0 provinc:h0 nation:s1 countri:s1 land:s1 res:s2 publica:s2 bodi:s2
+commot	disturb:s0 disrupt:s0 flutter:s0 kerfuffl:s0 disord:h0 hur:s1 bur:s1 din:s1
+communal	communiti:d0 common:a0
+commune	communis:d0 communion:d0 communic:h0 intercommun:h0 administr:h1 district:h1 divis:h1 territori:h1
+communic	pass:s0 communicatori:d0 act:h0 deed:h0 convey:h0 transmit:h0 along:s1 put:s1
+communion	manduct:s0 commune:d0 ritual:h0 holi:s1 sacrament:s1 share:s1 intercours:h1 social:h2
+communiqu	dispatch:s0 despatch:s0 report:h0 stori:h0 account:h0 news:h1 write:h1
+communism	communist:d0 communiz:d0 social:h0 socialist:h1 economi:h1 ideolog:h1 polit:h2 orient:h2
+communist	communism:d0 politician:h0 politico:h0 pol:h0 commi:s1 polit:h1 leader:h1 socialist:h1
+communiti	gather:h0 assemblag:h0 peopl:h1 communal:d2 ownership:h2
+communiz	communis:s0 bolshev:s0 bolshevis:s0 bolshevik:d0 commune:d0 communism:d0 chang:h0 alter:h0
 commut	transpos:s0 travel:h0 switch:h0 chang:h0 train:s1 electr:h1 passeng:h1 rider:h1
-compact	concentr:a0 clayei:a0 cloggi:a0 heavi:a0 consolid:a0 impact:a0 wedg:a0 pack:a0
+compact	concentr:a0 clayey:a0 cloggi:a0 heavi:a0 consolid:a0 impact:a0 wedg:a0 pack:a0
 compani	institut:h0 establish:h0 companionship:s2 fellowship:s2 societi:s2 fellow:d2 companion:d2 armi:h2
 companion	comrad:s0 fellow:s0 familiar:s0 associ:s0 fellowship:d0 comradeship:d0 companionship:d0 friend:h0
-companionship	compani:s0 fellowship:s0 societi:s0 fellow:d0 companion:d0 friendship:h0 friendli:h1 relationship:h1
+companionship	compani:s0 fellowship:s0 societi:s0 fellow:d0 companion:d0 friendship:h0 friend:h1 relationship:h1
 compar	freestand:s0 separ:s0 comparison:d0 equal:a0 parallel:a0 detach:a0 analyz:h0 analys:h0
 comparison	compar:s0 examin:h0 scrutini:h0 relat:h1
 compart	compartment:d0 compartmentalis:d0 space:h0 room:h1
 compass	compassion:s0 sympathi:h0 scope:s1 rang:s1 reach:s1 orbit:s1 ambit:s1 piti:s1
-compat	congeni:a0 harmoni:a0 match:a0 congruou:a0
+compat	congeni:a0 harmoni:a0 match:a0 congruous:a0
 compatriot	nation:h0 subject:h0
 compel	oblig:s0 compuls:d0 induc:h0 stimul:h0 caus:h0 have:h0 get:h0 make:h0
 compens	counterbal:s0 correct:s0 recompens:h0 balanc:h0 equilibr:h0 equilibris:h0 make:s1 even:s1
 compet	vie:s0 contend:s0 content:d0 competit:d0 competitori:d0 competitor:d0 capabl:a0 effici:a0
-competit	competitori:s0 compet:d0 agonist:a0 comb:a0 emul:a0 rivalr:a0 match:a0 contest:s1
+competit	competitori:s0 compet:d0 agonist:a0 combat:a0 emul:a0 rivalr:a0 match:a0 contest:s1
 competitor	rival:s0 challeng:s0 competit:s0 contend:s0 compet:d0 rivalr:d0 contest:h0
 compil	collect:s0 accumul:s0 amass:s0 hoard:s0 assembl:h0 aggreg:h0 store:h0 roll:s1
 complain	kick:s0 plain:s0 quetch:s0 kvetch:s0 complaint:d0 sound:s1
-complaint	ailment:s0 ill:s0 ail:d0 disord:h0 upset:h0 cry:h1 yell:h1 complain:d2
+complaint	ailment:s0 ill:s0 ail:d0 disord:h0 upset:h0 cri:h1 yell:h1 complain:d2
 complais	complianc:s0 obliging:s0 defer:s0 deferenti:d0 oblig:d0 compliant:d0 compli:d0 agreeabl:h0
 complement	construct:h0 express:h0 balanc:h0 equilibr:h0 equilibris:h0 grammat:h1 count:h1 workforc:h2
 complet	finish:s0 accomplish:s0 realiz:s0 realis:s0 whole:a0 full:a0 comprehens:a0 absolut:a0
 complex	composit:s0 complexifi:d0 compound:a0 difficult:a0 hard:a0 analyz:a0 decompos:a0 byzantin:a0
 complexion	color:h0 colour:h0 skin:s1
-compli	follow:s0 complianc:d0 compliant:d0 obei:h0 abid:s1
+compli	follow:s0 complianc:d0 compliant:d0 obey:h0 abid:s1
 complianc	conform:s0 abid:s0 compli:d0 cooper:h0
 complic	perplex:s0 complex:s0 complicated:d0 hindranc:h0 hinder:h0 interfer:h0 guilt:h0 guilti:h0
 compliment	congratul:s0 complimentari:d0 congratulatori:d0 prais:h0 kudo:h0 extol:h0 greet:h1
@@ -2055,13 +2057,13 @@ compost	composit:h0
 composur	calm:s0 equanim:s0 compos:d0 disposit:h0 tempera:h0
 compound	combin:s0 intensifi:s0 heighten:s0 deepen:s0 combinatori:d0 intens:d0 intensif:d0 whole:h0
 comprehend	grok:s0 savvi:s0 dig:s0 grasp:s0 compass:s0 apprehend:s0 apprehens:d0 comprehens:d0
-comprehens	comprehend:d0 complet:a0 gener:a0 wide:a0 broad:a0 blanket:a0 encompass:a0 extens:a0
+comprehens	comprehend:d0 complet:a0 general:a0 wide:a0 broad:a0 blanket:a0 encompass:a0 extens:a0
 compress	compact:s0 tight:s0 close:a0 shut:a0 dress:h0 wedg:h0 squeez:h0 forc:h0
 compris	consist:s0 be:h0 incorpor:s1 contain:s1 includ:h1 constitut:s2 repres:s2 makeup:d2
 compromis	conciliatori:s0 flexibl:s0 concili:d0 yield:a0 cooper:h0 agre:h0 media:s1 accommod:h1
 compuls	neurot:a0 psychoneurot:a0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
 compunct	remors:s0 sorrow:h0 regret:h0 rue:h0 rueful:h0
-comput	calcul:s0 figur:s0 reckon:s0 cipher:s0 cypher:s0 computer:d0 computeris:d0 calculu:d0
+comput	calcul:s0 figur:s0 reckon:s0 cipher:s0 cypher:s0 computer:d0 computeris:d0 calculus:d0
 comrad	companion:s0 fellow:s0 familiar:s0 associ:s0 fellowship:d0 comradeship:d0 companionship:d0 friend:h0
 con	victim:s0 swindl:s0 rook:s0 goldbrick:s0 nobbl:s0 diddl:s0 bunco:s0 defraud:s0
 concav	intrus:a0 acetabular:a0 cotyloid:a0 biconcav:a0 bursiform:a0 pouchlik:a0 saclik:a0 cuplik:a0
@@ -2075,7 +2077,7 @@ conceptu	conceptualis:s0 formul:s0 concept:d0 abstract:a0 construct:h0 creat:h1 
 concern	refer:s0 pertain:s0 relat:s0 touch:s0 pertin:d0 attent:a0 troubl:a0 afraid:a0
 concert	conjunct:s0 cooper:s0 concertis:d0 joint:a0 perform:h0 public:h1 present:h1
 concertina	barbwir:h0 barb:h1 wire:h1
-concerto	classic:h0 music:h1 seriou:h1
+concerto	classic:h0 music:h1 serious:h1
 concess	grant:s0 contract:h0 conced:s1 yield:s1 assent:h1 acquiesc:h1
 concessionair	concession:s0 small:h1 businessman:h1
 concierg	caretak:h0
@@ -2097,7 +2099,7 @@ condemnatori	condemn:s0 inculpatori:a0 inculp:a0
 condens	capacitor:s0 capacit:s0 distil:s0 process:h0 liquefi:h0 flux:h0 liquifi:h0 electr:s1
 condescend	arch:s0 patron:s0 patronis:s0 condescending:d0 superior:a0
 condescens	supercili:s0 disdain:s0 arrog:h0 haughti:h0 hauteur:h0 lordli:h0
-condit	statu:s0 condition:d0 qualifi:a0 state:h0 learn:h0 acquisit:h0 teach:h0 instruct:h0
+condit	status:s0 qualifi:a0 state:h0 learn:h0 acquisit:h0 teach:h0 instruct:h0 precondit:s1
 condition	condit:d0 cardiopulmonari:h1 exercis:h1
 condon	excus:s0 forgiv:h0
 conduct	behavior:s0 behaviour:s0 do:s0 deal:s0 activ:h0 manag:h0 care:h0 handl:h0
@@ -2120,7 +2122,7 @@ confluent	merg:s0 confluenc:d0 converg:a0
 conform	agreement:h0 correspond:h0 complianc:s1 abid:s1 adjust:s1 adapt:s1 compli:d1 conformist:d1
 confound	confus:s0 throw:s0 fox:s0 befuddl:s0 fuddl:s0 bedevil:s0 discombobul:s0 be:h0
 confrer	colleagu:s0 fellow:s0 fellowship:d0 associ:h0
-confront	face:s0 challeng:h0 meet:h0 encount:h0 plai:h0 take:h1 approach:h1 present:s2
+confront	face:s0 challeng:h0 meet:h0 encount:h0 play:h0 take:h1 approach:h1 present:s2
 confus	confound:s0 befuddl:s0 baffl:s0 bemus:s0 bewild:s0 lost:s0 maze:s0 confused:d0
 congeal	jell:s0 set:s0 congel:d0 solidifi:h0
 congenit	inborn:s0 innat:s0 noninherit:a0 nonherit:a0
@@ -2129,7 +2131,7 @@ congo	zair:s0 zairean:d0 democrat:s1 republ:s1 belgian:s1 african:h1 countri:h1 
 congratul	felicit:s0 prais:s0 kudo:s0 extol:s0 compliment:s0 congratulatori:d0 approv:h0 commend:h0
 congratulatori	gratulatori:s0 congratul:d0 felicit:a0
 congreg	fold:s0 faith:s0 meet:h0 gather:h0 assembl:h0 forgath:h0 foregath:h0 social:h1
-congress	legislatur:h0 unit:s1 state:s1 legisl:h1 assembl:h1 bodi:h1 gener:h1 meet:h1
+congress	legislatur:h0 unit:s1 state:s1 legisl:h1 assembl:h1 bodi:h1 general:h1 meet:h1
 congressman	congresswoman:s0 repres:s0 legisl:h0
 conjectur	specul:s0 theoriz:s0 theoris:s0 hypothes:s0 hypothesis:s0 hypothec:s0 suppos:s0 hypothesi:d0
 conjoin	join:s0 conjoint:s0 conjunct:d0 joint:a0 connect:h0 link:h0 tie:h0
@@ -2144,17 +2146,16 @@ conqueror	vanquish:s0 conquer:d0 victor:h0 master:h0 superior:h0
 conquest	conquer:s0 subject:s0 subjug:s0 captur:h0 seizur:h0 gain:h1 control:h1 success:h1
 conscienc	scrupl:s0 moral:h0 ethic:h0 sens:s1 right:s1 wrong:s1 conscienti:d1 motiv:h1
 conscienti	painstak:s0 scrupul:s0 painstaking:d0 care:a0
-consciou	wit:s0 conscious:d0 intend:a0 awak:a1 awar:a1 cogniz:a1 cognis:a1 sensibl:a1
-conscious	consciou:d0 awar:s1 cogniz:s1 cognis:s1 knowing:s1 know:d1 cognit:h1 state:h1
+conscious	wit:s0 intend:a0 awar:s1 cogniz:s1 cognis:s1 knowing:s1 know:d1 awak:a1
 conscript	muster:s0 draft:s0 mobil:h0 mobilis:h0 militar:h0 militaris:h0 enlist:h0 select:s1
 consecut	succeed:a0
-consensu	agreement:h0 accord:h0
+consensus	consensu:d0 agreement:h0 accord:h0
 consent	accept:s0 consentan:d0 permiss:h0 react:h0 respond:h0 go:s1
 consequ	effect:s0 outcom:s0 result:s0 event:s0 issu:s0 upshot:s0 attend:s0 accompani:s0
 conserv	preserv:s0 conservativist:s0 conservationist:d0 conservativ:d0 orthodox:a0 right:a0 blimpish:a0 fusti:a0
 conservat	conservativ:s0 conserv:d0 ideolog:h0 polit:h1 orient:h1 theori:h1
 consid	see:s0 reckon:s0 view:s0 regard:s0 think:h0 believ:h0 conceiv:h0 studi:s1
-consider	consid:d0 thought:a0 larg:a0 big:a0 appreci:a0 goodli:a0 goodish:a0 healthi:a0
+consider	consid:d0 thought:a0 larg:a0 big:a0 appreci:a0 good:a0 goodish:a0 healthi:a0
 consign	consignor:d0 abandon:h0 charg:s1 consigne:d1 entrust:h1 intrust:h1 trust:h1 confid:h1
 consist	substanc:s0 bodi:s0 dwell:s0 lie:s0 invari:a0 accord:a0 agreeabl:a0 conform:a0
 consol	solac:s0 comfort:s0 sooth:s0 consolatori:s0 reassur:a0
@@ -2162,7 +2163,7 @@ consolid	amalgam:s0 coalesc:s0 fuse:s0 unit:a0 combin:h0 unifi:h0 merg:h0 integr
 conson	consonant:d0 phone:h0 sound:h0 speech:h1 letter:h1 alphabet:h2 charact:h2
 consonant	conson:d0
 consort	associ:s0 affili:s0 assort:s0 interact:h0
-conspicu	indiscreet:a0 big:a0 larg:a0 promin:a0 bold:a0 cry:a0 egregi:a0 flagrant:a0
+conspicu	indiscreet:a0 big:a0 larg:a0 promin:a0 bold:a0 cri:a0 egregi:a0 flagrant:a0
 conspir	coconspir:s0 plotter:s0 machin:s0 cabal:s0 complot:s0 conjur:s0 conspiratori:d0 conspiraci:d0
 conspiraci	confederaci:s0 conspiratori:d0 conspir:d0 agreement:h0 understand:h0 cabal:s1 plot:h1 game:h1
 constabl	lawman:h0 law:h1 offic:h1 peac:h1
@@ -2170,35 +2171,35 @@ constanc	stabil:s0 stabl:d0 constant:d0 changeless:h0 unchang:h0 unchanging:h0
 constant	invari:s0 changeless:s0 unvari:s0 constanc:d0 quantiti:h0 faith:a1 stabl:a1 unchang:a1
 constat	assumpt:h0 supposit:h0 suppos:h0 basic:s1 self:s1 evid:s1 truth:s1
 constel	configur:s0 design:h0 plan:h0
-constern	alarm:s0 dismai:s0 fear:h0 fright:h0
+constern	alarm:s0 dismay:s0 fear:h0 fright:h0
 constitu	compon:s0 element:s0 elementari:d0 constitut:d0 part:h0 portion:h0 voter:h1 elector:h1
 constitut	repres:s0 compris:s0 be:s0 constitution:d0 makeup:d0 constitu:d0 law:h0 fundament:s1
 constrain	confin:s0 constrict:s0 limit:s0 restrict:s0
 constrict	bottleneck:s0 chokepoint:s0 compress:s0 squeez:s0 compact:s0 contract:s0 press:s0 contractur:d0
 constru	interpret:s0 see:s0 construal:d0 understand:h0
-construct	build:s0 make:s0 maker:d0 builder:d0 constructor:d0 posit:a0 creativ:a0 form:a0
+construct	build:s0 make:s0 maker:d0 builder:d0 constructor:d0 posit:a0 creativ:a0 format:a0
 consult	advis:s0 advisor:s0 audienc:s0 interview:s0 consultatori:d0 author:h0 confer:h0 ask:h0
 consum	devour:s0 demolish:s0 down:s0 user:h0 finish:h0 go:s1 ingest:s1 take:s1
 consumm	fulfil:a0 complet:a0 accomplish:h0 execut:h0 action:h0 carri:h1
 consumpt	ingest:s0 intak:s0 uptak:s0 consum:d0 exploit:a0 exploitatori:a0 activ:h0 bodili:h1
-contact	reach:s0 interact:h0 commun:h0 intercommun:h0 get:s1 hold:s1 touch:h1 physic:s2
+contact	reach:s0 interact:h0 communic:h0 intercommun:h0 get:s1 hold:s1 touch:h1 physic:s2
 contain	incorpor:s0 compris:s0 container:d0 containeris:d0 instrument:h0 includ:h0 hold:s1 bear:s1
 contamin	taint:s0 pollut:s0 foul:s0 impur:h0 dirti:h0 soil:h0 begrim:h0 grime:h0
 contempl	reflect:s0 rumin:s0 muse:s0 medit:s0 brood:s0 broodi:s0 pensiv:s0 ponder:s0
-contemporari	coeval:s0 gener:s0 modern:a0 peopl:h0 peer:h0 equal:h0 match:h0 compeer:h0
+contemporari	coeval:s0 generat:s0 modern:a0 peopl:h0 peer:h0 equal:h0 match:h0 compeer:h0
 contempt	disdain:s0 scorn:s0 despit:s0 contemptu:d0 ignobl:a0 unworthi:a0 abject:a0 low:a0
 contemptu	disdain:s0 insult:s0 scorn:s0 contempt:d0 disrespect:a0
 contend	postul:s0 content:d0 claim:h0 argu:s1 debat:s1 fenc:s1 argument:d1 arguer:d1
 content	contend:d0 contented:d0 satisfi:a0 happi:a0 pleas:a0 complac:a0 smug:a0 collect:h0
 contest	competit:s0 contend:s0 repugn:s0 content:d0 conteste:d0 person:h0 individu:h0 someon:h0
-context	contextu:d0 discours:h0 linguist:s1 us:s1 circumst:s1 set:s1 circumstanti:d1 environ:h1
+context	contextu:d0 discours:h0 linguist:s1 use:s1 circumst:s1 set:s1 circumstanti:d1 environ:h1
 contigu	immedi:s0 close:a0
 contin	continent:d0 landmass:h0 land:h1 mass:h1 mainland:h1
 continent	contin:d0
 conting	eventu:s0 happen:h0 occurr:h0 gather:h0 assemblag:h0 natur:h1 event:h1
-continu	proce:s0 keep:s0 uninterrupt:s0 continuum:d0 insist:a0 repetit:a0 run:a0 perenni:a0
+continu	proceed:s0 keep:s0 uninterrupt:s0 continuum:d0 insist:a0 repetit:a0 run:a0 perenni:a0
 continuum	continu:d0 time:h0
-contort	deform:s0 contortionist:d0 tortuos:s1 tortuous:s1 torsion:s1 crooked:s1 tortuou:d1 chang:h1
+contort	deform:s0 contortionist:d0 tortuos:s1 tortuous:s1 torsion:s1 crooked:s1 chang:h1 shape:h1
 contour	isometr:h0 line:s1 shape:s1 form:s1 configur:s1 conform:s1 spatial:h1 properti:h2
 contraband	bootleg:s0 black:s0 smuggl:s0 illeg:a0
 contrabass	bass:h0 string:h0 fiddl:s1 viol:s1 bull:s1 doubl:s1 bow:h1 instrument:h1
@@ -2215,14 +2216,13 @@ contrari	revers:s0 opposit:s0 differ:a0 antonym:a1
 contrast	differ:a0 opposit:h0 differenti:h0 distinguish:h0 separ:h0 secern:h0 sever:h0 severalis:h0
 contribut	part:s0 share:s0 lend:s0 impart:s0 bestow:s0 add:s0 bring:s0 conduc:s0
 contributor	subscrib:s0 contribut:d0 donor:h0 giver:h0 present:h0 bestow:h0 conferr:h0 writer:h1
-contributori	conduc:s0 contribut:s0 tributari:s0 caus:a0
+contributori	conduc:s0 contribut:s0 tributari:s0 causat:a0
 contrit	attrit:s0 sorrow:h0 regret:h0 rue:h0 rueful:h0
 contriv	applianc:s0 contrapt:s0 conveni:s0 gadget:s0 gizmo:s0 gismo:s0 widget:s0 design:s0
 control	account:s0 comptrol:s0 command:s0 controllership:d0 comptrollership:d0 accountantship:d0 contain:a0 restrain:a0
 controversi	content:s0 contest:s0 disput:s0 discept:s0 tilt:s0 argument:s0 argu:s0 contenti:d0
 contus	bruis:s0 injuri:h0 hurt:h0 harm:h0 trauma:h0
 convect	temperatur:h1 chang:h1
-convei	conveyor:d0 convey:d0 impart:h0 leav:h0 give:h0 carri:s1 express:s1 pass:h1
 conven	convent:d0 meet:h0 gather:h0 assembl:h0 forgath:h0 foregath:h0
 conveni	expedi:a0 access:a0 comfort:h0 suitabl:h1
 convent	conventu:d0 convention:d0 formula:a0 formal:a0 unorigin:a0 receiv:a0 customari:a0 stodgi:a0
@@ -2230,20 +2230,21 @@ convention	conventionalis:s0 chang:h0 alter:h0 modifi:h0
 converg	meet:s0
 convers	transit:s0 changeov:s0 discours:s0 colloqui:s0 conversationist:d0 conversationalist:d0 convert:d0 inform:a0
 convert	changeov:d0 convers:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
-convex	bulg:s0 protrus:a0 biconvex:a0 lenticular:a0 lentiform:a0 hog:a0 gibbou:a0 gibbos:a0
-conveyor	convey:s0 convei:d0 messeng:h0 courier:h0 transport:s1 belt:h1
+convex	bulg:s0 protrus:a0 biconvex:a0 lenticular:a0 lentiform:a0 hog:a0 gibbous:a0 gibbos:a0
+convey	conveyor:d0 impart:h0 leav:h0 give:h0 carri:s1 express:s1 pass:h1 communic:h1
+conveyor	convey:s0 messeng:h0 courier:h0 transport:s1 belt:h1
 convict	con:s0 inmat:s0 yardbird:s0 prison:h0 captiv:h0 belief:h0 pronounc:h0 label:h0
 convinc	convert:s0 posit:s0 confid:s0 certain:a0 sure:a0 persuas:a0 credibl:a0 disench:a0
 convivi	sociabl:a0
-convoi	process:h0
-convuls	spasmod:s0 spastic:s0 unsteadi:a0 amus:h0 violent:a1 laugh:h1 express:h2 joi:h2
+convoy	process:h0
+convuls	spasmod:s0 spastic:s0 unsteadi:a0 amus:h0 violent:a1 laugh:h1 express:h2 joy:h2
 cooccur	coincid:s0 coincident:s0 concurr:s0 simultan:s0 concur:d0 synchron:a0
 cook	cookeri:s0 prepar:s0 fix:s1 readi:s1 make:s1 cooker:d1 skill:h1 worker:h1
 cookfir	fire:h0
 cooki	biscuit:s0 cake:h0
 cool	chill:s0 imperturb:s0 cooler:d0 coolant:d0 cold:a0 caller:a0 precool:a0 chang:h0
 coolant	cool:d0 fluid:h0 agent:h0
-cooler	cool:d0 refriger:h0 icebox:h0 ic:s1 chest:s1
+cooler	cool:d0 refriger:h0 icebox:h0 ice:s1 chest:s1
 coon	rustic:h0
 coop	hencoop:s0 henhous:s0 chicken:s1 farm:h1 build:h1
 cooper	collabor:s0 concert:s0 conjunct:s0 joint:a0 work:h0 join:s1 forc:s1 get:s1
@@ -2256,12 +2257,12 @@ copper	cu:s0 cupric:d0 metal:h0 conductor:h0 atom:s1 number:s1 29:s1 element:h1
 coquett	flirt:s0 vamp:s0 vamper:s0 minx:s0 teas:s0 prickteas:s0 flirtati:d0 woman:h0
 coral	pink:h0
 cord	line:h0
-cordial	affabl:s0 amiabl:s0 genial:s0 amiti:d0 friendli:a0
-corduroi	cord:s0 fabric:h0 cloth:h0 materi:h0 textil:h0 trouser:h0 pant:h0 pair:h1
-core	nucleu:s0 set:h0 hollow:h0 group:s1 center:h1 centr:h1 midpoint:h1
+cordial	affabl:s0 amiabl:s0 genial:s0 amiti:d0 friend:a0
+corduroy	cord:s0 fabric:h0 cloth:h0 materi:h0 textil:h0 trouser:h0 pant:h0 pair:h1
+core	nucleus:s0 set:h0 hollow:h0 group:s1 center:h1 centr:h1 midpoint:h1
 cork	bark:h0 plant:h1 materi:h1 substanc:h1
 corkscrew	bottl:s1 screw:s1 open:h1
-corn	maiz:s0 cereal:h0 indian:s1 zea:s1 mai:s1 grass:h1 kernel:h1 grain:h2
+corn	maiz:s0 cereal:h0 indian:s1 zea:s1 may:s1 grass:h1 kernel:h1 grain:h2
 corner	area:h0 countri:h0 control:h0 command:h0 point:h1 nook:s2
 cornfield	grainfield:h0 corn:s1 field:s1 grain:h1
 cornmeal	meal:h0 indian:s1
@@ -2269,19 +2270,19 @@ coron	investig:h0 medic:s1 examin:s1
 corona	aureol:s0 radianc:h0 glow:h0
 corp	armi:s1 unit:h1 bodi:h1
 corpor	corp:s0 materi:s0 physic:s0 bodi:a0 embodi:a0 incarn:a0 bodili:a0 reincarn:a0
-corps	cadav:s0 stiff:s0 clai:s0 remain:s0 cadaver:d0 bodi:h0 dead:h1
+corps	cadav:s0 stiff:s0 clay:s0 remain:s0 cadaver:d0 bodi:h0 dead:h1
 corpul	overweight:s0 stout:s0 adiposi:s0 fleshi:h0 obes:h0
 corral	pen:h0 enclos:h0 inclos:h0 cow:s1 cattl:s1 close:h1 shut:h1
 correct	rectif:s0 rectifi:s0 right:s0 accur:a0 proper:a0 true:a0 exact:a0 precis:a0
 correl	relat:a0 reciproc:h0 match:h0 fit:h0 correspond:h0 check:h0 jibe:h0 gibe:h0
 correspond	agre:s0 match:s0 fit:s0 check:s0 jibe:s0 gibe:s0 talli:s0 agreement:d0
-corridor	passagewai:h0
+corridor	passageway:h0
 corrobor	confirm:s0 sustain:s0 substanti:s0 support:s0 affirm:s0 corroboratori:d0 confirmatori:d0 valid:s1
 corrod	eat:s0 rust:s0 corros:d0 damag:h0
 corros	caustic:s0 eros:s0 vitriol:s0 mordant:s0 erod:d0 corrod:d0 destruct:a0
 corrug	furrow:a0 rug:a0
 corrupt	pervert:s0 subvert:s0 demor:s0 demoralis:s0 debauch:s0 debas:s0 profan:s0 vitiat:s0
-corsag	bouquet:s0 posi:s0 nosegai:s0 flower:h1 arrang:h1 floral:h1
+corsag	bouquet:s0 posi:s0 nosegay:s0 flower:h1 arrang:h1 floral:h1
 cortex	pallium:s0 cortic:d0 cerebr:s1 mantl:s1 neural:h1 structur:h1 anim:h2 tissu:h2
 cortic	cortex:d0
 corticofug	corticoeffer:s0 corticifug:s0 effer:a0 motori:a0
@@ -2289,15 +2290,14 @@ corticosteroid	corticoid:s0 steroid:h0 adren:s1 cortic:s1 hormon:h1 sex:h1
 corticotropin	acth:s0 adrenocorticotropin:s0 adrenocorticotrophin:s0 corticotrophin:s0 hormon:h0 endocrin:h0 adrenocorticotrop:s1 adrenocorticotroph:s1
 cosec	trigonometr:h1 circular:h1
 cosign	cosignatori:s0 signer:h0 signatori:h0
-cosmic	cosmo:d0
-cosmo	univers:s0 exist:s0 creation:s0 world:s0 macrocosm:s0 cosmic:d0 natur:h1 object:h1
+cosmic	cosmos:d0
+cosmos	univers:s0 exist:s0 creation:s0 world:s0 macrocosm:s0 cosmic:d0 natur:h1 object:h1
 cosponsor	sponsor:h0 patron:h0 patronis:h0
-cost	be:s0 outgo:h0 spend:h0 expenditur:h0 outlai:h0 price:s1 costli:d1 valu:h1
-costli	cost:d0 expens:a0 dear:s1 pricei:s1 prici:s1 price:d1
+cost	be:s0 expens:a0 outgo:h0 spend:h0 expenditur:h0 outlay:h0 price:s1 dear:s1
 costum	attir:h0 garb:h0 dress:h0 cloth:h0 encloth:h0 raiment:h0 tog:h0 garment:h0
 cottag	bungalow:s0 hous:h0
 cotton	cottoni:d0 fiber:s1 wool:s1 plant:h1 fibr:h1 fabric:h1 cloth:h1 materi:h1
-cottonmouth	water:s1 moccasin:s1 agkistrodon:s1 piscivoru:s1 pit:h1 viper:h1
+cottonmouth	water:s1 moccasin:s1 agkistrodon:s1 piscivorus:s1 pit:h1 viper:h1
 couch	sofa:s0 loung:s0 frame:s0 redact:s0 cast:s0 put:s0 seat:h0 formul:h0
 cough	expector:h0 spit:h1
 council	administr:h1 unit:h1 bodi:h1
@@ -2305,7 +2305,7 @@ counsel	advoc:s0 counselor:s0 counsellor:s0 pleader:s0 guidanc:s0 direct:s0 rede
 counselor	counsellor:s0 counsellorship:d0 counsel:d0 counselorship:d0 advis:h0 advisor:h0 consult:h0 supervisor:h1
 count	number:s0 numer:s0 enumer:s0 reckon:s0 talli:s0 countabl:d0 counter:d0 investig:h0
 counten	visag:s0 appear:h0 sanction:s1 endors:s1 indors:s1 warrant:s1 imprimatur:s1 visual:h1
-counter	antagonist:s0 antagon:d0 neg:a0 tabl:h0 answer:h0 repli:h0 respond:h0 anticip:s1
+counter	antagonist:s0 antagon:d0 negat:a0 tabl:h0 answer:h0 repli:h0 respond:h0 anticip:s1
 counteract	antagon:s0 antagonis:s0 act:h0 move:h0 countercheck:s1 control:h1 hold:h1 contain:h1
 counterattack	countermov:s0 counterstrik:s0 attack:h0 onslaught:h0 onset:h0 onrush:h0 assail:h0
 counterbal	counterweight:s0 counterpois:s0 balanc:s0 equal:s0 equalis:s0 compens:s0 correct:s0 weight:h0
@@ -2318,7 +2318,7 @@ counterpropos	propos:h0
 countershot	shoot:h0 shot:h0
 counti	region:h0 part:h0
 countless	infinit:s0 innumer:s0 multitudin:s0 myriad:s0 numberless:s0 uncount:s0 unnumber:s0 unnumb:s0
-countri	state:s0 nation:s0 land:s0 commonwealth:s0 re:s1 publica:s1 bodi:s1 polit:s1
+countri	state:s0 nation:s0 land:s0 commonwealth:s0 res:s1 publica:s1 bodi:s1 polit:s1
 countryman	compatriot:h0
 countrysid	countri:h0 rural:h1 area:h1
 coup	putsch:s0 takeov:s0 etat:s1 take:d1 group:h1 action:h1 success:h1
@@ -2328,30 +2328,29 @@ courag	braveri:s0 brave:s0 spirit:a0 adventur:a0 adventuresom:a0 bold:a0 resolut
 courier	messeng:s0 travel:h0
 cours	class:s0 instruct:h0 educ:h0 teach:h0 pedagogi:h0 didact:h0 studi:s1 line:s1
 court	tribun:s0 judicatur:s0 woo:s0 romanc:s0 solicit:s0 wooer:d0 assembl:h0 act:h0
-courteou	graciou:s0 nice:s0 grace:d0 gracious:d0 polit:a0
+courteous	gracious:s0 nice:s0 grace:d0 polit:a0
 courtesi	polit:h0 civil:h0
 courtier	attend:h0 tender:h0
 courtyard	court:s0 area:h0
-cousin	cousinli:d0 rel:h0 relat:h0 first:s1 full:s1
+cousin	relat:h0 first:s1 full:s1
 cove	inlet:h0 recess:h0
 cover	screen:s0 covert:s0 conceal:s0 blanket:a0 cloth:a0 aril:a0 awning:a0 bead:a0
-coverag	cover:d0 sum:h0 amount:h0 insur:s1 monei:h1 extent:h1
+coverag	cover:d0 sum:h0 amount:h0 insur:s1 money:h1 extent:h1
 coverlet	cover:d0 bedspread:h0 bedcov:h0 counterpan:h0 spread:h0 bed:h1
 covet	envi:h0 envious:h0 begrudg:h0
-cow	cattl:s0 kine:s0 oxen:s0 cattleship:d0 bovin:h0 bo:s1 tauru:s1 placent:h1
-coward	cowardli:d0 cow:d0 cower:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
-cowardic	cowardli:s0 spirit:h0
-cowardli	fear:s0 coward:d0 afraid:a0 ignobl:a0 timid:a0 caitiff:a0 chicken:a0 chickenheart:a0
-cowboi	cowpunch:s0 puncher:s0 cowman:s0 cattleman:s0 cowpok:s0 cowhand:s0 cowherd:s0 ranch:h1
+cow	cattl:s0 kine:s0 oxen:s0 cattleship:d0 bovin:h0 bos:s1 taurus:s1 placent:h1
+coward	fear:s0 cow:d0 cower:d0 cowardli:d0 afraid:a0 ignobl:a0 timid:a0 caitiff:a0
+cowardic	cowardli:s0 coward:d0 spirit:h0
+cowboy	cowpunch:s0 puncher:s0 cowman:s0 cattleman:s0 cowpok:s0 cowhand:s0 cowherd:s0 ranch:h1
 cower	huddl:s0 huddler:d0 crouch:h0 stoop:h0 bend:h0 bow:h0
-cowhand	cowboi:s0 cowpunch:s0 puncher:s0 cowman:s0 cattleman:s0 cowpok:s0 cowherd:s0 ranch:h1
+cowhand	cowboy:s0 cowpunch:s0 puncher:s0 cowman:s0 cattleman:s0 cowpok:s0 cowherd:s0 ranch:h1
 cowhid	cowskin:s0 leather:h0
 cowl	hood:s0 bonnet:s0 cloth:a0 clad:a0 protect:h0 cover:h1
-cowpunch	cowboi:s0 puncher:s0 cowman:s0 cattleman:s0 cowpok:s0 cowhand:s0 cowherd:s0 ranch:h1
-coy	demur:s0 coi:d0 affected:h0
+cowpunch	cowboy:s0 puncher:s0 cowman:s0 cattleman:s0 cowpok:s0 cowhand:s0 cowherd:s0 ranch:h1
+coy	demur:s0 affected:h0
 coyot	wolf:h0 prairi:s1 brush:s1 cani:s1 latran:s1
 cozi	cosi:s0 snug:s0 comfort:a0 comfi:a0
-cp	hertz:s0 hz:s0 cycl:s0 rate:h0 second:s1
+cps	hertz:s0 hz:s0 cycl:s0 rate:h0 second:s1
 cr	chromium:s0 metal:h0 atom:s1 number:s1 24:s1 element:h1
 crab	decapod:h0 crustacean:h1
 crack	cleft:s0 crevic:s0 fissur:s0 scissur:s0 chap:s0 snap:s0 break:s0 check:s0
@@ -2361,7 +2360,7 @@ crackpot	crank:s0 nut:s0 fruitcak:s0 screwbal:s0 eccentr:h0 flake:h0 oddbal:h0 g
 cradl	hold:h0 birthplac:s1 proven:s1 proveni:s1 babi:h1 bed:h1 origin:h1 begin:h1
 craft	trade:s0 occup:h0 busi:h0 job:h0 line:h0 work:h1 vehicl:h1
 crafter	craftsman:s0 craft:d0 craftsmanship:d0 creator:h0
-crafti	cun:s0 dodgi:s0 foxi:s0 guil:s0 knavish:s0 slick:s0 sly:s0 tricksi:s0
+crafti	cun:s0 dodgi:s0 foxi:s0 guil:s0 knavish:s0 slick:s0 sli:s0 tricksi:s0
 craftsman	craftsmanship:d0 profession:h0 crafter:s1 craft:d1 person:h1 creator:h1 artisan:s2 journeyman:s2
 craftsmanship	craft:s0 workmanship:s0 workman:d0 craftsman:d0 skill:h0 accomplish:h0 acquir:h0 acquisit:h0
 crag	cliff:h0 drop:h0
@@ -2374,7 +2373,7 @@ crash	clang:s0 clangor:s0 clangour:s0 clank:s0 clash:s0 nois:h0 descend:h0 fall:
 crass	crassitud:s0 insensit:h0
 crate	box:h0
 crave	hunger:s0 thirst:s0 starv:s0 lust:s0 desir:s0 want:a0
-craven	recreant:s0 cowardli:a0 fear:a0
+craven	recreant:s0 coward:a0 fear:a0
 crawl	creep:s0 creeper:d0 crawler:d0 motion:h0 movement:h0 move:h0 travel:h0 go:h0
 craze	fad:s0 furor:s0 cult:s0 rage:s0 derang:s0 crazi:d0 faddi:d0 faddist:d0
 crazi	brainsick:s0 dement:s0 disturb:s0 mad:s0 sick:s0 unbalanc:s0 unhing:s0 demented:d0
@@ -2386,7 +2385,7 @@ creat	make:s0 creatur:d0 creativ:d1 creation:d1 creator:d2 act:h2 move:h2
 creation	creat:d0 activ:h0 creativ:s1 artifact:h1 artefact:h1 concept:s2 begin:h2
 creativ	origin:s0 creat:d0 product:a0 fanci:a0 notion:a0 fictiv:a0 imagin:a0 invent:a0
 creator	godhead:s0 lord:s0 maker:s0 divin:s0 almighti:s0 jehovah:s0 god:h0 creat:d1
-creatur	anim:s0 beast:s0 brute:s0 fauna:s0 creat:d0 beastli:d0 bestial:d0 animalis:d0
+creatur	anim:s0 beast:s0 brute:s0 fauna:s0 creat:d0 bestial:d0 animalis:d0 organ:h0
 crech	hospit:h0 infirmari:h0 foundl:s1
 credibl	believ:s0 plausibl:a0 thinkabl:a0 like:a0 presumpt:a0 credul:a1
 credit	recognit:s0 worthi:a0 approv:h0 commend:h0 imput:h0 ascrib:h0 assign:h0 attribut:h0
@@ -2401,10 +2400,11 @@ crescendo	increas:a0 volum:h0 loud:h0 intens:h0
 crest	adorn:a0 decor:a0 line:h0 peak:s1 crown:s1 top:s1 tip:s1 summit:s1
 crevic	cranni:s0 crack:s0 fissur:s0 chap:s0 depress:h0 impress:h0 imprint:h0
 crew	unit:h0 gang:s1 social:h1 work:s2 parti:s2
+cri	outcri:s0 call:s0 yell:s0 shout:s0 vocifer:s0 scream:s0 holler:s0 hollo:s0
 crib	cot:s0 babi:h1 bed:h1
 cricket	orthopteron:h0 orthopteran:h0 orthopter:h1 insect:h1
 crime	crimin:d0 incrimin:d0 criminalis:d0 offens:h0 offenc:h0 transgress:h1 evildo:h1
-crimin	felon:s0 crook:s0 outlaw:s0 malefactor:s0 condemn:s0 deplor:s0 reprehens:s0 viciou:s0
+crimin	felon:s0 crook:s0 outlaw:s0 malefactor:s0 condemn:s0 deplor:s0 reprehens:s0 vicious:s0
 crimson	rubi:s0 red:s0 reddish:s0 ruddi:s0 carmin:s0 ceris:s0 cherri:s0 scarlet:s0
 cring	flinch:s0 squinch:s0 funk:s0 shrink:s0 winc:s0 recoil:s0 quail:s0 move:h0
 crippl	stultifi:s0 halt:s0 lame:s0 gimpi:s0 game:s0 disabl:s0 incapacit:s0 unfit:a0
@@ -2412,11 +2412,11 @@ crisi	critic:d0 situat:h0 junctur:h1 occas:h1
 crisp	chip:s0 sharp:s0 crispi:d0 distinct:a0 fresh:h0 potato:s1 saratoga:s1 snack:h1
 crisscross	reticul:a0 reticular:a0 travers:h0 track:h0 cover:h0 cross:h0 pass:h1 get:h1
 criterion	standard:s0 measur:s0 touchston:s0 criteri:d0 standardis:d0 metric:h0 system:h1 ideal:h1
-critic	criticis:s0 knock:s0 unfavor:a0 sarcast:a0 unfavour:a0 captiou:a0 faultfind:a0 censori:a0
+critic	criticis:s0 knock:s0 unfavor:a0 sarcast:a0 unfavour:a0 captious:a0 faultfind:a0 censori:a0
 criticis	knock:s0 critic:s0 comment:h0 notic:h0 remark:h0 pick:s1 apart:s1 point:h1
 croak	die:s0 deceas:s0 perish:s0 go:s0 exit:s0 pass:s0 expir:s0 conk:s0
 crochet	creat:h1 raw:h1 materi:h1 stuff:h1
-crock	besot:s0 blotto:s0 cockei:s0 fuddl:s0 load:s0 piss:s0 pixil:s0 plaster:s0
+crock	besot:s0 blotto:s0 cockey:s0 fuddl:s0 load:s0 piss:s0 pixil:s0 plaster:s0
 crocket	adorn:a0 decor:a0
 crofter	small:h1 farmer:h1
 crone	hag:s0 beldam:s0 witch:s0 old:h1 woman:h1
@@ -2425,10 +2425,10 @@ crook	crimin:s0 felon:s0 outlaw:s0 malefactor:s0 crooked:d0 twist:a0 coil:a0 ind
 croon	crooner:d0 sing:h0
 crop	harvest:s0 output:h0 yield:h0 cut:h0
 cross	travers:s0 track:s0 cover:s0 transvers:s0 thwartwis:s0 intersect:a0 crosswis:a0 crosstown:a0
-crossroad	intersect:s0 crosswai:s0 cross:s0 carrefour:s0 hamlet:s0 junction:h0 commun:h0 junctur:s1
+crossroad	intersect:s0 crossway:s0 cross:s0 carrefour:s0 hamlet:s0 junction:h0 communiti:h0 junctur:s1
 crotcheti	cantanker:s0 orneri:s0 crotchet:d0
 crouch	bend:s0 stoop:s0 bow:s0 stooper:d0 flex:h0 squat:s1 scrunch:s1 hunker:s1
-crow	gloat:s0 triumph:s0 boast:h0 tout:h0 swash:h0 brag:h0 ga:h0 blow:h0
+crow	gloat:s0 triumph:s0 boast:h0 tout:h0 swash:h0 brag:h0 gas:h0 blow:h0
 crowbait	mount:h0 saddl:h1 hors:h1 ride:h1
 crowd	herd:s0 herder:d0 huddl:a0 jam:a0 pack:a0 throng:a0 gather:h0 assemblag:h0
 crown	coron:s0 cap:a0 ultim:a0 symbol:h0 invest:h0 vest:h0 enthron:h0 top:s1
@@ -2438,9 +2438,9 @@ crucifix	rood:s0 crucifi:d0 cross:h0
 crucifixion	crucifi:d0 execut:h0 capit:h1 punish:h1 death:h1 penalti:h1
 crude	rough:s0 unskil:a0 earthi:s1 gross:s1 vulgar:s1 cruditi:d1 indec:a1
 cruditi	crude:s0 primit:s0 primitiv:s0 rude:s0 wild:h0 gauch:s1 natur:h1 state:h1
-cruel	barbar:s0 brutal:s0 fell:s0 roughshod:s0 savag:s0 viciou:s0 vicious:d0 inhuman:a0
+cruel	barbar:s0 brutal:s0 fell:s0 roughshod:s0 savag:s0 vicious:s0 inhuman:a0
 cruelti	maltreat:h0 abus:h0 inhuman:s1 treatment:s1 merciless:s1 pitiless:s1 ruthless:s1 heartless:h1
-cruis	travel:h0 journei:h0 cruiser:d1 go:h1 move:h1 locomot:h1
+cruis	travel:h0 journey:h0 cruiser:d1 go:h1 move:h1 locomot:h1
 crumbl	crumpl:s0 tumbl:s0 collaps:s0 break:s1 chang:h1 integr:h1
 crummi	bum:s0 cheap:s0 cheesi:s0 chintzi:s0 punk:s0 sleazi:s0 tinni:s0 sleaz:d0
 crumpl	crumbl:s0 tumbl:s0 collaps:s0 bent:s0 dent:s0 damag:a0 break:s1 chang:h1
@@ -2451,7 +2451,6 @@ crush	oppress:s0 suppress:s0 devast:s0 oppressor:d0 rough:a0 unsmooth:a0 destruc
 crusher	crush:d0 devic:h0
 crust	encrust:s0 crusti:s0 crustlik:s0 cover:a0 layer:h0 earth:s1
 crutch	staff:h0 expedi:h1
-cry	outcri:s0 call:s0 yell:s0 shout:s0 vocifer:s0 scream:s0 holler:s0 hollo:s0
 cryostat	thermostat:h0 thermoregul:h0
 cryptic	deep:s0 inscrut:s0 mysteri:s0 mystifi:s0 inexplic:a0 incomprehens:a0
 crystal	crystallis:s0 crystalis:s0 solid:h0 shape:h0 form:h0 clear:s1 enlighten:s1 illumin:s1
@@ -2472,25 +2471,24 @@ cult	cultist:d0 religion:h0 faith:h0 fad:s1 craze:s1 furor:s1 rage:s1 crazi:d1
 cultist	cult:d0 cultism:d0 follow:h0
 cultiv	social:h0 socialis:h0 accultur:h0 encultur:h0 crop:s1 work:s1 product:h1 fix:h1
 cultur	civil:s0 civilis:s0 cultiv:s0 genteel:s0 polit:s0 accultur:d0 refin:a0 societi:h0
-cumbersom	cumbrou:s0 unwieldi:a0 unmanag:a0
+cumbersom	cumbrous:s0 unwieldi:a0 unmanag:a0
 cumul	accumul:s0 addit:a0
-cumulu	cloud:h0
+cumulus	cloud:h0
 cup	crockeri:h0 dishwar:h0 contain:h0 shape:h0 form:h0 concav:h2 incurv:h2 incurvatur:h2
 cupboard	closet:s0 storag:h1 space:h1
-cur	mongrel:s0 mutt:s0 dog:h0 domest:h1 cani:h1 familiari:h1
+cur	mongrel:s0 mutt:s0 curl:d0 curli:d0 crisp:a0 frizzli:a0 frizzi:a0 kinki:a0
 curb	kerb:s0 control:s0 hold:s0 contain:s0 check:s0 moder:s0 edg:h0 restrain:h0
 curbsid	pavement:h0 pave:h0
-cure	remedi:s0 cur:s0 therapeut:s0 heal:s0 healer:d0 curabl:d0 medicin:h0 medic:h0
-curio	curios:s0 odditi:s0 oddment:s0 peculiar:s0 rariti:s0 rare:d0 odd:d0 curiou:d0
-curios	wonder:s0 curiou:d0 cognit:h1 state:h1 mind:h1
-curiou	funni:s0 odd:s0 peculiar:s0 queer:s0 rum:s0 rummi:s0 singular:s0 odditi:d0
+cure	remedi:s0 curat:s0 therapeut:s0 heal:s0 healer:d0 curabl:d0 medicin:h0 medic:h0
+curio	curios:s0 odditi:s0 oddment:s0 peculiar:s0 rariti:s0 rare:d0 odd:d0 curious:d0
+curios	wonder:s0 curious:d0 cognit:h1 state:h1 mind:h1
+curious	funni:s0 odd:s0 peculiar:s0 queer:s0 rum:s0 rummi:s0 singular:s0 odditi:d0
 curl	curv:s0 kink:s0 chang:h1 surfac:h1 bend:h1 flex:h1 draw:s2 coil:s2
-curli	curl:d0 crisp:a0 frizzli:a0 frizzi:a0 kinki:a0 nappi:a0 perm:a0 ringlet:a0
 currant	berri:h0
 currenc	medium:h1 exchang:h1 monetari:h1 system:h1 preval:h1
-current	currenc:d0 modern:a0 new:a0 actual:a0 afoot:a0 underwai:a0 circul:a0 contemporari:a0
+current	currenc:d0 modern:a0 new:a0 actual:a0 afoot:a0 underway:a0 circul:a0 contemporari:a0
 curricular	curriculum:d0
-curriculum	program:s0 programm:s0 syllabu:s0 curricular:d0 inform:h0 info:h0 cours:s1 studi:s1
+curriculum	program:s0 programm:s0 syllabus:s0 curricular:d0 inform:h0 info:h0 cours:s1 studi:s1
 curs	explet:s0 oath:s0 swear:s0 swearword:s0 cuss:s0 blasphem:s0 imprec:s0 curst:s0
 cursori	casual:s0 pass:s0 perfunctori:s0 superfici:s0 careless:a0
 curt	abrupt:s0 brusqu:s0 gruff:s0 short:s0 discourtesi:h0 rude:h0
@@ -2502,10 +2500,10 @@ cusp	cuspid:d0 point:h0
 cuss	pest:s0 blighter:s0 pester:s0 gadfli:s0 curs:s0 blasphem:s0 swear:s0 imprec:s0
 custodi	detent:s0 detain:s0 hold:s0 tutelari:s0 tutelar:s0 custodian:d0 protect:a0 confin:h0
 custodian	keeper:s0 steward:s0 stewardship:d0 keep:d0 custodi:d0 custodianship:d0 defend:h0 guardian:h0
-custom	usag:s0 usanc:s0 client:s0 us:d0 customari:d0 practic:h0 pattern:h0 surviv:h0
+custom	usag:s0 usanc:s0 client:s0 use:d0 customari:d0 practic:h0 pattern:h0 surviv:h0
 customari	custom:d0 convent:a0 accustom:s1 habitu:s1 wont:s1 habit:d1 usual:a1
 cut	cutter:d0 chop:a0 shred:a0 slice:a0 incis:a0 perfor:a0 pierc:a0 punctur:a0
-cute	cun:s0 attract:a0 preciou:s1 precious:d1 precios:d1 art:a1
+cute	cun:s0 attract:a0 precious:s1 precios:d1 art:a1
 cutlass	cutla:s0 sword:h0 blade:h0 brand:h0 steel:h0
 cycl	rhythm:s0 round:s0 rhythmic:d0 cyclic:d0 interv:h0 pass:h0 time:h1 seri:h1
 cyclad	civil:s1 civilis:s1 cultur:s1 aegean:h1
@@ -2521,9 +2519,9 @@ dabbl	spatter:s0 splash:s0 splatter:s0 cover:a0 dunk:h0 dip:h0 sous:h0 plung:h0
 dad	dada:s0 daddi:s0 pa:s0 papa:s0 pappa:s0 pop:s0 father:h0 begett:h0
 dadaism	dada:s0 artist:h1 movement:h1 art:h1
 daddi	dad:s0 dada:s0 pa:s0 papa:s0 pappa:s0 pop:s0 father:h0 begett:h0
-daffodil	narcissu:h0 pseudonarcissu:s1
+daffodil	narcissus:h0 pseudonarcissus:s1
 dagger	sticker:s0 stick:d0 knife:h0
-dai	podium:s0 pulpit:s0 rostrum:s0 ambo:s0 stump:s0 soapbox:s0 year:s0 daili:d0
+dai	podium:s0 pulpit:s0 rostrum:s0 ambo:s0 stump:s0 soapbox:s0 platform:h0
 dainti	exquisit:s0 delic:a0
 daiquiri	cocktail:h0 rum:s1
 dairi	farm:h0
@@ -2532,7 +2530,7 @@ daisi	flower:h0
 dalla	citi:h0 metropoli:h0 urban:h1 center:h1
 dam	dike:s0 dyke:s0 barrier:h0 obstruct:h0 obtur:h0 imped:h0 occlud:h0 jam:h0
 damag	harm:s0 impair:s0 detriment:s0 prejudici:s0 chang:h0 alter:h0 modif:h0 modifi:h0
-damascu	dimash:s0 capit:s1 syria:s1 nation:h1
+damascus	dimash:s0 capit:s1 syria:s1 nation:h1
 dame	doll:s0 wench:s0 skirt:s0 chick:s0 bird:s0 girl:h0 miss:h0 missi:h0
 damn	darn:s0 hoot:s0 shit:s0 shuck:s0 curs:s0 beshrew:s0 bedamn:s0 anathem:s0
 damnat	damn:d0 denunci:h0 denounc:h0
@@ -2558,50 +2556,48 @@ dart	flit:s0 flutter:s0 fleet:s0 speed:h0 hurri:h0 zip:h0 dash:s1 scoot:s1
 darwin	darwinian:d0 naturalist:h0 charl:s1 robert:s1 natur:h1 scientist:h1
 dash	elan:s0 flair:s0 panach:s0 style:s0 dart:s0 scoot:s0 scud:s0 flash:s0
 data	inform:s0 collect:h0 aggreg:h0 accumul:h0 assemblag:h0
-date	unfashion:a0 unstylish:a0 dai:h0 month:s1 escort:s1 twenti:h1 four:h1 hour:h1
+date	unfashion:a0 unstylish:a0 day:h0 month:s1 escort:s1 twenti:h1 four:h1 hour:h1
 datum	inform:h0 data:s1 point:s1
-daughter	girl:s0 daughterli:d0 femal:h1 offspr:h1
-daunt	dash:s0 scare:s0 pall:s0 intimid:h0 frighten:s1 awai:s1
+daughter	girl:s0 femal:h1 offspr:h1
+daunt	dash:s0 scare:s0 pall:s0 intimid:h0 frighten:s1 away:s1
 dauntless	audaci:s0 brave:s0 fearless:s0 hardi:s0 intrepid:s0 unfear:s0 audac:d0 bold:a0
 dawn	morn:s0 aurora:s0 daybreak:s0 dayspr:s0 sunris:s0 sunup:s0 cockcrow:s0 click:s0
+day	year:s0 daili:d0 life:h0 twenti:s1 four:s1 hour:s1 period:s1 24:s1
 dayb	sofa:h0 couch:h0 loung:h0 divan:s1 bed:s1
 daybreak	dawn:s0 morn:s0 aurora:s0 dayspr:s0 sunris:s0 sunup:s0 cockcrow:s0 auror:d0
 daydream	dream:s0 woolgath:s0 stargaz:s0 woolgather:d0 dreamer:d0 imagin:h0 ideat:h0 envisag:h0
-daylight	dai:s0 daytim:s0 period:h0 time:h1 light:h1 visibl:h2 radiat:h2
-daytim	dai:s0 daylight:s0 period:h0 time:h1
+daylight	day:s0 daytim:s0 period:h0 time:h1 light:h1 visibl:h2 radiat:h2
+daytim	day:s0 daylight:s0 period:h0 time:h1
 daze	stun:s0 stupefi:s0 stupid:s0 confus:a0 foggi:s1 groggi:s1 logi:s1 stupor:s1
 dazzl	bedazzl:s0 daze:s0 fulgur:s0 impress:a0 blind:h0
 dc	district:s1 columbia:s1 feder:h1 electr:h1 power:h1 direct:s2 current:s2 energi:h2
-de	diethylstilbestrol:s0 diethylstilboestrol:s0 stilbestrol:s0 stilboestrol:s0 estrogen:h0 oestrogen:h0
 deacon	protest:s1 church:h1 offic:h1
-dead	asleep:a0 deceas:a0 depart:a0 gone:a0 assassin:a0 bloodless:a0 exsanguin:a0 breathless:a0
+dead	death:s0 mortal:s0 deadli:d0 asleep:a0 deceas:a0 depart:a0 gone:a0 assassin:a0
 deaden	dampen:s0 damp:s0 dead:s0 damper:d0 insensit:a0 soften:h0 weaken:h0 break:h0
 deadhead	nonwork:h0
-deadli	deathli:s0 mortal:s0 death:d0 fatal:a0 lethal:s1
 deadlin	point:h0 time:h1
 deadlock	impass:s0 stalem:s0 standstil:s0 situat:h0 dead:s1 end:s1 stand:d1 still:d1
-deaf	deafen:a0 unhear:a0 peopl:h0 profoundli:a1 post:a1
+deaf	deafen:a0 unhear:a0 peopl:h0 profound:a1 post:a1
 deafen	earsplit:s0 thunder:s0 thunderi:s0 loud:a0
 deal	trade:s0 handl:s0 traffic:s0 cover:s0 treat:s0 plow:s0 address:s0 treatment:d0
 dealer	trader:s0 bargain:s0 monger:s0 dealership:d0 deal:d0 trade:d0 merchant:h0 merchandis:h0
 dean	deanship:d0 academ:h1 administr:h1
-dear	belov:s0 dearest:s0 honei:s0 love:s0 darl:s0 lover:h0 good:s1 near:s1
-death	deceas:s0 expiri:s0 die:d0 chang:h0 alter:h0 modif:h0 organ:h2 phenomenon:h2
+dear	belov:s0 dearest:s0 honey:s0 love:s0 darl:s0 lover:h0 good:s1 near:s1
+death	deceas:s0 expiri:s0 deathlik:s0 die:d0 dead:a0 chang:h0 alter:h0 modif:h0
 deathb	time:h1 life:h1
-deathli	deathlik:s0 dead:a0
-deathlik	deathli:s0 dead:a0
+deathlik	death:s0 dead:a0
 debacl	fiasco:s0 collaps:h0
 debat	argument:s0 argu:d0 discuss:h0 word:h0 consid:h0 moot:h0 deliber:h0 disput:s1
-debauch	orgi:s0 debaucheri:s0 saturnalia:s0 riot:s0 bacchan:s0 bacchanalia:s0 bacchanalian:d0 riotou:d0
+debauch	orgi:s0 debaucheri:s0 saturnalia:s0 riot:s0 bacchan:s0 bacchanalia:s0 bacchanalian:d0 riotous:d0
 debil	infirm:s0 frailti:s0 feebl:s0 frail:s0 valetudinarian:s0 debilit:d0 unfit:h0 soft:h0
 debilit	enfeebl:s0 drain:s0 debil:d0 weaken:a0 enerv:a0 exhaust:a0
-debri	dust:s0 junk:s0 rubbl:s0 detritu:s0 rubbish:h0 trash:h0 scrap:h0
+debri	dust:s0 junk:s0 rubbl:s0 detritus:s0 rubbish:h0 trash:h0 scrap:h0
 debt	indebted:h0 liabil:h0 financi:h1 oblig:h1
 debunk	repudi:s0 exposur:h0
 debut	introduct:s0 launch:s0 unveil:s0 entri:s0 begin:h0 start:h0 commenc:h0 introduc:h0
 dec	decemb:s0 gregorian:h1 calendar:h1 month:h1
 decad	decennari:s0 decennium:s0 indulg:a0 period:h0 time:h1
-decai	decompos:s0 disintegr:s0 action:h0 activ:h0 declin:s1 crumbl:s1 dilapid:s1 decad:d1
+decay	decompos:s0 disintegr:s0 action:h0 activ:h0 declin:s1 crumbl:s1 dilapid:s1 decad:d1
 deceas	deced:s0 depart:s0 asleep:s0 gone:s0 dead:a0 person:h0 soul:h0 individu:h0
 deced	deceas:s0 depart:s0 person:h0 soul:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
 deceit	fraudul:s0 dishonesti:h0
@@ -2613,7 +2609,7 @@ decent	nice:s0 decenc:d0 respect:a0 fit:s1 fitting:d1 proper:a1
 decentr	deconcentr:s0 decentralis:s0 chang:h0 alter:h0 modifi:h0
 decept	delusori:s0 delud:d0 deceiv:d0 unreal:a0
 decertifi	derecogn:s0 derecognis:s0
-decid	determin:s0 decis:d0 make:s1 on:s1 mind:s1 settl:s1 resolv:s1 adjud:s1
+decid	determin:s0 decis:d0 make:s1 one:s1 mind:s1 settl:s1 resolv:s1 adjud:s1
 decimet	decimetr:s0 dm:s0 metric:h1 linear:h1 unit:h1
 decis	determin:s0 conclus:s0 conclud:d0 decid:d0 crucial:a0 import:a0 fate:a0 fatal:a0
 deck	platform:h0 packet:h1 pack:h2 card:s3
@@ -2623,7 +2619,7 @@ declar	declaratori:s0 assert:s0 announc:a0 avow:a0 alleg:a0 proclaim:a0 profess:
 declin	diminut:s0 worsen:s0 diminish:d0 declens:d0 decreas:h0 decrement:h0 turn:h0 refus:s1
 decliv	descent:s0 fall:s0 declin:s0 declens:s0 downslop:s0 declivit:d0 slope:h0 inclin:h0
 decompos	breakdown:d0 decomposit:d0 separ:h0 break:s1
-decomposit	vector:s1 disintegr:s1 algebra:h1 decai:h1
+decomposit	vector:s1 disintegr:s1 algebra:h1 decay:h1
 decor	ornament:s0 adorn:s0 grace:s0 embellish:s0 beautifi:s0 cosmet:s0 beautif:d0 beauti:d0
 decorum	decor:s0 proprieti:h0 proper:h0 correctitud:h0
 decre	edict:s0 fiat:s0 order:s0 rescript:s0 act:h0 enact:h0 declar:h0
@@ -2656,10 +2652,10 @@ definit	unequivoc:s0 defin:d0 distinct:a0 clear:a0 explicit:a0 express:a0 certai
 deflat	chapfallen:s0 chopfallen:s0 crestfallen:s0 deject:a0
 deflect	warp:s0 aberr:h0 devianc:h0
 deform	distort:s0 malform:s0 misshapen:s0 unshap:a0 damag:h0 harm:h0 impair:h0
-defrai	defray:d0 pai:h0
 defraud	victim:s0 swindl:s0 rook:s0 goldbrick:s0 nobbl:s0 diddl:s0 bunco:s0 scam:s0
+defray	pay:h0
 defrost	deic:s0 deicer:d0 dissolv:h0 thaw:h0 unfreez:h0 unthaw:h0 dethaw:h0 melt:h0
-dega	remov:h0 take:h0 withdraw:h0 awai:h1
+dega	remov:h0 take:h0 withdraw:h0 away:h1
 degener	devolut:s0 process:h0 physic:h1
 deglycerol	deglycerolis:s0 draw:h0 take:h1
 degrad	debas:s0 chang:h1 state:h1
@@ -2667,8 +2663,8 @@ degre	grade:s0 level:s0 properti:h0 stage:s1 point:s1 state:h1 award:h2 accolad:
 deign	condescend:s0 descend:s0 act:h0 move:h0
 deiti	divin:s0 god:s0 immort:s0 deifi:d0 spiritu:h1 supernatur:h1
 deject	depress:a0 dysphor:a0 distress:a0 unhappi:a0 amort:a0 chapfallen:a0 chopfallen:a0 crestfallen:a0
-delai	hold:s0 postpon:s0 wait:s0 detain:s0 holdup:d0 paus:h0 intermiss:h0 break:h0
 delawar	river:h0
+delay	hold:s0 postpon:s0 wait:s0 detain:s0 holdup:d0 paus:h0 intermiss:h0 break:h0
 deleg	deput:s0 commiss:s0 delegaci:s0 mission:s0 commission:d0 repres:h0 organ:h0 organis:h0
 deliber	calcul:s0 measur:s0 intend:a0 discuss:h0 word:h0 weigh:s1 advis:s1 care:s1
 delic	breakabl:a0 frail:a0 weak:a0 dainti:a0 exquisit:a0 ether:a0 gossam:a0 fragil:a0
@@ -2682,10 +2678,10 @@ deliv	present:s0 deliveri:d0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0 verbal
 deliver	rescu:s0 deliveri:s0 save:s0 deliv:d0 recoveri:h0 retriev:h0
 deliveri	bring:s0 deliv:d0 transport:h0 transfer:h0 transferr:h0 convey:h0
 delta	format:h0 alluvium:h0 alluvion:h0 geolog:h1 alluvi:h1 sediment:h1 deposit:h1
-deltoid	muscl:s1 musculu:s1 deltoideu:s1 skelet:h1 striat:h1
+deltoid	muscl:s1 musculus:s1 deltoideus:s1 skelet:h1 striat:h1
 delud	deceiv:s0 cozen:s0 delus:d0 delusori:d0 decept:d0 victim:h0 victimis:h0 lead:s1
 delug	flood:s0 inund:s0 torrent:s0 torrenti:d0 batch:h0 deal:h0 flock:h0 hat:h0
-delv	dig:s0 digger:d0 remov:h0 take:h0 withdraw:h0 cut:s1 turn:s1 awai:h1
+delv	dig:s0 digger:d0 remov:h0 take:h0 withdraw:h0 cut:s1 turn:s1 away:h1
 demagogu	demagog:s0 politician:h0 politico:h0 pol:h0 polit:h1 leader:h1
 demand	exact:a0 difficult:a0 hard:a0 exig:a0 needi:a0 rigor:a0 stringent:a0 tight:a0
 demarc	limit:s0 boundari:h0 bound:h0 distinguish:h0 separ:h0 differenti:h0 secern:h0 sever:h0
@@ -2695,13 +2691,13 @@ demimond	class:h0 stratum:h0 social:h1 socio:h1 econom:h1
 deminer	demineralis:s0 patholog:h0
 democraci	democrat:d0 ideolog:h0 republ:s1 commonwealth:s1 polit:h1 orient:h1 theori:h1 system:h2
 democrat	democratis:s0 democraci:d0 elect:a0 antiauthoritarian:a0 classless:a0 egalitarian:a0 parliamentari:a0 participatori:a0
-demolish	pulver:s0 pulveris:s0 demolit:d0 destroi:h0 destruct:h0
-demolit	destruct:s0 wipeout:s0 demolish:d0 destroi:d0 end:h0 conclus:h0 finish:h0 wipe:d1
+demolish	pulver:s0 pulveris:s0 demolit:d0 destroy:h0 destruct:h0
+demolit	destruct:s0 wipeout:s0 demolish:d0 destroy:d0 end:h0 conclus:h0 finish:h0 wipe:d1
 demon	devil:s0 fiend:s0 daemon:s0 daimon:s0 demoniac:d0 evil:h1 spirit:h1
 demonstr	present:s0 show:s0 demo:s0 exhibit:s0 incontrovert:s0 exhibitor:d0 incontest:a0 pronoun:h0
 demor	demoralis:s0 degrad:h0 debas:h0
 demot	bump:s0 releg:s0 break:s0 deleg:h0 design:h0 deput:h0 assign:h0 kick:s1
-demur	except:s0 coi:s0 overmodest:s0 demurr:d0 coy:d0 modest:a0 object:h0
+demur	except:s0 coy:s0 overmodest:s0 demurr:d0 modest:a0 object:h0
 demytholog	demythologis:s0 ration:a0 restat:h0 chang:h0 alter:h0 modifi:h0
 deni	denier:d0 denial:d0 contradict:h0 negat:h0 contraven:h0 disown:h1 renounc:h1 repudi:h1
 denial	deni:d0 disaffirm:s1 speech:h1 act:h1 assert:h1 aver:h1 assever:h1 defens:h2
@@ -2720,24 +2716,24 @@ denunci	denounc:s0 speech:h1 act:h1
 denver	mile:s1 high:s1 citi:s1 capit:s1 colorado:s1 state:h1
 depart	section:s0 go:s0 department:d0 departur:d0 goer:d0 divis:h0 exit:h0 leav:h0
 department	depart:d0
-departur	go:s0 leav:s0 depart:d0 act:h0 deed:h0 awai:s1 deviat:s1 diverg:s1
+departur	go:s0 leav:s0 depart:d0 act:h0 deed:h0 away:s1 deviat:s1 diverg:s1
 depend	reliabl:s0 trustworthi:a0 trusti:a0 certain:a0 sure:a0 test:a0 tri:a0 undevi:a0
 deperson	depersonalis:s0 objectifi:s0 chang:h0 alter:h0 modifi:h0
 depict	pictur:s0 render:s0 show:s0 repres:h0 interpret:h0 describ:s1 draw:s1 descript:d1
 deplet	decreas:h0 diminut:h0 reduct:h0
-deploi	deploy:d0 posit:h0
 deplor	distress:s0 lament:s0 piti:s0 sad:s0 sorri:s0 bad:a0 knock:h0 critic:h0
+deploy	posit:h0
 deporte	exil:s0 deport:d0 foreign:h0 alien:h0 noncitizen:h0 outland:h0
 depos	deposit:d0 oust:h0 expel:h0 forc:s1 throw:h1 drum:h1 boot:h1 kick:h1
 deposit	sediment:s0 alluvi:s0 lodg:s0 wedg:s0 stick:s0 lodgement:d0 fasten:h0 fix:h0
 depositor	deposit:d0 investor:h0
-depot	termin:s0 terminu:s0 station:h0
+depot	termin:s0 terminus:s0 station:h0
 deprav	corrupt:s0 degeneraci:s0 putrefact:s0 pervert:s0 subvert:s0 demor:s0 demoralis:s0 debauch:s0
 deprec	belittl:s0 deprecatori:s0 depreci:s0 depreciatori:s0 slight:s0 uncomplimentari:a0
 deprecatori	belittl:s0 deprec:s0 depreci:s0 depreciatori:s0 slight:s0 uncomplimentari:a0
 depreci	decreas:h0 diminut:h0 reduct:h0 wear:s2 tear:s2 financi:h2 loss:h2 non:h2
 depred	predat:s0 plunder:h0 pillag:h0
-depress	deject:s0 dismai:s0 dispirit:s0 demor:s0 demoralis:s0 down:s0 low:a0 discourag:h0
+depress	deject:s0 dismay:s0 dispirit:s0 demor:s0 demoralis:s0 down:s0 low:a0 discourag:h0
 depriv	strip:s0 divest:s0 divestitur:d0 take:h0 withhold:h1 keep:h2 back:h2
 depth	deep:s0 extent:h0 degre:h1 grade:h1 level:h1
 deputi	deputis:d0 lawman:h0 sheriff:s1 lieuten:s1 deput:d1 law:h1 offic:h1 peac:h1
@@ -2748,11 +2744,12 @@ deris	gibelik:s0 jeer:s0 mock:s0 taunt:s0 derid:d0 disrespect:a0 discourtesi:h0
 deriv	infer:s0 differenti:s0 deduc:s0 deduct:s0 plagiarist:a0 plagiar:a0 plagiaris:a0 begin:h0
 derrick	framework:h0 frame:h0
 dervish	fakir:h0 fakeer:h0 faqir:h0 faquir:h0
+des	diethylstilbestrol:s0 diethylstilboestrol:s0 stilbestrol:s0 stilboestrol:s0 estrogen:h0 oestrogen:h0
 descend	poster:s0 fall:s0 descent:d0 down:a0 declivit:a0 downhil:a0 degress:a0 downward:a0
 descent	descend:d0 travel:h0 origin:s1 extract:s1 chang:h1 locat:h1 ancestri:h1 lineag:h1
 describ	depict:s0 draw:s0 pictur:d0 descript:d0 expound:h0 exposit:h0 report:s1 account:s1
 descript	describ:d0 statement:h0 verbal:s1
-desecr	profan:s0 blasphemi:s0 sacrileg:s0 violat:s0 outrag:s0 sacrilegi:d0 blasphem:d0 viol:d0
+desecr	profan:s0 blasphemi:s0 sacrileg:s0 violat:s0 outrag:s0 sacrilegi:d0 blasphem:d0 irrever:h0
 desert	abandon:s0 defect:s0 forsak:s0 desol:s0 tract:h0 parcel:h0 biom:h0 withdraw:h0
 deserv	merit:s0 worth:s0 deserving:d0 worthi:a0 be:h0
 design	plan:s0 appel:s0 denomin:s0 project:s0 contriv:s0 planner:d0 name:h0 specialist:h0
@@ -2760,9 +2757,9 @@ desir	want:s0 crave:s0 wanter:d0 lovabl:a0 loveabl:a0 covet:a0 delect:a0 enviabl
 desk	tabl:h0
 desol	devast:s0 bare:s0 barren:s0 bleak:s0 stark:s0 inhospit:a0 deterior:h0 impair:h0
 desorpt	desorb:d0 action:h0 activ:h0 natur:h1 process:h1
-despair	desper:s0 hopeless:a0 condit:h0 statu:h0 feel:h1
+despair	desper:s0 hopeless:a0 condit:h0 status:h0 feel:h1
 despatch	dispatch:s0 send:h0 transport:h0 ship:h0
-desper	despair:s0 hopeless:a0 unfortun:h0 condit:h0 statu:h0 resolut:a1 person:h1 danger:a2
+desper	despair:s0 hopeless:a0 unfortun:h0 condit:h0 status:h0 resolut:a1 person:h1 danger:a2
 despis	contemn:s0 scorn:s0 disdain:s0 hate:s0 detest:s0 scorner:d0 unlov:a0
 despoil	plunder:s0 pillag:s0 looter:s0 spoiler:s0 raider:s0 freeboot:s0 loot:s0 reav:s0
 despond	heartsick:s0 disconsol:s0 hopeless:a0 depress:h0
@@ -2770,9 +2767,8 @@ despot	absolut:s0 tyranni:s0 tyrann:d0 absolutist:d0 domin:h0 ascend:h0 control:
 dessert	sweet:s0 after:s0 cours:h0
 destin	finish:s0 goal:s0 fate:s0 doom:s0 design:s0 end:h0 termin:h0 ordain:h0
 destini	fate:s0 happen:h0 occurr:h0 natur:h1 event:h1 caus:h1 causal:h2 agent:h2
-destroi	destruct:s0 destroy:d0 ruin:a0 demolish:a0 damag:a0 annihil:a0 extermin:a0 blight:a0
-destroy	destroi:d0 warship:h0 guid:s1 missil:s1 war:h1 vessel:h1 combat:h1 ship:h1
-destruct	devast:s0 destroi:d0 harm:a0 neg:a0 annihil:a0 wither:a0 blast:a0 ruinou:a0
+destroy	destruct:s0 ruin:a0 demolish:a0 damag:a0 annihil:a0 extermin:a0 blight:a0 spoilt:a0
+destruct	devast:s0 destroy:d0 harm:a0 negat:a0 annihil:a0 wither:a0 blast:a0 ruinous:a0
 desultori	purposeless:a0
 desynchron	asynchron:s0 asynchroni:s0 desynchronis:s0 tempor:h1 relat:h1
 detach	withdraw:s0 degag:s0 uninvolv:s0 clastic:a0 unconcern:a0 indiffer:h0 disconnect:h0 disengag:s1
@@ -2781,13 +2777,13 @@ detain	confin:s0 detent:d0 detaine:d0
 detect	sleuth:s0 investig:s0 sens:s0 find:s0 tec:s0 observ:s0 discov:s0 notic:s0
 detector	sensor:s0 sens:d0 detect:d0 devic:h0 element:s1
 deter	discourag:s0 deterr:d0 disapprov:h0 reject:h0
-deterg	util:h0 us:h0 wetter:h0 surfact:h0 wet:h1 agent:h1 surfac:h1 activ:h1
-deterior	impair:s0 decai:h0 crumbl:h0 dilapid:h0 devolv:s1 drop:s1 degener:s1 degen:d1
+deterg	util:h0 use:h0 wetter:h0 surfact:h0 wet:h1 agent:h1 surfac:h1 activ:h1
+deterior	impair:s0 decay:h0 crumbl:h0 dilapid:h0 devolv:s1 drop:s1 degener:s1 degen:d1
 determin	find:s0 ascertain:s0 decid:s0 resolut:a0 decis:a0 calcul:a0 discover:a0 defin:a0
 deterr	hindranc:s0 hinder:s0 impedi:s0 balk:s0 baulk:s0 check:s0 handicap:s0 imped:d0
 detest	hate:s0 hater:d0 dislik:h0
 deton	explod:s0 blowup:d0 explos:d0 blow:s1 set:s1 chang:h1 integr:h1
-detract	detractor:d0 reduc:h0 cut:h0 trim:h0 take:s1 awai:s1 back:h1 bring:h1
+detract	detractor:d0 reduc:h0 cut:h0 trim:h0 take:s1 away:s1 back:h1 bring:h1
 detractor	disparag:s0 depreci:s0 knocker:s0 detract:d0 cynic:h0 faultfind:h0
 detrib	detribalis:s0 accultur:h0
 detroit	motown:s0 citi:h0 metropoli:h0 port:h0 motor:s1 urban:h1 center:h1
@@ -2799,18 +2795,18 @@ deviat	diverg:s0 departur:s0 differ:s0 divert:s0 differenti:d0 depart:d0 divers:
 devic	instrument:h0 style:h1 gimmick:s2 twist:s2 express:h2 maneuv:h2 manoeuvr:h2 tactic:h3
 devil	satan:s0 lucif:s0 beelzebub:s0 mischief:s0 mischiev:s0 deviltri:s0 devilri:s0 rascal:s0
 devilish	diabol:s0 mephistophelian:s0 mephistophelean:s0 mephistophel:d0 devil:d0 evil:a0
-deviou	obliqu:s0 devious:d0 indirect:a0
+devious	obliqu:s0 indirect:a0
 devis	invent:s0 contriv:s0 excogit:s0 formul:s0 forg:s0 formula:d0 inventor:d0 organ:s1
 devise	devis:d0 beneficiari:h0 done:h0
-devot	devoted:s0 commit:s0 dedic:s0 give:s0 consecr:s0 devote:d0 piou:a0 love:h0
+devot	devoted:s0 commit:s0 dedic:s0 give:s0 consecr:s0 devote:d0 pious:a0 love:h0
 devote	fan:s0 buff:s0 lover:s0 love:d0 devot:d0 follow:h0
-devour	destroi:h0 ruin:h0
+devour	destroy:h0 ruin:h0
 devout	religi:a0
 dew	dewi:d0 condens:h0
 dewar	flask:s1 vacuum:h1 bottl:h1
 dexamethason	decadron:s0 dexon:s0 hexadrol:s0 oradexon:s0 corticosteroid:h0 corticoid:h0 intensol:s1 adren:h1
-dexter	deft:s0 dextrou:s0 adroit:a0
-dextrou	deft:s0 dexter:s0 adroit:a0
+dexter	deft:s0 dextrous:s0 adroit:a0
+dextrous	deft:s0 dexter:s0 adroit:a0
 diabet	suffer:h0 polygen:h1 disord:h1 diseas:h1 sick:h1 person:h1
 diachron	histor:s0 historic:d0 diachroni:d0
 diagnos	diagnosi:s0 name:s0 diagnost:d0 design:h0 identif:h0 analyz:h0 analys:h0 studi:h0
@@ -2826,7 +2822,7 @@ dialysi	dialyz:d0 chemic:h1 analysi:h1 qualit:h1
 dialyz	dialys:s0 dialysi:d0 separ:h0
 diam	diamet:s0 diametr:d0 length:h0
 diamet	diam:s0 diametr:d0 length:h0 straight:h2 line:h2
-diamond	jewel:h0 gem:h0 adam:s1 preciou:h1 stone:h1 carbon:h1 atom:h2 number:h2
+diamond	jewel:h0 gem:h0 adam:s1 precious:h1 stone:h1 carbon:h1 atom:h2 number:h2
 diaper	nappi:s0 napkin:s0 garment:h0
 diaphragm	stop:s0 midriff:s1 mechan:h1 devic:h1 musculatur:h1 membran:h1 muscular:h2 structur:h2
 diaphys	diaphysi:s0
@@ -2841,24 +2837,24 @@ dictat	order:s0 prescrib:s0 determin:s0 set:s0 prescript:d0 settl:a0 rule:h0 inf
 dictatorship	absolut:s0 authoritarian:s0 caesar:s0 despot:s0 monocraci:s0 shogun:s0 stalin:s0 totalitarian:s0
 dictionari	lexicon:s0 lexic:d0 wordbook:h0
 dictum	pronounc:s0 declar:h0
-die	dice:s0 deceas:s0 perish:s0 go:s0 exit:s0 pass:s0 expir:s0 conk:s0
+die	dice:s0 death:s0 demis:s0 deceas:s0 perish:s0 go:s0 exit:s0 pass:s0
 diet	dietari:d0 dietet:d0 dietician:d0 fare:h0
 dietari	dietet:s0 diet:d0
-diethylstilbestrol	diethylstilboestrol:s0 stilbestrol:s0 stilboestrol:s0 de:s0 estrogen:h0 oestrogen:h0
+diethylstilbestrol	diethylstilboestrol:s0 stilbestrol:s0 stilboestrol:s0 des:s0 estrogen:h0 oestrogen:h0
 differ	differenti:d0 diverg:a0 dissimilar:a0 incompat:a0 unlik:a0 vari:a0 antithet:a0 assort:a0
 differenti	deriv:s0 distinct:s0 secern:s0 distinguish:s0 separ:s0 sever:s0 severalis:s0 tell:s0
-difficult	hard:s0 demand:a0 effort:a0 ambiti:a0 challeng:a0 arduou:a0 awkward:a0 embarrass:a0
+difficult	hard:s0 demand:a0 effort:a0 ambiti:a0 challeng:a0 arduous:a0 awkward:a0 embarrass:a0
 difficulti	troubl:s0 effort:h0 exert:h0 travail:h0 sweat:h0 elbow:h1 greas:h1 cognit:h2
 diffid	reserv:a0
 diffract	optic:h1 phenomenon:h1
 diffus	spread:s0 dissemin:s0 dispers:s0 distribut:a0 action:h0 activ:h0 fan:s1 permeat:s1
-dig	delv:s0 digger:d0 remov:h0 take:h0 withdraw:h0 cut:s1 turn:s1 awai:h1
+dig	delv:s0 digger:d0 remov:h0 take:h0 withdraw:h0 cut:s1 turn:s1 away:h1
 digest	edibl:a0 comest:a0 eatabl:a0 assimil:a0 light:a0 predigest:a0 process:h0 treat:h0
 digit	digitalis:s0 medic:h1 care:h1 aid:h1
-dignifi	ennobl:s0 digniti:d0 compos:a0 eleg:a0 courtli:a0 formal:a0 state:a0 distinguish:a0
+dignifi	ennobl:s0 digniti:d0 compos:a0 eleg:a0 court:a0 formal:a0 state:a0 distinguish:a0
 dignitari	vip:s0 panjandrum:s0 personag:h0 import:s1 person:s1 high:s1 muckamuck:s1 influenti:h1
-digniti	dignifi:d0 pride:h0 lordli:s1 gravita:s1 bear:h1 comport:h1 presenc:h1 mien:h1
-digress	strai:s0 divag:s0 wander:s0 tell:h0
+digniti	dignifi:d0 pride:h0 lordli:s1 gravita:s1 lord:d1 bear:h1 comport:h1 presenc:h1
+digress	stray:s0 divag:s0 wander:s0 tell:h0
 dilapid	bedraggl:s0 derelict:s0 ramshackl:s0 tatterdemalion:s0 damag:a0
 dilat	distend:s0 distens:d0 distent:d0 widen:h0
 dilemma	quandari:s0 perplex:h0
@@ -2882,8 +2878,7 @@ diplomaci	diplomat:d0 diplomatist:d0 negoti:h0 dialogu:h0 talk:h0 delicaci:s1 di
 diplomat	diplomatist:s0 diplomaci:d0 offici:h0 functionari:h0 polit:a1 smooth:a1 suav:a1 bland:a1
 dipol	coupl:h0
 dipper	dip:d0 ladl:h0
-direct	wai:s0 direction:s0 guid:s0 straight:a0 nonstop:a0 straightforward:a0 undevi:a0 unswerv:a0
-direction	direct:s0 radial:h1 asymmetri:h1
+direct	way:s0 guid:s0 straight:a0 nonstop:a0 straightforward:a0 undevi:a0 unswerv:a0 through:a0
 director	manag:s0 manageri:d0 managership:d0 directorship:d0 direct:d0 administr:h0 decis:h1 maker:h1
 directori	refer:h0 book:h1 work:h1 fact:h1
 dirg	coronach:s0 lament:s0 requiem:s0 threnodi:s0 song:h0 vocal:h0
@@ -2895,30 +2890,30 @@ disadvantag	liabil:h0
 disagr	dissens:s0 disson:s0 dissent:d0 disagre:d0 conflict:h0 discrep:s1 diverg:s1 varianc:s1
 disagre	differ:s0 dissent:s0 dissenti:d0 dissens:d0 disagr:d0 take:s1 issu:s1
 disallow	forbid:s0 prohibit:s0 interdict:s0 proscrib:s0 veto:s0 nix:s0 proscript:d0 forbidd:d0
-disappear	vanish:s0 departur:h0 go:h0 leav:h0 awai:s1 happen:h1 occurr:h1 fade:s2
+disappear	vanish:s0 departur:h0 go:h0 leav:h0 away:s1 happen:h1 occurr:h1 fade:s2
 disappoint	letdown:s0 thwart:s0 foil:s0 frustrat:s0 defeat:s0 discomfit:s0 dissatisfactori:s0 unsatisfi:s0
 disapprob	condemn:s0 disapprov:h0
 disapprov	dislik:h0 evalu:h0 judg:h0 reject:s1 messag:h1 content:h1 substanc:h1 pass:h1
 disarm	demilitar:s0 demilitaris:s0 disarma:d0
 disarma	disarm:s0 demobil:h0 demobilis:h0
-disarrai	confus:s0 confused:s0 muddi:s0 mental:s1 cognit:h1 state:h1 mind:h1
-disassembl	dismantl:s0 activ:h0 destroi:h0 destruct:h0 take:s1 apart:s1 break:s1
+disarray	confus:s0 confused:s0 muddi:s0 mental:s1 cognit:h1 state:h1 mind:h1
+disassembl	dismantl:s0 activ:h0 destroy:h0 destruct:h0 take:s1 apart:s1 break:s1
 disast	catastroph:s0 advers:h0 hardship:h0 calam:s1 tragedi:s1 cataclysm:s1 tragic:d1 disastr:d1
 disastr	black:s0 calamit:s0 fatal:s0 fate:s0 disast:d0 calam:d0 unfortun:a0
 disband	dispers:h0 dissip:h0 dispel:h0 scatter:h0 dissolv:s1 break:h1
 disbelief	incredul:s0 skeptic:s0 doubt:h0 uncertainti:h0 incertitud:h0 dubieti:h0 dubious:h0 mental:s1
 disbeliev	discredit:s0 reject:h0
-disburs	pai:h0
+disburs	pay:h0
 disc	record:s0 disk:s0 platter:s0 audio:h0 phonograph:s1 saucer:s1 sound:h1 round:h2
-discard	fling:s0 toss:s0 dispos:s0 throwawai:s0 disposit:d0 unwant:a0 remov:h0 awai:s1
+discard	fling:s0 toss:s0 dispos:s0 throwaway:s0 disposit:d0 unwant:a0 remov:h0 away:s1
 discern	spot:s0 recogn:s0 recognis:s0 distinguish:s0 critic:a0 discrimin:a0 clear:a0 percipi:a0
 discharg	dispatch:s0 complet:s0 happen:h0 occurr:h0 accomplish:h0 execut:h0 action:h0 fulfil:h0
 discipl	adher:s0 discipleship:d0 follow:h0
 disciplin	subject:s0 field:s0 studi:s0 bailiwick:s0 train:s0 check:s0 condit:s0 disciplinari:d0
-disclos	unwrap:s0 reveal:s0 discov:s0 expos:s0 divulg:s0 break:s0 uncov:s0 giveawai:d0
+disclos	unwrap:s0 reveal:s0 discov:s0 expos:s0 divulg:s0 break:s0 uncov:s0 giveaway:d0
 disclosur	revel:s0 reveal:s0 disclos:d0 speech:h1 act:h1
 discomfit	defeat:s0 peopl:h0
-discomfort	uncomfort:s0 condit:h0 statu:h0
+discomfort	uncomfort:s0 condit:h0 status:h0
 disconcert	discombobul:s0 upset:s0 discompos:a0 displeas:a0
 disconnect	unplug:s0 undo:h0 separ:h1 disunit:h1 divid:h1 part:h1
 discont	discontent:s0 discontented:s0 displeas:a0 unhappi:a0 disaffect:a0 malcont:a0 rebelli:a0 disgruntl:a0
@@ -2935,7 +2930,7 @@ discrep	disagr:s0 diverg:s0 varianc:s0 differ:h0 variant:s1 vari:d1 deviat:h1 de
 discret	distinct:s0 discretionari:d0 separ:a0 liberti:h0 discreet:s1 circumspect:s1 prudenc:s1 prudent:d1
 discretionari	discret:s0 arbitrari:a0
 discrimin	favorit:s0 favourit:s0 discriminatori:d0 discern:a0 appreci:a0 diacrit:a0 eclect:a0 good:a0
-discuss	treatment:s0 discours:s0 treat:d0 commun:h0 cover:h0 handl:h0 plow:h0 deal:h0
+discuss	treatment:s0 discours:s0 treat:d0 communic:h0 cover:h0 handl:h0 plow:h0 deal:h0
 disdain	contempt:s0 scorn:s0 despit:s0 contemptu:s0 contemn:s0 despis:s0 insult:s0 scorner:d0
 diseas	morbid:s0 patholog:s0 unhealthi:a0 ill:h0 unwel:h0 maladi:h0 sick:h0
 disembodi	discorpor:s0 unembodi:s0 bodiless:s0 unbodi:s0 incorpor:a0 immateri:a0
@@ -2945,7 +2940,7 @@ disentangl	extric:s0 untangl:s0 disencumb:s0 free:h0 disengag:h0 unsnarl:s1 orde
 disfigur	ugli:a0
 disgrac	shame:s0 ignomini:s0 dishonor:s0 dishonour:s0 attaint:s0
 disguis	camouflag:s0 mask:s0 cloak:s0 covert:a0 semblanc:h0 gloss:h0 color:h0 colour:h0
-disgust	revolt:s0 repel:s0 sick:s0 distast:s0 foul:s0 loathli:s0 loathsom:s0 skanki:s0
+disgust	revolt:s0 repel:s0 sick:s0 distast:s0 foul:s0 loath:s0 loathsom:s0 skanki:s0
 dish	crockeri:h0 dishwar:h0 contain:h0 nutriment:h1 nourish:h1 nutrit:h1 susten:h1 aliment:h1
 dishearten	discourag:s0 demor:s0 demoralis:s0 dispirit:s0 pessimist:a0 put:s1
 dishevel	frowzl:s0 rumpl:s0 tousl:s0 untidi:a0
@@ -2957,48 +2952,47 @@ dishwat	water:h0 h2o:h0
 disillus	disench:s0 convinc:a0
 disillusion	disenchant:s0 disillus:s0 disench:d0 edif:h0 sophist:h0
 disint	exhum:s0 disinter:d0 excav:h0 dig:h1 turn:h1
-disintegr	decomposit:s0 clastic:a0 decai:h0 chang:h1 integr:h1
+disintegr	decomposit:s0 clastic:a0 decay:h0 chang:h1 integr:h1
 disinterest	neutral:s0 disinterested:d0 imparti:a0 toler:h0
 disjoint	confus:s0 disconnect:s0 disord:s0 garbl:s0 illog:s0 scatter:s0 unconnect:s0 illogic:d0
 disk	disc:s0 saucer:s0 harrow:s0 plow:h0 plough:h0 turn:h0 round:h1 shape:h1
 dislik	disfavor:s0 disfavour:s0 disapprov:s0 inclin:h0 disposit:h0 tendenc:h0 feel:h1
 disloc	disrupt:s0 interrupt:h0 break:h0 breakdown:s1 perturb:h1
-dislodg	free:s0 remov:h0 take:h0 withdraw:h0 awai:h1
+dislodg	free:s0 remov:h0 take:h0 withdraw:h0 away:h1
 disloyalti	infidel:h0 unfaith:h0
-dismai	discourag:s0 dishearten:s0 aghast:s0 appal:s0 shock:s0 alarm:a0 afraid:a0 despair:h0
+dismay	discourag:s0 dishearten:s0 aghast:s0 appal:s0 shock:s0 alarm:a0 afraid:a0 despair:h0
 dismemb	dismember:d0 kill:h0
 dismiss	disregard:s0 discount:s0 ignor:s0 judgment:h0 judgement:h0 reject:h0 brush:s1 asid:s1
 dismount	unhors:s0 light:s0 descend:h0 fall:h0 get:s1 go:h1 come:h1
-disobedi	noncompli:s0 disobei:d0 bad:a0 defiant:a0 incorrig:a0 intract:a0 stubborn:a0 obstin:a0
-disobei	disobedi:d0 refus:h0 declin:h0
-disord	upset:s0 broken:s0 confus:s0 disorgan:a0 disorganis:a0 disconnect:s1 disjoint:s1 garbl:s1
-disorderli	boister:a0 rambuncti:a0 robusti:a0 rumbusti:a0 unruli:a0 mobbish:a0 moblik:a0 raucou:a0
+disobedi	noncompli:s0 disobey:d0 bad:a0 defiant:a0 incorrig:a0 intract:a0 stubborn:a0 obstin:a0
+disobey	disobedi:d0 refus:h0 declin:h0
+disord	upset:s0 broken:s0 confus:s0 disorderli:d0 disorgan:a0 disorganis:a0 boister:a0 rambuncti:a0
 disorgan	disorganis:s0 unsystemat:a0 broken:a0 confus:a0 disord:a0 upset:a0 chaotic:a0 snafu:a0
 disown	disinherit:s0 depriv:h0
 dispar	differ:a0
 disparag	depreci:s0 derog:s0 disrespect:h0 discourtesi:h0
 dispassion	dispass:d0 imparti:a0
 dispatch	despatch:s0 communiqu:s0 report:h0 stori:h0 account:h0 ship:h0 send:h0 transport:h0
-dispel	move:h0 displac:h0 chase:s1 awai:s1 drive:s1 turn:s1 back:s1 run:s1
+dispel	move:h0 displac:h0 chase:s1 away:s1 drive:s1 turn:s1 back:s1 run:s1
 dispens	distribut:s0 administ:s0 deal:s0 lot:s0 allot:s0 distributor:d0 licens:h0 permiss:h0
 dispensari	dispens:d0 clinic:h0
 dispers	dissemin:s0 diffus:s0 spread:s0 scatter:s0 sprinkl:s0 dot:s0 dust:s0 distribut:a0
 displac	supplant:s0 replac:h0 move:h0 shift:s1 translat:h1 motion:h2 movement:h2
-displai	show:s0 exhibit:s0 expos:s0 exposur:d0 demonstr:h0 demo:h0 present:s2 represent:h2
-displeas	discont:a0 annoi:a0 irrit:a0 mif:a0 nettl:a0 peev:a0 piss:a0 rile:a0
+display	show:s0 exhibit:s0 expos:s0 exposur:d0 demonstr:h0 demo:h0 present:s2 represent:h2
+displeas	discont:a0 annoy:a0 irrit:a0 mif:a0 nettl:a0 peev:a0 piss:a0 rile:a0
 displeasur	displeas:d0 dissatisfact:h0 annoy:h0 chafe:h0 vexat:h0
 dispos	disposit:d0 power:h0 sell:h0 administr:s1 discard:s1 fling:s1 toss:s1 administ:d1
 disposit	tempera:s0 temperament:d0 natur:h0 dispos:s1 act:h1 deed:h1 human:h2 action:h2
 dispossess	evict:s0 homeless:s0 roofless:s0 unfortun:a0 legal:s1 ouster:s1 due:h1 process:h1
 disproportion	disproport:s0 incommensur:a1
 disprov	confut:s0 negat:h0 contradict:h0
-disput	differ:s0 conflict:s0 challeng:s0 gainsai:s0 debat:s0 disputati:d0 contest:a0 disagr:h0
+disput	differ:s0 conflict:s0 challeng:s0 gainsay:s0 debat:s0 disputati:d0 contest:a0 disagr:h0
 disqualifi	unfit:s0 indispos:s0 disqualif:d0 inelig:a0 chang:h0 alter:h0 modifi:h0
 disregard	neglect:s0 ignor:s0 snub:s0 cut:s0 inattent:h0 treat:h0 handl:h0 dismiss:s1
 disrepair	unsound:h0
 disreput	discredit:s0 dishonor:h0 dishonour:h0
 disrob	undress:s0 discas:s0 uncas:s0 uncloth:s0 strip:s0 peel:s0 peeler:d0 stripper:d0
-disrupt	break:s0 interrupt:s0 gap:s0 riotou:s0 troubl:s0 tumultu:s0 turbul:s0 tumult:d0
+disrupt	break:s0 interrupt:s0 gap:s0 riotous:s0 troubl:s0 tumultu:s0 turbul:s0 tumult:d0
 dissatisfact	dissatisfi:d0 discontent:h0 discont:h0 discontented:h0
 dissatisfi	disgruntl:s0 discont:a0
 dissect	cut:h0 analysi:h1 analyt:h2 think:h2
@@ -3010,7 +3004,7 @@ disservic	injuri:h0 ill:s1 servic:s1 turn:s1
 dissip	dispers:s0 dispel:s0 scatter:s0 separ:h0 divid:h0 break:s1 part:h1 split:h1
 dissoci	separ:h0
 dissolut	disintegr:s0 dissolv:d0 action:h0 activ:h0 natur:h1 process:h1
-dissolv	fadeout:d0 melt:a0 liquid:a0 liquifi:a0 transit:h0 turn:h0 fade:s1 awai:s1
+dissolv	fadeout:d0 melt:a0 liquid:a0 liquifi:a0 transit:h0 turn:h0 fade:s1 away:s1
 dissuad	deter:s0 deterr:d0 dissuas:d0 rede:h0 advis:h0 counsel:h0
 distanc	distant:d0 space:h0 spatial:h1 arrang:h1 region:h1 part:h1 length:s2 size:h2
 distant	distanc:d0 far:a0 deep:a0 extrem:a0 nonadjac:a0 yonder:a0 yon:a0 remot:s1
@@ -3020,7 +3014,7 @@ distil	purifi:s0 sublim:s0 purif:d0 puriti:d0 action:h0 activ:h0 better:h0 impro
 distinct	differenti:s0 distinguish:s0 sharp:s0 typic:s0 differ:a0 characterist:a0 discrimin:h0 secern:h0
 distinguish	separ:s0 differenti:s0 secern:s0 sever:s0 severalis:s0 tell:s0 differ:d0 distinct:d0
 distort	deform:s0 falsifi:s0 garbl:s0 warp:s0 falsif:d0 falsiti:d0 chang:a0 changeabl:a0
-distract	deflect:s0 confus:h0 confused:h0 muddi:h0 disarrai:h0 flurri:h0 disconcert:h0 mental:h1
+distract	deflect:s0 confus:h0 confused:h0 muddi:h0 disarray:h0 flurri:h0 disconcert:h0 mental:h1
 distraught	overwrought:s0 agit:a0
 distress	hurt:s0 suffer:s0 troubl:s0 disturb:s0 perturb:s0 worrisom:s0 worri:s0 heavi:a0
 distribut	administ:s0 deal:s0 lot:s0 dispens:s0 allot:s0 distributor:d0 dispers:a0 divid:a0
@@ -3037,20 +3031,20 @@ divers	recreat:s0 multifari:s0 varieti:s0 diver:s0 divert:d0 diversifi:d0 differ
 diversif	varieg:s0 diversifi:d0 chang:h0
 diversifi	heterogen:a0 vari:a0
 divert	deviat:s0 divers:d0 turn:h0 send:h1 direct:h1 amus:s2 disport:s2 entertain:h2
-divertimento	serenad:s0 composit:h0 opu:h0 piec:h0 music:h1
+divertimento	serenad:s0 composit:h0 opus:h0 piec:h0 music:h1
 divest	depriv:s0 strip:s0 divestitur:d0 take:h0
 divestitur	divest:d0 court:h1 order:h1
 divid	split:s0 separ:s0 dissev:s0 divis:d0 distribut:a0 segreg:a0 unintegr:a0 bicamer:a0
 dividend	net:h0 profit:h0 lucr:h0 earn:h0 incom:h1
 divin	godhead:s0 lord:s0 creator:s0 maker:s0 god:s0 almighti:s0 jehovah:s0 deiti:s0
-divis	dissenti:s0 factiou:s0 division:d0 faction:d0 dissent:d0 discord:a0 part:s1 section:s1
+divis	dissenti:s0 factious:s0 division:d0 faction:d0 dissent:d0 discord:a0 part:s1 section:s1
 divorc	disassoci:s0 dissoci:s0 disunit:s0 disjoint:s0 disunion:d0 unmarri:a0 singl:a0 separ:h0
-divulg	unwrap:s0 disclos:s0 reveal:s0 discov:s0 expos:s0 break:s0 uncov:s0 giveawai:d0
+divulg	unwrap:s0 disclos:s0 reveal:s0 discov:s0 expos:s0 break:s0 uncov:s0 giveaway:d0
 dizzi	giddi:s0 woozi:s0 vertigin:s0 vertigo:d0 ill:a0 sick:a0 airhead:s1 featherbrain:s1
 do	make:s0 perform:s1 execut:s1 doer:d1 accomplish:h2 action:h2 fulfil:h2 carri:h3
 docil	obedi:a0 tractabl:a0 manipul:a0 meek:a0 tame:a0 sheeplik:a0 sheepish:a0 yield:a0
 dock	dockag:d0 docker:d0 enclosur:h0 enter:h0 come:h1 get:h1 go:h1 move:h1
-docket	put:h0 set:h0 place:h0 pose:h0 posit:h0 lai:h0
+docket	put:h0 set:h0 place:h0 pose:h0 posit:h0 lay:h0
 doctor	doc:s0 physician:s0 md:s0 medico:s0 sophist:s0 doctori:d0 degre:h0 load:h0
 doctrin	philosophi:s0 ism:s0 philosoph:d0 indoctrin:d0 belief:h0 system:s1 school:s1 thought:s1
 doctrinair	instruct:a0 inform:a0
@@ -3065,23 +3059,23 @@ dogma	tenet:s0 dogmat:d0 gospel:h0 creed:h0 religi:h1 doctrin:h1 church:h1
 dogmat	dogma:d0 narrow:a0
 dogwood	cornel:s0 tree:s1 angiosperm:h1 flower:h1
 dole	mourn:s0 sad:a0
-doll	dolli:s0 playth:h0 toi:h0
+doll	dolli:s0 playth:h0 toy:h0
 dollar	buck:s1 clam:s1 monetari:h1 unit:h1 bill:h1 note:h1 banknot:h1 greenback:h1
 domain	sphere:s0 area:s0 orbit:s0 field:s0 arena:s0 environ:h0 demesn:s1 land:s1
-domest	nation:a0 home:a0 interior:a0 intern:a0 municip:a0 housewif:a2 husbandli:a2
+domest	nation:a0 home:a0 interior:a0 intern:a0 municip:a0 housewif:a2 husband:a2
 domin	later:s0 ascend:s0 predomin:s0 rule:s0 reign:s0 prevail:s0 tyrann:s0 tyrannis:s0
 dominion	rule:s0 domin:d0 ascend:h0 control:h0
 don	wear:s0 assum:s0 wearabl:d0 gentleman:h0 dress:h0 put:s1 get:s1
 donat	contribut:s0 gift:h0 give:h0 present:h0
 done	through:s0 finish:a0
 donor	giver:s0 present:s0 bestow:s0 conferr:s0 give:d0 benefactor:h0 helper:h0
-doom	doomsdai:s0 fate:s0 lost:s0 destin:s0 design:s0 dead:a0 destini:h0 peopl:h0
-door	doorwai:s1 threshold:s1 movabl:h1 barrier:h1 entranc:h1 entrancewai:h1 entrywai:h1 entri:h1
+doom	doomsday:s0 fate:s0 lost:s0 destin:s0 design:s0 dead:a0 destini:h0 peopl:h0
+door	doorway:s1 threshold:s1 movabl:h1 barrier:h1 entranc:h1 entranceway:h1 entryway:h1 entri:h1
 doorbel	bell:s0 buzzer:s0 buzz:d0 push:h0 button:h0
 doorhandl	doorknob:s0 knob:h0
 doorknob	doorhandl:s0 knob:h0
 doorman	doorkeep:s0 porter:s0 gatekeep:s0 ostiari:s0 guard:h0 door:s1 hall:s1
-doorwai	door:s0 threshold:s0 entranc:h0 entrancewai:h0 entrywai:h0 entri:h0 entre:h0 room:s1
+doorway	door:s0 threshold:s0 entranc:h0 entranceway:h0 entryway:h0 entri:h0 entre:h0 room:s1
 dooryard	yard:h0 ground:h0 curtilag:h0
 dope	pot:s0 grass:s0 weed:s0 gage:s0 sess:s0 sen:s0 smoke:s0 skunk:s0
 dormant	hibern:s0 torpid:s0 dormanc:d0 asleep:a0
@@ -3091,7 +3085,7 @@ dose	dosag:s0 treat:a0 medicin:h0 medic:h0 medica:h0 process:h0 drug:h1 indefini
 dot	point:s0 stud:s0 constel:s0 fleck:s0 speck:s0 speckl:s0 stippl:s0 pattern:a0
 doubl	duplic:s0 dual:s0 twofold:s0 trebl:s0 threefold:s0 multipl:a0 safeti:h0 multipli:h0
 doublehead	game:h0 twin:s1 bill:s1 doubl:s1 featur:s1
-doubt	uncertainti:s0 incertitud:s0 dubieti:s0 dubious:s0 dubiou:s0 dubit:s0 doubter:d0 question:a0
+doubt	uncertainti:s0 incertitud:s0 dubieti:s0 dubious:s0 dubit:s0 doubter:d0 question:a0 disbeliev:h0
 dough	doughi:d0 concoct:h0 mixtur:h0 intermixtur:h0 boodl:s1 bread:s1 cabbag:s1 clam:s1
 dove	pigeon:h0
 dovetail	fit:h0
@@ -3114,7 +3108,7 @@ drag	dragger:d0 effort:a0 resist:h0 pull:h0 draw:h0 retard:s1 forc:s1 haul:s1
 dragon	firedrak:s0 mythic:h1 monster:h1 creatur:h1
 drain	drainag:s0 empti:h0 voidanc:h0 evacu:h0 run:h0 flow:h0 feed:h0 cours:h0
 drainag	drain:s0 empti:h0 voidanc:h0 evacu:h0
-drama	plai:s0 dramat:d0 dramatist:d0 dramatis:d0 playlet:d0 composit:h1 work:h1 episod:h1
+drama	play:s0 dramat:d0 dramatist:d0 dramatis:d0 playlet:d0 composit:h1 work:h1 episod:h1
 dramat	dramatis:s0 adopt:s0 dramatist:d0 drama:d0 melodramat:a0 spectacular:a0 hammi:a0 write:h0
 dramatist	playwright:s0 drama:d0 dramatis:d0 dramat:d0 writer:h0 author:h0
 drape	curtain:s0 draperi:s0 mantl:s0 pall:s0 cloak:s0 cloth:s0 wrap:s0 cover:a0
@@ -3125,7 +3119,7 @@ draught	draft:s0 potat:s0 tippl:s0 drink:h0 gulp:s1 swig:s1 swallow:h1 deglutit:
 draughti	drafti:s0 draught:d0 draft:d0 leaki:a0
 draw	pull:s0 puller:d0 gulli:h0 artwork:h0 art:h0 graphic:h0 move:h0 displac:h0
 drawer	draw:d0 contain:h0 storag:h1 space:h1
-drawl	drawler:d0 accent:h0 pronounc:h0 articul:h0 enounc:h0 enunci:h0 sai:h0 speech:h1
+drawl	drawler:d0 accent:h0 pronounc:h0 articul:h0 enounc:h0 enunci:h0 say:h0 speech:h1
 drawn	careworn:s0 haggard:s0 raddl:s0 worn:s0 tire:a0 close:a1
 dread	apprehens:s0 fear:s0 aw:s0 dire:s0 fearsom:s0 frighten:s0 horrend:s0 horrif:s0
 dream	daydream:s0 woolgath:s0 stargaz:s0 woolgather:d0 dreamer:d0 unreal:a0 imagin:h0 imag:h0
@@ -3138,9 +3132,9 @@ drench	cover:a0
 dress	frock:s0 attir:s0 garb:s0 habili:s0 garment:s0 apparel:s0 robe:s0 dresser:d0
 dresser	chest:s0 bureau:s0 furnitur:h0 drawer:s1 piec:h1 articl:h1
 dressi	dress:d0 fanci:a0
-dri	dry:a0 dehydr:s1 desicc:s1 preserv:a1
+dri	drier:d0 dryness:d0 desicc:a0 adust:a0 bake:a0 parch:a0 scorch:a0 sunbak:a0
 dribbl	trickl:s0 filter:s0 run:h0 flow:h0 feed:h0 cours:h0
-drift	impetu:s0 impuls:s0 float:s0 blow:s0 impel:d0 forc:h0 travel:h0 go:h0
+drift	impetus:s0 impuls:s0 float:s0 blow:s0 impel:d0 forc:h0 travel:h0 go:h0
 drill	bore:s0 borer:d0 train:a0 cut:h0 electr:d1 develop:h1 prepar:h1 educ:h1
 drink	imbib:s0 imbibit:s0 drinker:d0 help:h0 portion:h0 serv:h0 consumpt:h0 ingest:h0
 drinker	drink:d0 consum:h0
@@ -3148,7 +3142,7 @@ drip	descend:h0 fall:h0 go:h1 come:h1
 drive	thrust:s0 impuls:s0 driver:d0 impel:d0 dynam:a0 propuls:h0 actuat:h0 oper:h0
 driven	goad:s0 involuntari:a0 nonvoluntari:a0 unvoluntari:a0
 driver	drive:d0 oper:h0 manipul:h0
-drivewai	drive:s0 road:h0 rout:h0 privat:s1
+driveway	drive:s0 road:h0 rout:h0 privat:s1
 drizzl	mizzl:s0 drizzli:d0 descend:a0 rain:h0 rainfal:h0
 drone	bee:h0 monoton:s1 inton:h1 modul:h1 pitch:h2 contour:h2
 droop	sag:s0 swag:s0 flag:s0 sink:h0 drop:h0
@@ -3171,15 +3165,14 @@ drummer	drum:d0 percussionist:h0
 drunk	drunkard:s0 rummi:s0 sot:s0 inebri:s0 wino:s0 intox:s0 rip:s0 gone:s0
 drunkard	drunk:s0 rummi:s0 sot:s0 inebri:s0 wino:s0 drink:d0 drinker:h0 imbib:h0
 drunken	inebri:s0 inebrieti:s0 intox:s0 tipsi:s0 insobrieti:s0 bibul:s0 boozi:s0 sottish:s0
-dry	drier:d0 dryness:d0 adust:a0 bake:a0 parch:a0 scorch:a0 sunbak:a0 arid:a0
 drygood	good:h0 commod:h0 soft:s1 trade:h1
-dryness	waterless:s0 xerot:s0 dry:d0 condit:h0 statu:h0
+dryness	waterless:s0 xerot:s0 dri:d0 condit:h0 status:h0
 dual	doubl:s0 dupl:s0 dualiti:d0 multipl:a0
 dub	nicknam:s0 name:h0 call:h0 known:h1 synchron:h1 synchronis:h1
-dubiou	doubt:s0 dubious:d0 uncertain:a0 unsur:a0 incertain:a0 dubit:s1 question:a1
+dubious	doubt:s0 uncertain:a0 unsur:a0 incertain:a0 dubit:s1 question:a1
 dublin	port:h0 irish:s1 capit:s1 ireland:s1 nation:h1
 duck	duckl:d0 hunt:h0 move:h0 anseriform:h1 bird:h1 dive:h1 plung:h1 plunk:h1
-duct	canal:s0 channel:s0 passag:h0 passagewai:h0 epitheli:s1
+duct	canal:s0 channel:s0 passag:h0 passageway:h0 epitheli:s1
 due	callabl:a0 collect:a0 cod:a0 payabl:a0 delinqu:a0 overdu:a0 receiv:a0 repay:a0
 duel	duellist:d0 duelist:d0 fight:h0 combat:h0 scrap:h0 affair:s1 honneur:s1 struggl:h1
 duelist	dueler:s0 dueller:s0 duellist:s0 duel:d0 adversari:h0 antagonist:h0 oppon:h0 oppos:h0
@@ -3191,45 +3184,44 @@ dullard	stupid:s0 stupe:s0 dolt:s0 pillock:s0 simpleton:h0 simpl:h0 person:s1 pu
 dumb	dens:s0 dim:s0 dull:s0 obtus:s0 slow:s0 stupid:a0
 dumbbel	weight:h0 free:h1 exercis:h1
 dumfound	dumbfound:s0 flabbergast:s0 stupefi:s0 thunderstruck:s0 dumbstruck:s0 dumbstricken:s0 surpris:a0
-dump	discard:h0 fling:h0 toss:h0 dispos:h0 ditch:s1 awai:h1 chuck:h1 cast:h1
+dump	discard:h0 fling:h0 toss:h0 dispos:h0 ditch:s1 away:h1 chuck:h1 cast:h1
 dun	chromat:a0 mount:h0 saddl:h1 hors:h1 ride:h1
 dune	ridg:h0 sand:s1
 dung	drop:s0 muck:s0 fece:h0 faec:h0 bm:h0 stool:h0 ordur:h0 deject:h0
 dungeon	keep:s0 donjon:s0 stronghold:h0 fast:h0
 dunk	dip:s0 sous:s0 plung:s0 dous:s0 plunger:d0 dipper:d0 dunkard:d0 immers:h0
-dupe	gull:s0 slang:s0 befool:s0 cod:s0 fool:s0 duperi:d0 deceiv:h0 betrai:h0
+dupe	gull:s0 slang:s0 befool:s0 cod:s0 fool:s0 duperi:d0 deceiv:h0 betray:h0
 duplic	redupl:s0 doubl:s0 repeat:s0 replic:s0 duplicat:s0 replica:d0 repetit:d0 reproduc:a0
 durabl	lasting:s0 enduring:s0 strength:s0 last:s0 endur:d0 long:a0 perman:h0
 durat	continu:s0 period:h0 time:h1 length:s2 lengthi:d2 tempor:h3 properti:h3
 dusk	twilight:s0 gloam:s0 nightfal:s0 evenfal:s0 fall:s0 crepuscul:s0 crepuscl:s0 crepuscular:d0
 duski	twilight:s0 twilit:s0 dusk:d0 dark:a0 swart:s1 swarthi:s1 brunet:a1 brunett:a1
-dust	dusti:d0 duster:d0 particul:h0 clean:h0 debri:s1 junk:s1 rubbl:s1 detritu:s1
+dust	dusti:d0 duster:d0 particul:h0 clean:h0 debri:s1 junk:s1 rubbl:s1 detritus:s1
 dustbin	ashcan:s0 wastebin:s0 ashbin:s0 bin:h0 trash:s1 garbag:s1 ash:s1 barrel:s1
 dustpan	contain:h0
-duti	respons:s0 oblig:s0 duteou:d0 social:h1 control:h1 work:h1 tariff:s2 indirect:h3
-dwarf	midget:s0 nanu:s0 shadow:s0 overshadow:s0 domin:h0 command:h0 overlook:h0 overtop:h0
+duti	respons:s0 oblig:s0 duteous:d0 social:h1 control:h1 work:h1 tariff:s2 indirect:h3
+dwarf	midget:s0 nanus:s0 shadow:s0 overshadow:s0 domin:h0 command:h0 overlook:h0 overtop:h0
 dwell	home:s0 domicil:s0 abod:s0 habit:s0 brood:s0 domiciliari:d0 hous:h0 lodg:h0
 dweller	inhabit:s0 habit:s0 denizen:s0 indwel:s0 dwell:d0 person:h0 individu:h0 someon:h0
-dwindl	taper:s0 decreas:a0 diminish:h0 lessen:h0 fall:h0 awai:s1
-dy	death:s0 demis:s0 die:d0 moribund:a0 last:a0 end:h0
+dwindl	taper:s0 decreas:a0 diminish:h0 lessen:h0 fall:h0 away:s1
 dye	dyer:d0 color:h0 colour:h0 discolor:h0 discolour:h0
 dynam	kinet:s0 energet:a0 chang:a0 drive:a0 impuls:a0 energ:a0 energis:a0 projectil:a0
 dynamit	dynamitist:d0 explod:h0 deton:h0 explos:h1 compound:h1 blow:h1 set:h1
 dynasti	dynast:d0 famili:h0 folk:h0 kinfolk:h0 kinsfolk:h0 sept:h0 phratri:h0 line:h1
 dysenteri	infecti:h1 diseas:h1
 each	all:a0
-eager	avid:s0 keen:s0 enthusiast:a0 anxiou:a0 dy:a0 hot:a0 impati:a0 rare:a0
-eagl	eaglet:d0 raptor:h0 bird:s1 jove:s1 prei:h1 raptori:h1
+eager	avid:s0 keen:s0 enthusiast:a0 anxious:a0 die:a0 hot:a0 impati:a0 rare:a0
+eagl	eaglet:d0 raptor:h0 bird:s1 jove:s1 prey:h1 raptori:h1
 ear	worn:a0 receptor:h0 sens:h1 organ:h1 sensori:h1 hear:h1 audit:h1 auricl:s2
 earl	earldom:d0 peer:h0
 earli	first:a0 aborigin:a0 primal:a0 primev:a0 primaev:a0 primordi:a0 advanc:a0 beforehand:a0
 earliest	earlier:s0 earli:a0
 earn	net:s0 profit:s0 lucr:s0 gain:s0 clear:s0 make:s0 realiz:s0 realis:s0
-earnest	serious:s0 sincer:s0 solemn:s0 seriou:a0 secur:h0 sureti:h0 graviti:h0
+earnest	serious:s0 sincer:s0 solemn:s0 secur:h0 sureti:h0 graviti:h0
 earphon	earpiec:s0 headphon:s0 phone:s0 electro:h1 acoust:h1 transduc:h1
 earsplit	deafen:s0 thunder:s0 thunderi:s0 loud:a0
 earth	world:s0 globe:s0 global:d0 earthl:d0 ground:s1 earthi:d1 terrestri:h1 planet:h1
-earthbound	earthli:a0
+earthbound	earth:a0
 earthi	crude:s0 gross:s0 vulgar:s0 cruditi:d0 indec:a0 natur:a1 uninhibit:a2
 earthlik	chromat:a0
 earthman	tellurian:s0 earthl:s0 worldl:s0 earth:d0 inhabit:h0 habit:h0 dweller:h0 denizen:h0
@@ -3238,17 +3230,17 @@ earthshak	loud:a0
 eas	easi:s0 simplic:s0 simpl:s0 qualiti:h0 travel:h0 go:h0 move:h0 locomot:h0
 easel	tripod:h0
 easi	effortless:a0 simpl:a0 soft:a0 undemand:a0 casual:a0 clean:a0 cushi:a0 easygo:a0
-east	eastward:s0 eastern:a0 eastbound:a0 easterli:a0 easternmost:a0 eastmost:a0 eastsid:a0 due:s1
+east	eastward:s0 eastern:a0 eastbound:a0 easter:a0 easternmost:a0 eastmost:a0 eastsid:a0 due:s1
 easter	movabl:h1 feast:h1 moveabl:h1
-eastern	east:a0 northeastern:a1 southeastern:a1 easterli:s2 middl:a2 atlant:a2
+eastern	east:a0 northeastern:a1 southeastern:a1 easter:s2 middl:a2 atlant:a2
 eastward	eastbound:s0 east:a0
 eat	feed:s0 eater:d0 consumpt:h0 ingest:h0 intak:h0 uptak:h0 consum:h0 take:h0
 eatabl	edibl:s0 comest:s0 digest:a0 palat:a0 toothsom:a0 tender:a0 killabl:a0 nonpoison:a0
 eb	ebb:s0 wane:s0 declin:h0 diminut:h0
-ebb	awai:s1 fall:h1 back:h1
+ebb	away:s1 fall:h1 back:h1
 eboni	sabl:s0 ebon:d0 black:h0 inki:h0 coal:s1 jet:s1 pitch:s1 soot:s1
 ebulli	exuber:s0 spirit:a0
-eccentr	flake:s0 oddbal:s0 geek:s0 bizarr:s0 freakish:s0 freaki:s0 flaki:s0 flakei:s0
+eccentr	flake:s0 oddbal:s0 geek:s0 bizarr:s0 freakish:s0 freaki:s0 flaki:s0 flakey:s0
 ecclesiastic	attach:h0 adher:h0 adhes:h0
 echo	reverber:s0 replic:s0 repeat:s0 reflect:h0 reflexion:h0 utter:h0 emit:h0 sound:s1
 eclect	eclectic:d0 discrimin:a0
@@ -3257,8 +3249,8 @@ eclipt	great:h1 circl:h1
 econom	conserv:s0 husband:s0 economis:s0 economi:d0 effici:a0 save:h0 preserv:h0 scienc:s1
 economi	econom:d0 economist:d0 system:h0 scheme:h0 effici:h1 thrifti:s2 frugal:h2
 economist	economi:d0 econom:s1 expert:s1 social:h1 scientist:h1
-ecstasi	raptur:s0 transport:s0 exalt:s0 raptu:s0 ecstat:d0 spirit:h0 emot:h1 state:h1
-ecstat	enraptur:s0 raptur:s0 rapt:s0 rhapsod:s0 ecstasi:d0 joyou:a0
+ecstasi	raptur:s0 transport:s0 exalt:s0 raptus:s0 ecstat:d0 spirit:h0 emot:h1 state:h1
+ecstat	enraptur:s0 raptur:s0 rapt:s0 rhapsod:s0 ecstasi:d0 joyous:a0
 eddi	purl:s0 whirlpool:s0 swirl:s0 whirl:s0 run:h0 flow:h0 feed:h0 cours:h0
 edema	oedema:s0 hydrop:s0 dropsi:s0 dropsic:d0 edemat:d0 swell:h0 puffi:h0 lump:h0
 edemat	dropsic:s0 dropsi:d0 edema:d0 unhealthi:a0
@@ -3279,7 +3271,7 @@ efficaci	effect:a0 effectu:a0
 effici	compet:a0 effect:a0 effectu:a0 efficaci:a0 businesslik:a0 econom:a0 expediti:a0 streamlin:a0
 effloresc	bloom:h0 blossom:h0 flower:h0 burst:s1 forth:s1
 effluent	wastewat:s0 wast:h0 sewer:s1 water:s1 materi:h1 matter:h1 product:h1
-effort	attempt:s0 endeavor:s0 endeavour:s0 try:s0 activ:h0 exert:s1 travail:s1 sweat:s1
+effort	attempt:s0 endeavor:s0 endeavour:s0 tri:s0 activ:h0 exert:s1 travail:s1 sweat:s1
 effortless	easi:a0 facil:a0 unforc:a0 unstrain:a0
 egalitarian	equalitarian:s0 doctrin:h0 philosophi:h0 ism:h0 philosoph:h1 system:h1 school:h1 thought:h1
 egg	ovum:h0 foodstuff:h0 cell:h1 food:h1 product:h1
@@ -3289,7 +3281,6 @@ ego	egot:s0 egotist:d0 pride:h0 self:s1 conscious:h1
 egot	egotist:d0 conceit:h0 conceited:h0 vaniti:h0 swell:s1 head:s1
 egotist	egoist:s0 swellhead:s0 egoism:d0 egot:d0 unpleas:h1 person:h1 disagre:h1
 egypt	egyptian:d0 arab:s1 republ:s1 unit:s1 african:h1 countri:h1 nation:h1
-ei	eyelik:a0 popei:a0
 eight	viii:s0 cardin:a0
 eighteen	xviii:s0 cardin:a0
 eighteenth	ordin:a0
@@ -3298,12 +3289,11 @@ eighti	lxxx:s0 fourscor:s0 cardin:a0
 ejacul	interject:s0 blurt:s0 blunder:s0 exclam:h0 exclaim:h0 talk:h0 speak:h0 utter:h0
 eject	expuls:s0 project:s0 exclud:s0 expel:d0 exclus:d0 ejector:d0 propuls:h0 actuat:h0
 elabor	amplif:s0 expand:s0 lucubr:s0 expati:s0 exposit:s0 enlarg:s0 expound:s0 dilat:s0
-elaps	laps:s0 pass:s0 advanc:h0 progress:h0 slip:s1 glide:s1 awai:s1 go:s1
+elaps	laps:s0 pass:s0 advanc:h0 progress:h0 slip:s1 glide:s1 away:s1 go:s1
 elast	snap:s0 flexibl:a0 flexil:a0 bounci:a0 live:a0 resili:a0 springi:a0 chewi:a0
 elat	uplift:s0 intox:s0 stimul:h0 shake:h0 excit:h0 stir:h0 light:s1 lift:s1
-elbow	cubitu:s0 cubit:d0 ginglymu:h0 jostl:h0 shove:h0 joint:s1 human:s1 articulatio:s1
-elder	senior:s0 older:s0 adult:h0 grownup:h0
-elderli	ag:s0 older:s0 senior:s0 aged:d0 old:a0
+elbow	cubitus:s0 cubit:d0 ginglymus:h0 jostl:h0 shove:h0 joint:s1 human:s1 articulatio:s1
+elder	senior:s0 older:s0 age:s0 aged:d0 old:a0 adult:h0 grownup:h0
 eldest	firstborn:s0 first:a0
 elect	elector:d0 elig:d0 nonappoint:a0 vote:h0 select:h0 choos:h0 take:h0 choic:h1
 elector	voter:s0 elect:d0 vote:d0 citizen:h0
@@ -3316,7 +3306,7 @@ electromagnet	magnet:h0
 electromyographi	diagnost:h1 procedur:h1 techniqu:h1
 electron	negatron:s0 lepton:h0 physic:h0 natur:h1 philosophi:h1
 electrophoresi	cataphoresi:s0 dielectrolysi:s0 ionophoresi:s0 cataphoret:d0 electrophoret:d0 action:h0 activ:h0 natur:h1
-electrophoru	electrostat:h1 gener:h1 machin:h1 wimshurst:h1 van:h1 de:h1 graaff:h1
+electrophorus	electrostat:h1 generat:h1 machin:h1 wimshurst:h1 van:h1 de:h1 graaff:h1
 electroshock	ect:s0 electrotherapi:h0 galvan:h0 electroconvuls:s1 therapi:s1 shock:h1 treatment:h1 electr:h1
 electrostat	static:s0
 electrotherapist	electrotherapi:d0 therapist:h0 healer:h0
@@ -3327,10 +3317,10 @@ eleph	proboscidean:h0 proboscidian:h0 pachyderm:h0
 elev	lift:s0 rais:s0 promot:s0 upgrad:s0 advanc:s0 rise:h0 ascent:h0 ascens:h0
 eleven	xi:s0 cardin:a0
 eleventh	ordin:a0
-elfin	fei:s0 supernatur:a0 elflik:s1 small:a1 littl:a1
+elfin	fey:s0 supernatur:a0 elflik:s1 small:a1 littl:a1
 elicit	arous:s0 enkindl:s0 kindl:s0 evok:s0 fire:s0 rais:s0 provok:s0 provoc:d0
 elig	elect:d0 qualifi:a0 bailabl:a0 desir:a0 suitabl:a0 worthi:a0 entitl:a0 legal:a0
-elimin	riddanc:s0 extinguish:s0 rid:d0 remov:h0 remot:h0 destroi:h0 destruct:h0 get:s1
+elimin	riddanc:s0 extinguish:s0 rid:d0 remov:h0 remot:h0 destroy:h0 destruct:h0 get:s1
 elit	group:s1 upper:h1 class:h1 crust:h1
 elizabethan	person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
 ell	annex:h0 extens:h0 wing:h0
@@ -3340,7 +3330,7 @@ elong	stretch:s0 lengthen:s0 extend:s0 prolong:s0 stretcher:d0 long:a0
 eloqu	facil:s0 fluent:s0 silver:s0 fluenci:d0 elocut:d0 articul:a0
 eluat	solut:h0
 elucid	clarifi:s0 lucid:d0 clarif:d0 explain:h0 explic:h0 clear:s1
-elud	evad:s0 bilk:s0 evas:d0 elus:d0 escap:h0 get:h1 awai:h1 break:h1
+elud	evad:s0 bilk:s0 evas:d0 elus:d0 escap:h0 get:h1 away:h1 break:h1
 elus	elud:d0 unidentifi:a0 art:a1
 elut	extract:h0 wash:h0 rins:h0
 emaci	cadaver:s0 gaunt:s0 haggard:s0 pinch:s0 skelet:s0 wast:s0 thin:a0 lean:a0
@@ -3366,23 +3356,21 @@ embrac	encompass:s0 comprehend:s0 cover:s0 comprehens:d0 clasp:h0 clench:h0 clut
 embroid	broider:s0 embroider:d0 embroideri:d0 decor:h0 adorn:h0 grace:h0 ornament:h0 embellish:h0
 embroil	tangl:s0 sweep:s0 drag:s0 involv:h0
 emerg	outgrowth:s0 growth:s0 exig:s0 pinch:s0 grow:d0 emers:d0 begin:h0 crisi:h0
-emeritu	old:a0
+emeritus	old:a0
 emigr	expatri:s0 migrat:h0 transmigr:h0
-emin	distinct:s0 preemin:s0 note:s0 high:h1 statu:h1
+emin	distinct:s0 preemin:s0 note:s0 high:h1 status:h1
 emiss	eman:s0 emit:d0 egress:h0 emerg:h0
 emit	breath:s0 emiss:d0 exhaust:h0 discharg:h0 expel:h0 eject:h0 releas:h0 pass:s1
-emot	emotion:d0 feel:h0 move:a1 affect:a1 stir:a1 touch:a1 passion:a1 warm:a1
-emotion	emot:d0 trait:h0
+emot	feel:h0 trait:h0 move:a1 affect:a1 stir:a1 touch:a1 passion:a1 warm:a1
 emphas	stress:s0 emphasis:s0 punctuat:s0 accent:s0 accentu:s0 emphasi:d0 express:h0 show:h0
 emphasi	accent:s0 accentu:d0 emphat:d0 emphas:d0 import:h0 grand:h0 vehem:s1 intens:h1
 emphat	emphas:s0 emphasis:s0 emphasi:d0 stress:a0 accent:a0
 emphysema	emphysemat:d0 pulmonari:s1 respiratori:h1 diseas:h1 ill:h1 disord:h1
 emphysemat	emphysema:d0
 empir	imperium:s0 imperi:d0 empiric:d0 confirm:a0 verifi:a0 falsifi:a0 experienti:a0 existenti:a0
-empiric	sensation:s0 empiricist:d0 philosophi:s1 philosoph:h1 doctrin:h1 theori:h1
-emploi	employ:s0 us:s0 util:s0 utilis:s0 appli:s0 applic:d0 applicatori:d0 utiliz:d0
-employ	emploi:s0 leader:h0 state:h0 work:s1 occup:h1 busi:h1 job:h1 line:h1
-employe	emploi:d0 worker:h0
+empiric	sensat:s0 empiricist:d0 philosophi:s1 philosoph:h1 doctrin:h1 theori:h1
+employ	use:s0 util:s0 utilis:s0 appli:s0 applic:d0 applicatori:d0 utiliz:d0 useabl:d0
+employe	employ:d0 worker:h0
 empow	authoris:s0 author:s0 empower:d0 appoint:h0 charg:h0
 empti	vacant:a0 bare:a0 strip:a0 blank:a0 clean:a0 white:a0 glassi:a0 glaze:a0
 emul	imit:h0 copi:h0 simul:h0
@@ -3402,17 +3390,17 @@ encount	brush:s0 clash:s0 skirmish:s0 meet:s0 see:s0 fight:h0 combat:h0 scrap:h0
 encourag	boost:s0 promot:s0 advanc:s0 further:s0 booster:d0 approv:h0 commend:h0 support:h0
 encroach	invas:s0 intrus:s0 infring:s0 imping:s0 invad:d0 entranc:h0 enter:h0 advanc:h0
 encrust	incrust:s0 coat:h0 surfac:h0
-encumbr	burden:s0 load:s0 incumbr:s0 onu:s0 concern:h0 worri:h0 headach:h0 vexat:h0
+encumbr	burden:s0 load:s0 incumbr:s0 onus:s0 concern:h0 worri:h0 headach:h0 vexat:h0
 encyclopedia	cyclopedia:s0 encyclopaedia:s0 cyclopaedia:s0 refer:h0 book:h1 work:h1 fact:h1
-end	termin:s0 finish:s0 stop:s0 ceas:s0 terminu:d0 extrem:h0 morphem:h0 conclus:s1
+end	termin:s0 finish:s0 stop:s0 ceas:s0 terminus:d0 extrem:h0 morphem:h0 conclus:s1
 endang	jeopard:s0 jeopardis:s0 menac:s0 threaten:s0 imperil:s0 peril:s0 jeopardi:d0 exist:h0
 endear	ador:s0 love:s0 loveli:d0 lovabl:a0 loveabl:a0 pleas:h0 delight:h0
 endeavor	enterpris:s0 endeavour:s0 strive:s0 undertak:h0 project:h0 task:h0 labor:h0 attempt:h0
 endless	etern:s0 intermin:s0 long:a0 infinit:a1
-endors	back:s0 indors:s0 support:s0 approv:h0 okai:h0 sanction:h0 plump:s1 plunk:s1
+endors	back:s0 indors:s0 support:s0 approv:h0 okay:h0 sanction:h0 plump:s1 plunk:s1
 endotheli	endothelium:d0
 endow	gift:s0 talent:s0 indu:s0 empow:s0 invest:s0 endu:s0 dower:a0 enabl:h0
-endpoint	termin:s0 terminu:s0 end:h0 point:s1
+endpoint	termin:s0 terminus:s0 end:h0 point:s1
 endur	digest:s0 stomach:s0 bear:s0 stand:s0 toler:s0 support:s0 brook:s0 abid:s0
 enemi	forc:h0 foe:s1 foeman:s1 opposit:s1 militari:h1 unit:h1 group:h1 adversari:h1
 energ	stimul:s0 arous:s0 brace:s0 energis:s0 energi:d0 bracer:d0 affect:h0 perk:s1
@@ -3428,26 +3416,25 @@ english	anglic:d0 england:d0 languag:s1 west:h1 german:h1 nation:h1 land:h1 coun
 englishman	english:h1 person:h1
 engrav	scratch:s0 grave:s0 inscrib:s0 etch:s0 graven:s0 incis:s0 carv:a0 carven:a0
 engross	steep:s0 immers:s0 engulf:s0 plung:s0 absorb:s0 rivet:s0 captiv:s0 enwrap:s0
-engulf	steep:s0 immers:s0 plung:s0 engross:s0 absorb:s0 absorpt:d0 concentr:h0 focu:h0
+engulf	steep:s0 immers:s0 plung:s0 engross:s0 absorb:s0 absorpt:d0 concentr:h0 focus:h0
 enhanc	heighten:s0 rais:s0 intensifi:h0 compound:h0 deepen:h0 better:h1 improv:h1 amend:h1
 enigma	mysteri:s0 secret:s0 enigmat:d0 mystifi:d0 perplex:h0 close:s1 book:s1
 enigmat	puzzl:s0 enigma:d0 incomprehens:a0 uncomprehens:a0
-enjoi	bask:s0 relish:s0 savor:s0 savour:s0 enjoy:d0 us:h1 util:h1 utilis:h1
 enjoin	injunct:d0 forbid:h0 prohibit:h0 interdict:h0 proscrib:h0 veto:h0 disallow:h0 nix:h0
-enjoy	pleasur:s0 gratifi:s0 enjoi:d0 pleasant:a0 pleasanc:h0 delect:s1 activ:h1 us:s2
+enjoy	pleasur:s0 bask:s0 relish:s0 savor:s0 savour:s0 gratifi:s0 pleasant:a0 pleasanc:h0
 enlarg	expans:s0 increas:h0 magnifi:s1 magnitud:d1 magnif:d1 blowup:d1 blow:s2 grow:h2
 enlighten	educ:a0 inform:a0 edifi:a0
 enlist	engag:s1 sign:h1 procur:h1 secur:h1 draft:s2 drafte:d2 enliste:d2 enrol:h2
 enliven	inspir:s0 anim:s0 invigor:s0 exalt:s0 stimul:h0 shake:h0 excit:h0 stir:h0
 enmesh	mesh:s0 ensnarl:s0 entangl:h0 tangl:h0 mat:h0 snarl:h0
 enorm	outrag:s0 tremend:s0 larg:a0 big:a0 indec:h0
-enough	suffici:s0 adequ:s0 suffic:d0 rel:h1 quantiti:h1
-enquir	ask:s0 inquir:s0 enquiri:d0 inquiri:d0 asker:d0 commun:h0 intercommun:h0
-enrag	anger:s0 furiou:s0 infuri:s0 madden:s0 furi:d0 furious:d0 angri:a0
+enough	suffici:s0 adequ:s0 suffic:d0 relat:h1 quantiti:h1
+enquir	ask:s0 inquir:s0 enquiri:d0 inquiri:d0 asker:d0 communic:h0 intercommun:h0
+enrag	anger:s0 furious:s0 infuri:s0 madden:s0 furi:d0 angri:a0
 enrich	improv:h0 better:h0 amend:h0 amelior:h0 melior:h0
 enrol	registr:s0 enter:s0 inscrib:s0 recruit:s0 regist:d0 enrolle:d0 entranc:h0 entri:h0
 enrolle	enrol:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
-ensconc	settl:s0 put:h0 set:h0 place:h0 pose:h0 posit:h0 lai:h0
+ensconc	settl:s0 put:h0 set:h0 place:h0 pose:h0 posit:h0 lay:h0
 ensembl	music:h1 organ:h1 organis:h1 group:h1
 enshrin	shrine:s0 enclos:h0 inclos:h0 close:h1 shut:h1
 ensu	result:s0 succeed:a0 prove:h0 turn:h1
@@ -3456,7 +3443,7 @@ entail	impli:s0 mean:s0 implic:d0 necessit:h0 lead:h1
 entangl	web:s0 embroil:s0 involv:a0 trap:h0 tangl:a1
 enter	entre:d0 entrant:d0 entranc:d0 entri:d0 come:s1 get:s1 go:s1 move:s1
 enterotoxemia	anim:h1 diseas:h1
-enterpris	endeavor:s0 endeavour:s0 enterprising:d0 adventur:a0 adventuresom:a0 ambiti:a0 energet:a0 gumptiou:a0
+enterpris	endeavor:s0 endeavour:s0 enterprising:d0 adventur:a0 adventuresom:a0 ambiti:a0 energet:a0 gumptious:a0
 entertain	amus:s0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0 divers:h0
 enthalpi	heat:s1 content:s1 total:s1 physic:h1 properti:h1
 enthral	enchant:s0 enraptur:s0 transport:s0 ravish:s0 delight:s0 pleas:h0
@@ -3467,19 +3454,19 @@ entic	lure:s0 tempt:s0 temptabl:d0 temptat:d0 tempter:d0 provok:h0 stimul:h0
 entir	full:s0 total:s0 whole:a0 integr:s1 intact:s1 smooth:a2
 entireti	entir:s0 integr:s0 total:s0 complet:h0
 entitl	elig:a0 empow:h0 authoris:h0 author:h0 titl:s1 name:h1 call:h1 known:h2
-entomb	buri:s0 inhum:s0 inter:s0 burial:d0 lai:h0 repos:h0 rest:s1 put:h1
-entranc	entrancewai:s0 entrywai:s0 entri:s0 entre:s0 enter:d0 access:h0 approach:h0 travel:h1
-entrancewai	entranc:s0 entrywai:s0 entri:s0 entre:s0 enter:d0 access:h0 approach:h0
+entomb	buri:s0 inhum:s0 inter:s0 burial:d0 lay:h0 repos:h0 rest:s1 put:h1
+entranc	entranceway:s0 entryway:s0 entri:s0 entre:s0 enter:d0 access:h0 approach:h0 travel:h1
+entranceway	entranc:s0 entryway:s0 entri:s0 entre:s0 enter:d0 access:h0 approach:h0
 entrant	commod:h0 good:h0 trade:h1
 entrench	intrench:s0 fasten:h0 fix:h0 secur:h0
 entrepreneur	enterpris:s0 entrepreneuri:d0 businessperson:h0 bourgeoi:h0
 entri	enter:d0 introduct:s1 debut:s1 launch:s1 unveil:s1 written:h1 record:h1 account:h1
 entrust	intrust:s0 trust:s0 confid:s0 commit:s0 committe:d0 truste:d0 pass:h0 hand:h0
 enumer	recit:s0 item:s0 itemis:s0 name:h0 identifi:h0
-enunci	pronounc:s0 articul:s0 enounc:s0 sai:s0 articulatori:d0 pronunci:d0 sound:s1 vocal:s1
+enunci	pronounc:s0 articul:s0 enounc:s0 say:s0 articulatori:d0 pronunci:d0 sound:s1 vocal:s1
 envelop	wrap:s0 enfold:s0 enwrap:s0 enclos:s0 enclosur:d0 close:a0 contain:h0 cover:h0
-envi	envious:s0 enviou:d0 resent:h0 bitter:h0 gall:h0 rancor:h0 rancour:h0 admir:h0
-enviou	covet:s0 jealou:s0 envi:d0 envious:d0 desir:a0 wish:a0
+envi	envious:s0 resent:h0 bitter:h0 gall:h0 rancor:h0 rancour:h0 admir:h0 look:h1
+envious	covet:s0 jealous:s0 envi:d0 desir:a0 wish:a0
 environ	surround:s0 environment:d0 situat:h0 state:h1 affair:h1 geograph:h1 area:h1 region:h1
 environment	environ:d0
 envis	visual:s0 visualis:s0 project:s0 fanci:s0 see:s0 figur:s0 pictur:s0 imag:s0
@@ -3491,9 +3478,9 @@ ephemer	pass:s0 transient:s0 transitori:s0 fugaci:s0 fugac:d0 transienc:d0 ephem
 epic	heroic:s0 epo:s0 larg:a0 big:a0 poem:h0 vers:h1 form:h1
 epicent	epicentr:s0 geograph:h1 point:h1
 epicur	gourmet:s0 gastronom:s0 epicurean:s0 foodi:s0 sensualist:h0 bon:s1 vivant:s1
-epidem	epiphytot:a0 epizoot:a0 pandem:a0 pestil:a0 pestilenti:a0 pestifer:a0 plaguei:a0 outbreak:h0
+epidem	epiphytot:a0 epizoot:a0 pandem:a0 pestil:a0 pestilenti:a0 pestifer:a0 plaguey:a0 outbreak:h0
 epidermi	cuticl:s0 epiderm:d0 stratum:h0
-epigram	quip:s0 epigrammat:d0 sai:h0 express:h0 locut:h0
+epigram	quip:s0 epigrammat:d0 say:h0 express:h0 locut:h0
 epilept	epilepsi:d0
 epiphani	manifest:h0
 epiphys	epiphysi:s0
@@ -3502,7 +3489,7 @@ episod	happen:h0 occurr:h0 natur:h1 event:h1 section:h1 subdivis:h1
 epistemolog	epistemologist:d0 philosophi:h0
 epistolatori	epistolari:s0 epistl:d0 inform:a0
 epitaph	inscript:h0 letter:h0
-epithet	name:s0 defam:h0 calumni:h0 obloqui:h0 traduc:h0 hatchet:h1 job:h1
+epithet	name:s0 defam:h0 calumni:h0 obloquy:h0 traduc:h0 hatchet:h1 job:h1
 epitom	prototyp:s0 paradigm:s0 imag:s0 epitomis:s0 typifi:s0 paradigmat:d0 typif:d0 type:d0
 epoch	era:s0 period:h0 time:h1
 epoxi	resin:s1 glue:s1 synthet:h1
@@ -3515,41 +3502,41 @@ equip	arm:s0 armament:s0 fit:s0 outfit:s0 equipt:s0 outfitt:d0 equipag:d0 accout
 equipot	potent:a0 strong:a0 stiff:a0
 equit	just:s0 fair:a0 imparti:a0 honest:a0 evenhand:a0
 equiti	asset:h0
-equival	equal:s0 equat:s0 par:s0 statu:h0 posit:h0 cognit:h0 knowledg:h0 noesi:h0
+equival	equal:s0 equat:s0 par:s0 status:h0 posit:h0 cognit:h0 knowledg:h0 noesi:h0
 equivoc	ambigu:s0 doubl:a0 fork:a0 evas:a0 indetermin:a0
 era	epoch:s0 period:h0 time:h1
 erad	elimin:s0 annihil:s0 extinguish:s0 decim:s0 wipeout:d0 extinct:d0 kill:h0 wipe:s1
 eras	wipeout:d0 erasur:d0 kill:h0 wipe:s1
 erect	rais:s0 rear:s0 vertic:s0 upright:s0 erectil:a0 fastigi:a0 orthostat:a0 passant:a0
-erod	gnaw:s0 scour:s0 eros:d0 worn:a0 decai:h0 crumbl:h0 dilapid:h0 eat:s1
-eros	erod:s0 wear:s0 eat:s1 awai:s1 geolog:h1 process:h1
+erod	gnaw:s0 scour:s0 eros:d0 worn:a0 decay:h0 crumbl:h0 dilapid:h0 eat:s1
+eros	erod:s0 wear:s0 eat:s1 away:s1 geolog:h1 process:h1
 erot	titil:s0 ero:d0 sexi:a0
-err	mistak:s0 slip:s0 erranc:d0 error:d0 strai:s1 drift:s1 driftag:d1 errant:d1
+err	mistak:s0 slip:s0 erranc:d0 error:d0 stray:s1 drift:s1 driftag:d1 errant:d1
 errand	trip:h0
 errat	fickl:s0 mercuri:s0 quicksilv:s0 changeabl:a0 chang:a0
 erron	incorrect:a0 wrong:a0
 error	mistak:s0 fault:s0 faulti:d0 err:d0 nonaccomplish:h0 nonachiev:h0 erron:s1 incorrect:h1
 ersatz	substitut:s0 artifici:a0 unreal:a0
-erudit	learn:s0 learned:d0 scholarli:a0
+erudit	learn:s0 learned:d0 scholar:a0
 erupt	discharg:h0 begin:h0 start:h0 volcan:s1 break:s1 irrupt:s1 flare:s1 intensifi:h1
 escal	increas:h0
-escap	flight:s0 loos:s0 flee:d0 getawai:d0 escape:d0 free:a0 fly:h0 awai:s1
+escap	flight:s0 loos:s0 flee:d0 getaway:d0 escape:d0 free:a0 fli:h0 away:s1
 escapad	adventur:s0 adventurist:d0 undertak:h0 project:h0 task:h0 labor:h0 riski:s1 ventur:s1
 escheat	revers:h0
 eschew	shun:s0 avoid:h0
 escort	bodyguard:s0 defend:h0 guardian:h0 protector:h0 shielder:h0 accompani:h0 bodi:d1 guard:d1
 escritoir	secretari:s0 secretair:s0 desk:h0 write:s1 tabl:s1
 esoter	privat:a0 abstrus:a0 deep:a0 recondit:a0 arcan:a0 cabalist:a0 kabbalist:a0 qabalist:a0
-espionag	spy:h0 undercov:h1 work:h1
+espionag	spi:h0 undercov:h1 work:h1
 espous	adopt:s0 follow:s0 choos:h0 take:h0 select:h0 pick:h1
-essai	attempt:s0 try:s0 seek:s0 assai:s0 essayist:d0 essay:d0 trier:d0 write:h0
+essay	attempt:s0 tri:s0 seek:s0 assay:s0 essayist:d0 trier:d0 write:h0 act:h0
 essenc	kernel:s0 substanc:s0 core:s0 center:s0 centr:s0 gist:s0 heart:s0 inward:s0
 essenti	necess:s0 requir:s0 requisit:s0 necessari:s0 indispens:s0 necessit:d0 thing:h0 crucial:a1
 establish	constitut:s0 format:s0 organ:s0 organis:s0 found:s0 launch:s0 form:d0 foundat:d0
 estat	properti:h0 belong:h0 hold:h0 land:s1 acr:s1 demesn:s1 realti:h1 immov:h1
 esteem	regard:s0 respect:s0 valu:s0 prize:s0 prise:s0 valuabl:d0 honor:h0 honour:h0
 ester	esterifi:d0 organ:h1 compound:h1
-esthet	aesthet:s0 artist:a0 cosmet:a0 enhanc:a0 painterli:a0 sensuou:a0 philosoph:h1 doctrin:h1
+esthet	aesthet:s0 artist:a0 cosmet:a0 enhanc:a0 painter:a0 sensuous:a0 philosoph:h1 doctrin:h1
 estim	approxim:s0 idea:s0 gaug:s0 guess:s0 judg:s0 judgment:d0 guesser:d0 overestim:a0
 estrang	alien:s0 unlov:a0 disori:a0 isol:h0
 estuari	water:h0 bodi:h1
@@ -3563,27 +3550,27 @@ ethiopian	african:h0
 ethnic	cultur:s0 social:a0
 etho	attribut:h0
 etiquett	rule:h0 prescript:h0
-eulog	eulogis:s0 eulogi:d0 prais:h0
+eulog	eulogis:s0 prais:h0
 euphor	euphori:d0 elat:a0 happi:a0 expans:a0
 euphoria	euphori:s0 euphor:d0 elat:h0 light:h0 high:h1 spirit:h1
 eurasian	eurasiat:s0 eurasia:d0
 europ	european:d0 contin:h0
 european	europeanis:s0 europ:d0 inhabit:h0 habit:h0 dweller:h0 denizen:h0 indwel:h0 chang:h0
 eutect	mixtur:h0
-ev	woman:h0 adult:h1 femal:h1 dai:h1 twenti:h2 four:h2 hour:h2 period:h2
 evacu	empti:s0 voidanc:s0 void:d0 remov:h0 remot:h0 move:h0 withdraw:h1
 evad	hedg:s0 fudg:s0 circumv:s0 parri:s0 elud:s0 skirt:s0 dodg:s0 duck:s0
 evalu	rate:s0 assess:s0 valuat:s0 apprais:s0 measur:s0 valu:s0 valuer:d0 assessor:d0
 evangelist	revivalist:s0 gospel:s0 reviv:d0 evangel:d0 preacher:h0 sermon:h0 sermonis:h0 man:h1
 evapor	vapor:s0 vaporis:s0 vapour:s0 vaporiz:d0 phase:h1 chang:h1 transit:h1 state:h1
 evas	evad:d0 equivoc:a0 ambigu:a0
-even	ev:s0 eventid:s0 dai:h0 daytim:h0 daylight:h0 equal:a1 smooth:a2 steadi:a2
+eve	woman:h0 adult:h1 femal:h1 day:h1 twenti:h2 four:h2 hour:h2 period:h2
+even	eve:s0 eventid:s0 day:h0 daytim:h0 daylight:h0 equal:a1 smooth:a2 steadi:a2
 evensong	vesper:s0 canon:h1 hour:h1
 event	case:s1 psycholog:h1 featur:h1 circumst:h1
 eventu	event:d0 ultim:a0 turn:h1 come:h1
 everi	all:a0
 everlast	ageless:s0 aeonian:s0 eonian:s0 etern:s0 perpetu:s0 unend:s0 unceas:s0 everlasting:d0
-everydai	mundan:s0 quotidian:s0 routin:s0 unremark:s0 workadai:s0 everyday:d0 ordinari:a0
+everyday	mundan:s0 quotidian:s0 routin:s0 unremark:s0 workaday:s0 ordinari:a0
 evid	ground:s0 attest:s0 certifi:s0 manifest:s0 demonstr:s0 appar:s0 palpabl:s0 patent:s0
 evidenti	evidentiari:s0 evid:d0 signific:a0 import:a0
 evil	immor:s0 wicked:s0 iniqu:s0 iniquit:d0 wick:d0 bad:a0 offens:a0 unright:a0
@@ -3601,16 +3588,16 @@ examin	scrutini:s0 analyz:s0 analys:s0 studi:s0 canvass:s0 scrutin:d0 scrutinis:
 exampl	illustr:s0 instanc:s0 repres:s0 instanti:d0 exemplari:d0 exemplifi:d0 inform:h0 model:s1
 exasper	aggrav:s0 exacerb:s0 infuri:s0 madden:s0 vex:s0 displeas:a0 annoy:h0 chafe:h0
 excav	dig:s0 creat:h1 remov:h1
-exce	transcend:s0 surpass:s0 overstep:s1 pass:s1 top:s1 topper:d1 excess:d1 exceed:d1
+exceed	transcend:s0 surpass:s0 overstep:s1 pass:s1 top:s1 topper:d1 excess:d1 excel:h1
 excel	surpass:s0 fantabul:s0 splendid:s0 rip:s0 superior:a0 qualiti:h0 stand:s1
 excelsior	pack:h0 wad:h0 wood:s1 shave:s1 materi:h1
 except	exclus:s0 elis:s0 demur:s0 exceed:s0 olympian:s0 prodigi:s0 surpass:s0 elid:d0
-excess	surplu:s0 surplusag:s0 nimieti:s0 inordin:s0 extra:s0 redund:s0 spare:s0 supererogatori:s0
+excess	surplus:s0 surplusag:s0 nimieti:s0 inordin:s0 extra:s0 redund:s0 spare:s0 supererogatori:s0
 exchang	interchang:s0 chang:s0 transfer:h0 commut:s1 convert:s1 convers:d1 chemic:h1 phenomenon:h1
 excis	strike:s0 scratch:s0 expung:s0 expunct:d0 delet:h0 cancel:h0
-excit	irrit:s0 exhilar:s0 emot:s0 arous:s0 emotion:d0 stimul:a0 agit:a0 intox:a0
+excit	irrit:s0 exhilar:s0 emot:s0 arous:s0 stimul:a0 agit:a0 intox:a0 titil:a0
 excitatori	excit:s0 stimul:a0
-exclaim	exclam:s0 cry:s0 outcri:s0 shout:s0 exclamatori:d0 utter:h0 vocal:h0 express:h0
+exclaim	exclam:s0 cri:s0 outcri:s0 shout:s0 exclamatori:d0 utter:h0 vocal:h0 express:h0
 exclam	exclaim:s0 utter:h0 vocal:h0
 exclud	except:s0 omit:s0 omiss:d0 exclus:d0 extinguish:h0 elimin:h0 leav:s1 take:s1
 exclus	clannish:s0 cliquish:s0 sole:s0 exclud:d0 unshar:a0 situat:h0 snobberi:h0 snobbism:h0
@@ -3618,8 +3605,8 @@ excommun	unchurch:s0 curs:s0 exclud:h0 shut:h0 keep:h1
 excori	condemn:s0 reprob:s0 decri:s0 objurg:s0 condemnatori:d0 denounc:h0
 excret	elimin:s0 evacu:s0 void:s0 discharg:h0 emiss:h0 expel:h0
 excruci	agon:s0 agonis:s0 harrow:s0 tortur:s0 torturesom:s0 pain:a0
-excurs	jaunt:s0 out:s0 junket:s0 expedit:s0 sashai:s0 excursionist:d0 journei:h0 pleasur:s1
-excursu	digress:s0 asid:s0 divag:s0 parenthesi:s0 parenthet:d0 messag:h0 content:h0 substanc:h0
+excurs	jaunt:s0 outing:s0 junket:s0 expedit:s0 sashay:s0 excursionist:d0 journey:h0 pleasur:s1
+excursus	digress:s0 asid:s0 divag:s0 parenthesi:s0 parenthet:d0 messag:h0 content:h0 substanc:h0
 excus	alibi:s0 exculp:s0 pardon:s0 defens:h0 defenc:h0 vindic:h0 forgiv:h0 reliev:s1
 execut	execution:d0 punish:h0 administr:h0 kill:h0 penal:h0 penalis:h0 capit:s1 death:s1
 execution	execut:d0 killer:h0 slayer:h0 public:s1
@@ -3627,13 +3614,13 @@ executor	execut:d0 fiduciari:h0
 exemplar	exampl:s0 model:s0 exemplari:d0 exemplifi:d0 ideal:h0 good:s1
 exemplifi	repres:s0 exemplif:d0 exampl:d0 embodi:h0 be:h0 personifi:h0 illustr:s1 instanc:s1
 exempt	freedom:s0 reliev:s0 free:s0 immun:a0 excus:a0 privileg:a0 unsuscept:h0
-exercis	exert:s0 workout:s0 effort:h0 travail:h0 sweat:h0 us:h0 util:h0 utilis:h0
-exert	effort:s0 travail:s0 sweat:s0 exercis:s0 labor:h0 labour:h0 toil:h0 us:h0
+exercis	exert:s0 workout:s0 effort:h0 travail:h0 sweat:h0 use:h0 util:h0 utilis:h0
+exert	effort:s0 travail:s0 sweat:s0 exercis:s0 labor:h0 labour:h0 toil:h0 use:h0
 exhal	expir:s0 expiratori:d0 breath:h0 respir:h0 suspir:h0 take:h1
 exhaust	fatigu:s0 beat:s0 tucker:s0 fag:s0 spent:s0 gone:s0 drain:s0 thorough:s0
-exhibit	evid:h0 present:h0 demonstr:h0 possess:h0 exposit:s1 expo:s1 expos:s1 displai:s1
+exhibit	evid:h0 present:h0 demonstr:h0 possess:h0 exposit:s1 expo:s1 expos:s1 display:s1
 exhilar	stimul:s0 invigor:a0
-exhort	commun:h0
+exhort	communic:h0
 exhum	disinter:s0 disint:d0 act:h0 deed:h0 dig:s1 human:h1 action:h1 activ:h1
 exig	crisi:h0
 exil	expatri:s0 deport:s0 deporte:d0 expel:h0 throw:h1 kick:h1
@@ -3641,34 +3628,34 @@ exist	be:s0 being:s0 existenti:d0 extant:a0 activ:a0 aliv:a0 present:a0 state:h0
 existenti	experienti:s0 experi:d0 empir:a0
 existentialist	existenti:d0 philosoph:h0
 exit	issu:s0 outlet:s0 open:h0
-exodu	hegira:s0 hejira:s0 escap:h0 flight:h0
+exodus	hegira:s0 hejira:s0 escap:h0 flight:h0
 exoner	acquit:s0 assoil:s0 clear:s0 discharg:s0 exculp:s0 exculpatori:d0 exon:d0 acquitt:d0
 exorcis	exorc:s0 eject:h0 exclud:h0 chuck:h1 turf:h1 boot:h1 turn:h1
 exot	alien:s0 foreign:a0 strang:a0
 expand	expans:d0 grow:h0 spread:s1 enlarg:h2
 expans	sweep:s0 enlarg:s0 scope:h0 rang:h0 reach:h0 orbit:h0 compass:h0 ambit:h0
 expect	anticip:s0 outlook:s0 prospect:s0 expected:d0 hope:a0 await:a0 unsurpris:a0 due:a0
-expedi	advantag:a0 favor:a0 favour:a0 conveni:a0 polit:a0 us:a0 util:a0 opportunist:a0
+expedi	advantag:a0 favor:a0 favour:a0 conveni:a0 polit:a0 use:a0 util:a0 opportunist:a0
 expedit	hasten:s0 expeditionari:d0 campaign:h0 help:h0 assist:h0 aid:h0 militari:s1 hostil:s1
 expel	expuls:d0 move:h0 displac:h0 throw:s1 kick:s1
-expend	us:s0 expenditur:d0 replac:a0 consum:a0 sacrific:a0 spend:s1 drop:s1 expens:d1
-expenditur	outgo:s0 spend:s0 outlai:s0 expend:d0 transfer:h1 properti:h1 possess:h1 disburs:h1
-expens	disburs:s0 expend:d0 valuabl:a0 costli:a0 dear:a0 pricei:a0 prici:a0 overpr:a0
+expend	use:s0 expenditur:d0 replac:a0 consum:a0 sacrific:a0 spend:s1 drop:s1 expens:d1
+expenditur	outgo:s0 spend:s0 outlay:s0 expend:d0 transfer:h1 properti:h1 possess:h1 disburs:h1
+expens	disburs:s0 expend:d0 cost:a0 valuabl:a0 dear:a0 pricey:a0 prici:a0 overpr:a0
 experi	experiment:s0 see:s0 experienti:d0 educ:h0 undergo:h0 investig:h0 go:s1 know:s1
 experienc	experi:s0 skill:a0 tough:a0 toughen:a0 intim:a0 knowledg:a0 vers:a0 old:a0
 experienti	experi:d0 existenti:s1 empir:a1
-experiment	experi:s0 empiric:h0 sensation:h0 inquiri:h0 enquiri:h0 research:h0 investig:h0 observ:s1
+experiment	experi:s0 empiric:h0 sensat:h0 inquiri:h0 enquiri:h0 research:h0 investig:h0 observ:s1
 expert	adept:s0 good:s0 practic:s0 profici:s0 skill:s0 skil:s0 person:h0 individu:h0
 expertis	expert:s0 skill:h0
-expiat	abi:s0 aby:s0 aton:s0 expi:d0 expiatori:d0 right:h0 compens:h0 redress:h0
+expiat	abi:s0 aby:s0 aton:s0 expiatori:d0 right:h0 compens:h0 redress:h0 correct:h0
 expir	termin:s0 expiri:s0 end:h0 discontinu:h0 run:s1 die:s1 deceas:s1 perish:s1
-explain	explic:s0 explanatori:d0 explan:d0 inform:h0 state:h1 sai:h1 tell:h1 excus:s2
+explain	explic:s0 explanatori:d0 explan:d0 inform:h0 state:h1 say:h1 tell:h1 excus:s2
 explan	account:s0 explain:d0 statement:h0 think:h1 thought:h1 cerebr:h1 intellect:h1 mentat:h1
 explanatori	explain:d0 instruct:a0 inform:a0
 explet	curs:s0 oath:s0 swear:s0 swearword:s0 cuss:s0 profan:h0 word:s1
 explicit	express:s0 definit:a0 denot:a0 overt:a0 open:a0 unequivoc:a0 univoc:a0 unambigu:a0
 explod	deton:s0 blowup:d0 explos:d0 blow:s1 set:s1 burst:s1 burster:d1 chang:h1
-exploit	feat:s0 effort:s0 develop:s0 work:s0 exploitatori:d0 accomplish:h0 achiev:h0 us:h0
+exploit	feat:s0 effort:s0 develop:s0 work:s0 exploitatori:d0 accomplish:h0 achiev:h0 use:h0
 explor	search:s0 adventur:s0 research:s0 exploratori:d0 searcher:d0 expedit:h0 person:h0 individu:h0
 exploratori	explor:s0 alpha:a0 beta:a0 preliminari:a0 search:a0 wildcat:a0
 explos	deton:s0 blowup:s0 explod:d0 discharg:h0 burst:s1 volatil:s1 blow:d1 unstabl:a1
@@ -3687,21 +3674,21 @@ expurg	castrat:s0 delet:h0
 exquisit	keen:s0 intens:a0
 extant	exist:a0 live:a0 surviv:a0
 extend	widen:s0 broaden:s0 lengthi:s0 prolong:s0 protract:s0 extens:d0 extent:d0 length:d0
-extens	extend:s0 larg:a0 big:a0 delai:h0 hold:h0 postpon:h0 wait:h0 blanket:s1
+extens	extend:s0 larg:a0 big:a0 delay:h0 hold:h0 postpon:h0 wait:h0 blanket:s1
 extent	extend:d0 degre:h0 level:h0 stage:h0 point:h0 magnitud:h1
 extenu	palliat:s0 mitig:s0 mitigatori:d0 apolog:h0 apologis:h0 excus:h0 ration:h0 rationalis:h0
 exterior	outsid:s0 outdoor:a0 out:a0 region:h0 part:h0 surfac:h1
 extermin	kill:h0
 extern	outsid:a0 outer:a0 doctor:h0 doc:h0 physician:h0 md:h0 medico:h0 medic:s1
-extinguish	extinct:d0 snuffer:d0 destroi:a0 elimin:h0 snuff:s1 get:h1 rid:h1 awai:h1
-extirp	uproot:s0 erad:s0 extermin:s0 destroi:h0 destruct:h0 root:s1
-extra	excess:s0 redund:s0 spare:s0 supererogatori:s0 superflu:s0 supernumerari:s0 surplu:s0 unnecessari:a0
+extinguish	extinct:d0 snuffer:d0 destroy:a0 elimin:h0 snuff:s1 get:h1 rid:h1 away:h1
+extirp	uproot:s0 erad:s0 extermin:s0 destroy:h0 destruct:h0 root:s1
+extra	excess:s0 redund:s0 spare:s0 supererogatori:s0 superflu:s0 supernumerari:s0 surplus:s0 unnecessari:a0
 extract	infus:s0 pull:s0 extractor:d0 solut:h0 take:h0 remov:h0 withdraw:h0 draw:s1
 extraleg	nonleg:s0 illeg:a0
 extramarit	adulter:s0 extracurricular:s0 adulteri:d0 illicit:a0
 extran	immateri:s0 impertin:s0 orthogon:s0 irrelev:a0 unrelated:h0 extrins:a1
 extraordinari	incompar:a0 uncompar:a0 uncommon:a0 unusu:a0 superior:a0 impress:a0 bonzer:a0 exceed:a0
-extrapol	gener:s0 generalis:s0 infer:s0 calcul:h0 comput:h0 figur:h0 reckon:h0 reason:h0
+extrapol	general:s0 generalis:s0 infer:s0 calcul:h0 comput:h0 figur:h0 reckon:h0 reason:h0
 extravag	excess:s0 exuber:s0 overween:s0 unrestrain:a0 prodig:s1 proflig:s1 spendthrift:s1 wast:a1
 extravaganza	entertain:h0 amus:h0
 extrem	appendag:s0 member:s0 utmost:s0 uttermost:s0 intens:a0 degre:h0 grade:h0 level:h0
@@ -3710,12 +3697,12 @@ extric	untangl:s0 disentangl:s0 disencumb:s0 free:h0 disengag:h0
 extrud	extrus:d0 produc:h0 make:h0 creat:h0 squeez:s1
 exuber	ebulli:s0 spirit:a0
 exud	transud:s0 ooz:s0 excret:h0 egest:h0 elimin:h0 pass:h0
-exult	jubil:s0 pride:s0 rejoic:s0 triumphal:s0 triumphant:s0 triumph:d0 elat:a0 joi:h0
-ey	oculu:s0 optic:s0 eyebal:s0 oculist:d0 receptor:h0 opinion:h0 sentiment:h0 persuas:h0
+exult	jubil:s0 pride:s0 rejoic:s0 triumphal:s0 triumphant:s0 triumph:d0 elat:a0 joy:h0
+eye	oculus:s0 optic:s0 eyebal:s0 oculist:d0 eyelik:a0 popey:a0 receptor:h0 opinion:h0
 eyebal	orb:s0 capsul:h0
 eyebrow	brow:s0 supercilium:s0 hair:h0
 eyelid	lid:s0 palpebra:s0 palpebr:d0 protect:h1 fold:h1
-eyelik	ei:a0
+eyelik	eye:a0
 eyepiec	ocular:s0 len:h0 lens:h0 system:h1
 eyeshadow	makeup:h0 war:h1 paint:h1
 eyesight	see:s0 sighted:s0 sight:d0 vision:h0 visual:h1 sens:h1 modal:h1
@@ -3739,16 +3726,16 @@ factual	actual:s0 real:a0 exist:a0
 faculti	modul:s0 abil:h0 power:h0 mental:s1 staff:s1 bodi:h1
 fade	melt:s0 bleach:s0 washi:s0 colorless:a0 colourless:a0 weaken:h0 wither:s1 attenu:s1
 fadeout	reced:s0 disappear:h0 fade:d1
-fail	neglect:s0 failur:d0 miscarri:s1 miscarriag:d1 go:s2 wrong:s2 betrai:s2 disappoint:h2
+fail	neglect:s0 failur:d0 miscarri:s1 miscarriag:d1 go:s2 wrong:s2 betray:s2 disappoint:h2
 failur	fail:d0 nonaccomplish:h0 nonachiev:h0 happen:h1 occurr:h1 natur:h2 event:h2 fortun:h2
 faint	conk:s0 swoon:s0 weak:s0 percept:a0 pass:s1 dim:s1 shadowi:s1 vagu:s1
 fair	carniv:s0 funfair:s0 equiti:s0 just:s0 imparti:a0 reason:a0 sensibl:a0 antimonopoli:a0
-fairi	faeri:s0 fai:s0 sprite:s0 spiritu:h1 supernatur:h1
-fairwai	site:h0 land:h1
+fairi	faeri:s0 fay:s0 sprite:s0 spiritu:h1 supernatur:h1
+fairway	site:h0 land:h1
 fairyland	fantasi:h0 phantasi:h0 world:s1
-fairytal	tale:h0 stori:h0 narr:h0 narrat:h0 fairi:s1
+fairytal	tale:h0 stori:h0 narrat:h0 fairi:s1
 faith	religion:s0 religi:d0 religionist:d0 trusti:a0 constant:a0 true:a0 trustworthi:a0 firm:a0
-fake	sham:s0 postich:s0 forg:s0 counterfeit:s0 bogu:s0 phoni:s0 phonei:s0 bastard:s0
+fake	sham:s0 postich:s0 forg:s0 counterfeit:s0 bogus:s0 phoni:s0 phoney:s0 bastard:s0
 faker	impost:s0 impostor:s0 pretend:s0 fake:s0 fraud:s0 sham:s0 shammer:s0 pseudo:s0
 falcon	hawk:h0
 fall	autumn:s0 faller:d0 decreas:a0 season:h0 travel:h0 go:h0 move:h0 locomot:h0
@@ -3760,24 +3747,24 @@ fals	falsiti:d0 dishonest:a0 dishonor:a0 counterfeit:a0 imit:a0 incorrect:a0 wro
 falsifi	distort:s0 garbl:s0 warp:s0 falsif:d0 falsiti:d0 misrepres:h0 beli:h0
 falsiti	fals:s0 falsifi:d0 unreal:h0 irreal:h0 falsehood:s1 untruth:s1 statement:h1
 falter	hesit:s0 waver:s0 unsteadi:a0 paus:h0 waffl:h0 move:h1 stumbl:s2 bumbl:s2
-fame	celebr:s0 renown:s0 famou:s0 illustri:s0 notabl:s0 note:s0 known:a0 honor:h0
+fame	celebr:s0 renown:s0 famous:s0 illustri:s0 notabl:s0 note:s0 known:a0 honor:h0
 famili	household:s0 hous:s0 home:s0 menag:s0 unit:h0 social:h1 kin:h1 kindr:h1
 familiar	acquaint:s0 convers:s0 known:a0 beaten:a0 old:a0 inform:h0 usual:a1 common:a1
-famou	celebr:s0 fame:s0 illustri:s0 notabl:s0 note:s0 renown:s0 known:a0
+famous	celebr:s0 fame:s0 illustri:s0 notabl:s0 note:s0 renown:s0 known:a0
 fan	devic:h0 rooter:s1 fandom:d1 enthusiast:h1 partisan:h1 partizan:h1 strike:h1 intensifi:h1
 fanat	fiend:s0 enthusiast:h0 partisan:h0 partizan:h0
 fanatic	fanat:s0 zealotri:s0 intoler:h0
 fanci	illus:s0 fantasi:s0 phantasi:s0 visual:s0 visualis:s0 envis:s0 project:s0 see:s0
-fanfar	ostent:s0 flash:s0 flashi:d0 ostentati:d0 displai:h0
+fanfar	ostent:s0 flash:s0 flashi:d0 ostentati:d0 display:h0
 fantasi	phantasi:s0 fantast:d0 fantasist:d0 fantas:d0 imagin:h0 vision:h0 fiction:h1 illus:s2
-fantasia	composit:h0 opu:h0 piec:h0 music:h1
+fantasia	composit:h0 opus:h0 piec:h0 music:h1
 fantasist	fantasi:d0 creator:h0
 fantast	antic:s0 grotesqu:s0 strang:a0 unusu:a0 grand:s1 howl:s1 marvel:s1 rattl:s1
 fantod	disord:h0 upset:h0
-far	cold:a0 distant:a0 remot:a0 remov:a0 farawai:a0 farther:a0 farthermost:a0 farthest:a0
-farawai	faraway:d0 far:a0
+far	cold:a0 distant:a0 remot:a0 remov:a0 faraway:a0 farther:a0 farthermost:a0 farthest:a0
+faraway	far:a0
 farc	travesti:s0 farcic:d0 comedi:h0
-fare	menu:s0 do:s0 come:s0 agenda:h0 docket:h0 schedul:h0 proce:h0 go:h0
+fare	menu:s0 do:s0 come:s0 agenda:h0 docket:h0 schedul:h0 proceed:h0 go:h0
 farewel	acknowledg:h0 word:s1
 farm	agricultur:s0 husbandri:s0 agriculturist:d0 farmer:d0 workplac:h0 work:h0 cultiv:h0
 farmer	husbandman:s0 granger:s0 sodbust:s0 farmerett:d0 farm:d0 creator:h0
@@ -3788,17 +3775,17 @@ fascicul	twitch:h0 vellic:h0
 fascin	captiv:s0 intrigu:s0 transfix:s0 grip:s0 hypnot:s0 hypnotis:s0 mesmer:s0 mesmeris:s0
 fascism	fascist:d0 ideolog:h0 polit:h1 orient:h1 theori:h1
 fascist	fascism:d0
-fashion	manner:s0 mode:s0 style:s0 wai:s0 forg:s0 stylish:s0 stylist:d0 styliz:d0
+fashion	manner:s0 mode:s0 style:s0 way:s0 forg:s0 stylish:s0 stylist:d0 styliz:d0
 fast	hurri:a0 sudden:a0 acceler:a0 alacrit:a0 blister:a0 hot:a0 express:a0 fleet:a0
 fastbal	heater:s0 smoke:s0 hummer:s0 bullet:s0 pitch:h0 deliveri:h0
 fasten	fix:s0 secur:s0 fixtur:d0 attach:h0
-fastidi	refin:a0 tidi:a0 choosi:a0 choosei:a0 dainti:a0 nice:a0 overnic:a0 prissi:a0
+fastidi	refin:a0 tidi:a0 choosi:a0 choosey:a0 dainti:a0 nice:a0 overnic:a0 prissi:a0
 fat	endomorph:a0 pyknic:a0 round:a0 thick:a0 abdomin:a0 paunchi:a0 potbelli:a0 blubberi:a0
-fatal	deadli:a0 deathli:a0 mortal:a0 lethal:a0 termin:a0 fate:s1 decis:a1
+fatal	dead:a0 death:a0 mortal:a0 lethal:a0 termin:a0 fate:s1 decis:a1
 fate	destini:s0 fatal:s0 decis:a0 happen:h0 occurr:h0 natur:h1 event:h1 caus:h1
-father	begett:s0 beget:s0 sire:s0 get:s0 engend:s0 mother:s0 gener:s0 fatherli:d0
+father	begett:s0 beget:s0 sire:s0 get:s0 engend:s0 mother:s0 generat:s0 parent:h0
 fathom	penetr:s0 bottom:s0 understand:h0
-fatigu	weari:s0 tired:s0 exhaust:s0 fag:s0 spent:s0 gone:s0 tire:d0 plai:s1
+fatigu	weari:s0 tired:s0 exhaust:s0 fag:s0 spent:s0 gone:s0 tire:d0 play:s1
 fatten	fat:s0 plump:s0 finish:a0 chang:h0 alter:h0 modifi:h0 flesh:s1 fill:s1
 fatti	fat:s0 adipos:a0 butteri:a0 greasi:a0 oili:a0 sebac:a0 oleagin:a0 sueti:a0
 faucet	spigot:s0 regul:h0
@@ -3839,27 +3826,27 @@ fellow	chap:s0 feller:s0 fella:s0 lad:s0 gent:s0 blighter:s0 cuss:s0 bloke:s0
 fellowship	famili:s0 fellow:d0 associ:h0 compani:s1 companionship:s1 societi:s1 companion:d1 friendship:h1
 felon	crimin:s0 crook:s0 outlaw:s0 malefactor:s0 princip:h0
 femal	feminin:a0 pistil:a0 anim:h0 beast:h0 brute:h0 creatur:h0 fauna:h0 distaff:s1
-feminin	muliebr:s0 femal:a0 fair:a0 distaff:a0 maidenlik:a0 maidenli:a0 trait:h0
+feminin	muliebr:s0 femal:a0 fair:a0 distaff:a0 maidenlik:a0 maiden:a0 trait:h0
 fenc	barrier:h0 enclos:h0 inclos:h0 close:h1 shut:h1
 fender	wing:s0 fend:d0 barrier:h0
 ferment	agit:s0 tempestu:s0 unrest:s0 turbul:h0 upheav:h0 zymosi:s1 zymolysi:s1 zymolyt:d1
 feroc	fierc:s0 furious:s0 furi:s0 vehem:s0 violenc:s0 wild:s0 violent:d0 vehement:d0
-feroci	fierc:s0 furiou:s0 savag:s0 furious:d0 feroc:d0 violent:a0
-ferri	bring:h0 convei:h0 take:h0
+feroci	fierc:s0 furious:s0 savag:s0 feroc:d0 violent:a0
+ferri	bring:h0 convey:h0 take:h0
 fertil	fertilis:s0 feed:s0 fruit:a0 potent:a0 strong:a0 stiff:a0 product:a0 concept:a0
 fervent	ardent:s0 fervid:s0 fieri:s0 impass:s0 perfervid:s0 torrid:s0 fire:d0 fervenc:d0
 fervor	ardor:s0 ardour:s0 fervour:s0 fervenc:s0 fire:s0 fervid:s0 fieri:d0 fervent:d0
-festiv	celebr:s0 gai:s0 festal:s0 merri:s0 joyou:a0 period:h0 divers:h0 recreat:h0
-fetch	bring:s0 get:s0 convei:s0 take:s0 win:s0 convey:d0 attract:a0 transmit:h0
+festiv	celebr:s0 gay:s0 festal:s0 merri:s0 joyous:a0 period:h0 divers:h0 recreat:h0
+fetch	bring:s0 get:s0 convey:s0 take:s0 win:s0 attract:a0 transmit:h0 transfer:h0
 fete	celebr:s0 celebratori:d0 meet:h0 get:h1 togeth:h1
 fetid	foetid:s0 foul:s0 funki:s0 noisom:s0 smelli:s0 stink:s0 smell:d0 malodor:a0
 feudal	feudalist:s0
 fever	febril:s0 febric:s0 pyrexia:s0 feverish:s0 pyrect:d0 symptom:h0 anticip:h1 expect:h1
 feverish	hectic:s0 agit:a0
-few	fewer:a0 some:a0 coupl:a1 hardli:a1
+few	fewer:a0 some:a0 coupl:a1 hard:a1
 fewer	few:a0 less:a0
 fiat	decre:s0 edict:s0 order:s0 rescript:s0 act:h0 enact:h0
-fiber	fibr:s0 fibrou:d0 materi:h0 stuff:h0
+fiber	fibr:s0 fibrous:d0 materi:h0 stuff:h0
 fiberglass	fibreglass:s0 cover:h1 materi:h1
 fibrin	protein:h0
 fibrosi	patholog:h0
@@ -3872,9 +3859,9 @@ field	fielder:d0 tract:h0 parcel:h0 handl:h0 manipul:h0 palm:h0 battlefield:s1 b
 fielder	field:d0 ballplay:h0 basebal:h1 player:h1
 fieldhand	farmhand:s0 hand:h0 field:s1 farm:s1 worker:s1 hire:h1 man:h1
 fieldston	rock:h0 stone:h0
-fiend	monster:s0 devil:s0 demon:s0 ogr:s0 diabol:d0 monstrou:d0 daemon:s1 daimon:s1
+fiend	monster:s0 devil:s0 demon:s0 ogr:s0 diabol:d0 monstrous:d0 daemon:s1 daimon:s1
 fiendish	demon:s0 diabol:s0 hellish:s0 infern:s0 satan:s0 unholi:s0 devil:d0 evil:a0
-fierc	feroc:s0 furious:s0 furi:s0 vehem:s0 violenc:s0 wild:s0 furiou:s0 feroci:s0
+fierc	feroc:s0 furious:s0 furi:s0 vehem:s0 violenc:s0 wild:s0 feroci:s0 savag:s0
 fieri	ardent:s0 fervent:s0 fervid:s0 impass:s0 perfervid:s0 torrid:s0 fire:d0 fervenc:d0
 fifteen	xv:s0 cardin:a0 larg:h1 integ:h1
 fifteenth	ordin:a0
@@ -3890,15 +3877,15 @@ file	regist:s0 registri:d0 record:h0 submiss:h0 entri:h0 data:s1 line:h1 smooth:
 filipino	nativ:h0 indigen:h0 aborigin:h0
 fill	filler:d0 full:a0 enough:h0 suffici:h0 materi:h0 stuff:h0 chang:h0 alter:h0
 filli	foal:h0 femal:h0
-fillip	bonu:s0 posit:h1 stimulu:h1
+fillip	bonus:s0 posit:h1 stimulus:h1
 film	movi:s0 pictur:s0 pic:s0 flick:s0 cinematographi:s0 take:s0 shoot:s0 cinematograph:d0
 filter	filtrat:s0 strain:s0 strainer:d0 devic:h0 separ:h0 percol:s1 permeat:s1 permeant:d1
 filthi	foul:s0 nasti:s0 filth:d0 dirti:a0 soil:a0 unclean:a0
 final	coda:s0 conclud:s0 last:s0 termin:s0 close:a0 conclus:h0 end:h0 net:s1
-financ	fund:s0 financi:d0 busi:h0 pai:h0 commerci:h1 enterpris:h1
+financ	fund:s0 financi:d0 busi:h0 pay:h0 commerci:h1 enterpris:h1
 financi	fiscal:s0 financ:d0 fisc:d0
 find	determin:s0 happen:s0 chanc:s0 bump:s0 encount:s0 finder:d0 discoveri:h0 uncov:h0
-fine	choic:s0 ok:s0 okai:s0 cool:s0 satisfactori:a0 superior:h0 right:s1 precis:a1
+fine	choic:s0 ok:s0 okay:s0 cool:s0 satisfactori:a0 superior:h0 right:s1 precis:a1
 finger	thumb:s0 digit:a0 fingerlik:a0 dactyl:h0 extrem:h0 placement:h0 locat:h0 posit:h0
 fingernail	nail:h0
 fingerprint	mark:h0 print:h0 procedur:h0 process:h0 biometr:h1 identif:h1 authent:h1 ident:h1
@@ -3911,7 +3898,7 @@ fire	happen:h0 occurr:h0 attack:h0 onslaught:h0 onset:h0 onrush:h0 shoot:h0 blas
 firearm	piec:s0 gun:h0
 firecrack	cracker:s0 banger:s0 bang:d0 crack:d0 firework:h0 pyrotechn:h0
 firelight	light:h0 visibl:h1 radiat:h1
-fireman	plai:h0 child:h1
+fireman	play:h0 child:h1
 fireplac	hearth:s0 recess:h0 nich:h0 open:s1
 firepow	strength:h0 postur:h0 militari:h1 capabl:h1
 firesid	hearth:s0 area:h0 countri:h0
@@ -3927,7 +3914,7 @@ fisher	fisherman:s0 fish:d0 skill:h1 worker:h1 train:h1 workman:h1
 fisherman	fisher:s0 fish:d0 skill:h1 worker:h1 train:h1 workman:h1
 fishmong	fishwif:s0 trader:h0 bargain:h0 dealer:h0 monger:h0
 fishwif	fishmong:s0 trader:h0 bargain:h0 dealer:h0 monger:h0
-fist	hand:h0 manu:h0 mitt:h0 paw:h0 clench:s1
+fist	hand:h0 manus:h0 mitt:h0 paw:h0 clench:s1
 fistfight	fisticuff:s0 slugfest:s0 fight:h0 combat:h0 scrap:h0 contend:h0 struggl:h0
 fit	tantrum:s0 scene:s0 connipt:s0 fitting:s0 suit:s0 accommod:s0 decent:s0 fitter:d0
 five	cinqu:s0 quint:s0 quintet:s0 fivesom:s0 quintuplet:s0 pentad:s0 fin:s0 phoeb:s0
@@ -3937,7 +3924,7 @@ fixtur	fix:d0 artifact:h0 artefact:h0
 fizzl	discontinu:h0 taper:s1 peter:s1
 flag	emblem:h0 sign:h0 signal:h0 signalis:h0 masthead:s1 list:h1 mark:h1 iri:s2
 flail	thrash:s0 thresh:s0 lam:s0 implement:h0 beat:h0 work:h1
-flair	geniu:s0 endow:h0 gift:h0 talent:h0 dash:s1 elan:s1 panach:s1 style:s1
+flair	genius:s0 endow:h0 gift:h0 talent:h0 dash:s1 elan:s1 panach:s1 style:s1
 flake	form:h0
 flame	fire:s0 fieri:d0 combust:h0 burn:h0
 flank	wing:s0 flanker:d0 format:h0 lie:h0
@@ -3954,8 +3941,8 @@ flat	plane:s0 level:s0 even:a0 plain:h0 field:h0 champaign:h0 dimension:h0 footw
 flatten	planat:s0 planar:a0 shape:h0 form:h0 deform:h1 chang:h2
 flatter	blandish:s0 flatteri:d0 prais:h0
 flatteri	flatter:d0 compliment:h0
-flatu	fart:s0 wind:s0 reflex:h0 break:s1 respons:h1 action:h1 instinct:h1 innat:h1
-flaunt	flash:s0 ostent:s0 swank:s0 expos:h0 exhibit:h0 displai:h0
+flatus	fart:s0 wind:s0 reflex:h0 break:s1 respons:h1 action:h1 instinct:h1 innat:h1
+flaunt	flash:s0 ostent:s0 swank:s0 expos:h0 exhibit:h0 display:h0
 flautist	flutist:s0 flute:d0 player:h0 musician:h0 instrumentalist:h0
 flavor	spirit:s0 tone:s0 feel:s0 flavour:s0 look:s0 smell:s0 atmospher:h0 ambianc:h0
 flaw	defect:s0 fault:s0 faulti:d0 imperfect:h0
@@ -3963,22 +3950,23 @@ flawless	unflaw:s0 perfect:a0
 flea	insect:h0 ectoparasit:h0 ectozoan:h0 ectozoon:h0 epizoan:h0 epizoon:h0
 fleck	bit:s0 chip:s0 flake:s0 scrap:s0 dot:s0 speck:s0 speckl:s0 stippl:s0
 fledgl	newcom:s0 fledgel:s0 starter:s0 neophyt:s0 freshman:s0 newbi:s0 entrant:s0 start:d0
-flee	fly:s0 flight:d0 fleer:d0 scat:h0 run:h0 scarper:h0 lam:h0 bunk:h0
+flee	fli:s0 flight:d0 fleer:d0 scat:h0 run:h0 scarper:h0 lam:h0 bunk:h0
 fleet	swift:s0 fugit:s0 momentan:s0 momentari:s0 moment:d0 fleeting:d0 fast:a0 short:a0
 flesh	fleshi:d0 soma:s1 build:s1 figur:s1 physiqu:s1 anatomi:s1 shape:s1 bod:s1
 fleshi	heavi:s0 overweight:s0 fat:a0
 flex	shrink:h0 contract:h0
 flexibl	limber:a0 suppl:a0 negoti:a0 malleabl:h0 plastic:h0 flexil:s1 flex:d1 tabl:a1
+fli	wing:s0 flyer:d0 flier:d0 move:a0 dipteran:h0 dipteron:h0 travel:h0 go:h0
 flick	flicker:s0 contact:h0 imping:h0 strike:h0 flash:h0 blink:h0 wink:h0 twinkl:h0
 flicker	waver:s0 flitter:s0 flutter:s0 quiver:s0 move:h1 back:h1 forth:h1
-flight	format:h0 fly:s1 air:h1 aviat:h1 travel:h2 stairwai:h2 staircas:h2 stair:s3
+flight	format:h0 fli:s1 air:h1 aviat:h1 travel:h2 stairway:h2 staircas:h2 stair:s3
 flimsi	insubstanti:s0 weak:a0
 flinch	squinch:s0 funk:s0 cring:s0 shrink:s0 winc:s0 recoil:s0 quail:s0 move:h0
 fling	throw:h0 move:h1
 flint	flinti:d0 silica:h0 silicon:h1 oxid:h1 dioxid:h1
 flip	somersault:s0 somerset:s0 summersault:s0 summerset:s0 toss:s0 tosser:d0 tumbl:h0 turn:h0
 flirt	dalli:s0 butterfli:s0 coquet:s0 coquett:s0 romanc:s0 philand:s0 mash:s0 masher:d0
-flit	flutter:s0 fleet:s0 dart:s0 speed:h0 hurri:h0 zip:h0 travel:h1 rapidli:h1
+flit	flutter:s0 fleet:s0 dart:s0 speed:h0 hurri:h0 zip:h0 travel:h1 rapid:h1
 float	drift:s0 blow:s0 afloat:a0 travel:h0 go:h0 move:h0 locomot:h0 adrift:s1
 floc	floccul:s0 materi:h0 stuff:h0
 floccul	action:h0 activ:h0 chang:h0 natur:h1 process:h1
@@ -3986,7 +3974,7 @@ flock	congreg:h0 fold:h0 faith:h0 travel:h0 go:h0 move:h0 locomot:h0 batch:s2
 flog	welt:s0 whip:s0 lather:s0 lash:s0 slash:s0 strap:s0 trounc:s0 whipper:d0
 flood	inund:s0 delug:s0 alluvion:s0 swamp:s0 afloat:s0 awash:s0 overflow:s0 full:a0
 floodhead	flashflood:h0 flash:h1 flood:h1
-floor	level:h0 storei:s1 stori:s1 horizont:h1 surfac:h1 structur:h1 construct:h1 base:s2
+floor	level:h0 storey:s1 stori:s1 horizont:h1 surfac:h1 structur:h1 construct:h1 base:s2
 floorboard	board:h0 floor:s1
 flop	collaps:h0 give:h0 break:h0 founder:h0 fall:h1 cave:h1 descend:h1 go:h2
 floral	flower:s0 pattern:a0
@@ -4011,23 +3999,21 @@ fluid	unstabl:s0 changeabl:a0 chang:a0 substanc:h0 matter:h1
 fluoresc	light:a0 glow:h0 visibl:h1 radiat:h1
 fluorescein	resorcinolphthalein:s0 dye:h0 dyestuff:h0 fluoresc:s1 absorpt:h1 indic:h1
 fluorid	halid:h0
-fluorin	element:h0 ga:h0 halogen:h0 atom:s1 number:s1 chemic:h1
+fluorin	element:h0 gas:h0 halogen:h0 atom:s1 number:s1 chemic:h1
 fluoroborid	salt:h0
 flurri	bustl:s0 hustl:s0 ado:s0 fuss:s0 stir:s0 commot:h0 din:h0 ruction:h0
-flush	flower:s0 prime:s0 peak:s0 heydai:s0 bloom:s0 blossom:s0 effloresc:s0 blush:s0
+flush	flower:s0 prime:s0 peak:s0 heyday:s0 bloom:s0 blossom:s0 effloresc:s0 blush:s0
 fluster	behav:h0 acquit:h0 bear:h0 deport:h0 conduct:h0 comport:h0 carri:h0
 flute	flutist:d0 flautist:d0 woodwind:h0 wood:h0 transvers:s1 instrument:h1
 flutter	waver:s0 flicker:s0 flit:s0 fleet:s0 dart:s0 motion:h0 movement:h0 move:h0
 flux	rate:h0 fluxion:s1 flow:h1
-fly	wing:s0 flyer:d0 flier:d0 move:a0 dipteran:h0 dipteron:h0 travel:h0 go:h0
-flyer	circular:s0 handbil:s0 bill:s0 broadsid:s0 broadsheet:s0 flier:s0 throwawai:s0 circul:d0
-flywai	rout:h0 path:h0 itinerari:h0 migrat:s1
+flyer	circular:s0 handbil:s0 bill:s0 broadsid:s0 broadsheet:s0 flier:s0 throwaway:s0 circul:d0
+flyway	rout:h0 path:h0 itinerari:h0 migrat:s1
 fm	modul:h0 frequenc:s1
 foam	froth:s0 fizz:s0 effervesc:s0 sparkl:s0 frothi:d0 foami:d0 bubbl:h0 form:s1
 foami	foam:s0 froth:s0 unhealthi:a0
 focal	central:a0
-focu	focus:s0 focuss:s0 direct:s0 center:s0 concentr:s0 centr:s0 pore:s0 rivet:s0
-focus	focu:s0 focuss:s0 direct:s0 center:s0 concentr:h0 engross:h0 absorpt:h0 immers:h0
+focus	focuss:s0 direct:s0 center:s0 concentr:s0 centr:s0 pore:s0 rivet:s0 engross:h0
 foe	enemi:s0 foeman:s0 opposit:s0 adversari:h0 antagonist:h0 oppon:h0 oppos:h0 resist:h0
 fog	foggi:d0 aerosol:h0 murk:s1 murki:s1 atmospher:h1 daze:s2 haze:s2 hazi:d2
 foibl	idiosyncrasi:s0 manner:s0 idiosyncrat:d0 peculiar:h0 special:h0 specialti:h0 distinct:h0
@@ -4044,15 +4030,15 @@ food	nutrient:s0 nutrifi:d0 substanc:h0
 foodstuff	groceri:s0 consum:h1 good:h1
 fool	sap:s0 saphead:s0 muggin:s0 tomfool:s0 gull:s0 befool:s0 casual:s0 light:a0
 foolhardi	headi:s0 rash:s0 reckless:s0 head:d0 bold:a0
-foolish	folli:s0 unwis:s0 impolit:a0 imprud:a0 inadvis:a0 unadvis:a0 absurd:a0 cockei:a0
+foolish	folli:s0 unwis:s0 impolit:a0 imprud:a0 inadvis:a0 unadvis:a0 absurd:a0 cockey:a0
 foolproof	unfail:s0 infal:a0
-foot	pe:s0 term:s0 pick:s0 statu:h0 posit:h0 pai:h0 human:s1 ft:s1
+foot	pes:s0 term:s0 pick:s0 status:h0 posit:h0 pay:h0 human:s1 ft:s1
 footag	film:h0 photograph:h1
 footbal	game:s1 field:h1 contact:h1 sport:h1 ball:h1
 footbridg	overcross:s0 bridg:h0 span:h0 pedestrian:s1
 footloos	free:a0
 footnot	footer:s0 note:h0 annot:h0 notat:h0
-footpath	pathwai:s0 path:h0
+footpath	pathway:s0 path:h0
 footprint	footmark:s0 step:s0 mark:h0 print:h0
 footstep	footfal:s0 step:s0 sound:h0 pace:s2 stride:s2 indefinit:h3 quantiti:h3
 foppish	dandifi:s0 dandyish:s0 eleg:a0
@@ -4091,8 +4077,8 @@ forgotten	disregard:s0 unnot:a0
 fork	branch:s0 bifurc:s0 biram:s0 forfic:s0 prong:s0 prongi:s0 divid:a0 cutleri:h0
 form	signifi:s0 descriptor:s0 organ:s0 organis:s0 format:d0 word:h0 make:h0 creat:h0
 formal	formalist:s0 formalis:s0 convent:a0 ceremoni:a0 dress:a0 nomin:a0 titular:a0 posit:a0
-format	form:d0 arrang:h0 shape:s1 fabric:h1 manufactur:h1 constitut:s2 establish:s2 organ:s2
-former	erstwhil:s1 old:s1 onetim:s1 quondam:s1 sometim:s1 past:a1 late:s2 previou:s2
+format	form:d0 arrang:h0 shape:s1 fabric:h1 manufactur:h1 languag:h1 unit:h1 linguist:h1
+former	erstwhil:s1 old:s1 onetim:s1 quondam:s1 sometim:s1 past:a1 late:s2 previous:s2
 formid	impress:a0 redoubt:s1 unnerv:s1 alarm:a1
 formul	prepar:s0 explic:s0 develop:s0 compound:h0 specul:h0 theoriz:h0 theoris:h0 conjectur:h0
 formula	express:s0 formular:d0 recip:s1 formul:d1 mathemat:h1 statement:h1 direct:h1 instruct:h1
@@ -4108,7 +4094,7 @@ fortress	fort:s0 fortifi:d0 defens:h0 defenc:h0 structur:h1
 fortun	luck:s0 chanc:s0 hazard:s0 lucki:a0 privileg:a0 success:a0 felicit:a0 happi:a0
 forward	fore:a0 progress:a0 guardant:a0 gardant:a0 headfirst:a0 headlong:a0 transmiss:h0 transmitt:h0
 foster	fosterag:s0 further:s0 encourag:h0 promot:h0 advanc:h0 boost:h0
-foul	disgust:s0 distast:s0 loathli:s0 loathsom:s0 repel:s0 revolt:s0 skanki:s0 wick:s0
+foul	disgust:s0 distast:s0 loath:s0 loathsom:s0 repel:s0 revolt:s0 skanki:s0 wick:s0
 found	initi:s0 foundat:s0 institut:s0 origin:s0 creation:s0 innov:s0 introduct:s0 instaur:s0
 foundat	found:d0 relat:h0 base:s2 fundament:s2 foot:s2 groundwork:s2 substructur:s2 understructur:s2
 founder	lamin:s0 inflamm:h0 red:h0 rubor:h0 beginn:s1 father:s1 found:d1 begin:d1
@@ -4124,15 +4110,14 @@ fourth	quaternari:s0 ordin:a0 rank:h0
 fowl	poultri:s0 gallinacean:h0 domest:s1 gallinac:h1 bird:h1
 fox	canin:h0 canid:h0 dodger:s1 slyboot:s1 foxi:d1 dodg:d1 deceiv:h1 cheat:h1
 foyer	anteroom:s0 antechamb:s0 hall:s0 lobbi:s0 vestibul:s0 room:h0 entranc:s1
-fraca	affrai:s0 alterc:s0 quarrel:h0 wrangl:h0 row:h0 word:h0 dustup:h0
-fraction	incomplet:a0 uncomplet:a0 aliquot:a0 division:a0 fragment:a0 fragmentari:a0 half:a0 halfwai:a0
+fraca	affray:s0 alterc:s0 quarrel:h0 wrangl:h0 row:h0 word:h0 dustup:h0
+fraction	incomplet:a0 uncomplet:a0 aliquot:a0 division:a0 fragment:a0 fragmentari:a0 half:a0 halfway:a0
 fractur	pervert:h0 misus:h0 abus:h0
 fragil	delic:s0 frail:s0 breakabl:a0
 fragment	atom:s0 atomis:s0 fragmentari:d0 part:h0 piec:h0 divis:h0 shard:s1 sherd:s1
 fragmentari	fragment:s0 fraction:a0
 fragranc	aroma:s0 perfum:s0 scent:s0 fragrant:d0 aromat:d0 aromatis:d0 smell:h0 odor:h0
 fragrant	fragranc:d0 aromat:a0 redol:a0 odorifer:a0 odor:a0 perfum:a0 scent:a0 sweet:a0
-frai	worn:a0
 frail	delic:a0 weak:a0 decrepit:a0 debil:a0 feebl:a0 infirm:a0 ricketi:a0 sapless:a0
 frambesia	yaw:s0 framboesia:s0 infecti:h1 diseas:h1
 frame	border:s0 framework:h0 conceptu:h0 conceptualis:h0 formul:h0 enclos:h0 inclos:h0 framer:d1
@@ -4145,13 +4130,14 @@ frantic	frenet:s0 phrenet:s0 frenzi:s0 agit:a0 deliri:s1 excit:s1 mad:s1 unrestr
 fratern	frat:s0 fraternis:s0 club:h0 social:h0 societi:h0 guild:h0 gild:h0 lodg:h0
 fraternis	fratern:s0 associ:h0
 fraud	crime:h0 impost:s1 impostor:s1 pretend:s1 fake:s1 faker:s1 sham:s1 shammer:s1
-freak	monster:s0 monstros:s0 monstrou:d0 mutant:h0 mutat:h0 variat:h0 sport:h0 lusu:s1
+fray	worn:a0
+freak	monster:s0 monstros:s0 monstrous:d0 mutant:h0 mutat:h0 variat:h0 sport:h0 lusus:s1
 freckl	lentigo:s0 lentigin:d0 macul:h0 macula:h0
 free	liber:s0 releas:s0 unloos:s0 unloosen:s0 loos:s0 liberti:d0 independ:a0 unbound:a0
 freedom	state:h0 exempt:s1 unsuscept:h1 immun:h1
 freehand	origin:a0
 freeman	freewoman:s0 citizen:h0
-freewai	expresswai:s0 motorwai:s0 pike:s0 superhighwai:s0 throughwai:s0 thruwai:s0 highwai:h0 state:s1
+freeway	expressway:s0 motorway:s0 pike:s0 superhighway:s0 throughway:s0 thruway:s0 highway:h0 state:s1
 freewheel	unrestrain:a0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0 free:s1
 freez	cool:h0 chill:h0 stop:s1 dead:s1 temperatur:h1 reduct:h1 phase:h1 chang:h1
 freight	cargo:s0 lade:s0 load:s0 payload:s0 shipment:s0 consign:s0 ship:d0 merchandis:h0
@@ -4159,35 +4145,35 @@ freighter	bottom:s0 merchantman:s0 freight:d0 merchant:s1 ship:s1 cargo:h1 vesse
 french	gallic:s0 gaul:d0 romanc:h0 frenchifi:d1 languag:h1 latinian:h1 nation:h1 land:h1
 frenchman	frenchwoman:s0 european:h0 french:s1 person:s1
 frenzi	craze:s0 delirium:s0 furi:s0 hysteria:s0 manic:s0 mania:d0 hyster:d0 infuri:d0
-frequenc	often:s0 frequent:d0 rate:h0 ratio:h1 rel:s2 cardin:h2 absolut:s3 number:h3
+frequenc	often:s0 frequent:d0 rate:h0 ratio:h1 relat:s2 cardin:h2 absolut:s3 number:h3
 frequent	patron:s0 patronis:s0 shop:s0 sponsor:s0 shopper:d0 frequenc:d0 prevail:a0 preval:a0
 fresh	new:a0 caller:a0 crisp:a0 good:a0 unspoil:a0 unspoilt:a0 undecompos:a0 incorrupt:a0
 freshman	fresher:s0 lowerclassman:h0 underclassman:h0 newcom:s1 fledgl:s1 fledgel:s1 starter:s1 neophyt:s1
 fret	fuss:s0 niggl:s0 worri:h0
 freud	freudian:d0 neurologist:h0 analyst:h0 psychoanalyst:h0 sigmund:s1 brain:h1 doctor:h1
 freudian	freud:d0
-fri	cook:a0
+fri	cook:a0 heat:h0 fryer:d1 frier:d1 hot:h1
 friabl	crumbl:s0 friabil:d0 crumb:d0 crumbli:d0 breakabl:a0
 friction	clash:s0 conflict:h0
-fridai	fri:s0 weekdai:h0
-friend	friendli:d0 friendship:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
-friendli	friend:d0 amic:a0 congeni:a0 graciou:a0 hospit:a0 sociabl:a0 social:a0 warm:a0
-friendship	friend:d0 relationship:h0 friendli:s1
+friday	fri:s0 weekday:h0
+friend	friendship:d0 friendli:d0 amic:a0 congeni:a0 gracious:a0 hospit:a0 sociabl:a0 social:a0
+friendli	friend:d0 like:h0
+friendship	friend:d0 relationship:h0
 friez	architectur:h1 ornament:h1
 fright	fear:s0 atroci:s0 horrifi:s0 horribl:s0 ugli:s0 alarm:a0 emot:h0 terribl:s1
 frighten	fright:s0 scare:s0 affright:s0 aw:s0 dire:s0 dread:s0 fear:s0 fearsom:s0
 frigid	cold:s0 unlov:a0 arctic:s1 gelid:s1 glacial:s1 ici:s1 polar:s1
 fring	peripheri:s0 fringi:d0 peripher:d0 border:a0 boundari:h0 edg:h0 bound:h0 outer:s1
 frivol	superfici:a0 airhead:a0 dizzi:a0 featherbrain:a0 giddi:a0 lighthead:a0 silli:a0 flighti:a0
-frizzl	fry:h0
+frizzl	fri:h0
 frog	toad:s0 anuran:s0 batrachian:s0 salientian:s0 amphibian:h0
 frogmarch	march:h0
-frolic	plai:s0 romp:s0 gambol:s0 caper:s0 lark:s0 rollick:s0 skylark:s0 disport:s0
+frolic	play:s0 romp:s0 gambol:s0 caper:s0 lark:s0 rollick:s0 skylark:s0 disport:s0
 front	forepart:s0 face:s0 look:s0 frontal:d0 frontag:d0 anterior:a0 first:a0 fore:a0
 frontag	extent:h0
 frontal	front:d0 anterior:a0
 frontier	wilder:h0 wild:h0
-frost	hoar:s0 hoarfrost:s0 rime:s0 ic:s0 frosti:d0 cover:h0 freez:s1 water:h1
+frost	hoar:s0 hoarfrost:s0 rime:s0 ice:s0 frosti:d0 cover:h0 freez:s1 water:h1
 frostbit	cryopathi:s0 injuri:h0 hurt:h0 harm:h0 trauma:h0
 frostbitten	frozen:a0
 froth	foam:s0 frothi:d0 foami:d0 bubbl:h0
@@ -4197,28 +4183,27 @@ frozen	cold:a0 unmelt:a0 frostbitten:a0 glaciat:a0 icebound:a0 ici:a0 sleeti:a0 
 fruit	fecund:s0 fruiti:d0 fruiter:d0 fruitlet:d0 fructifi:d0 reproduct:a0 product:a0 fertil:a0
 fruitless	bootless:s0 futil:s0 sleeveless:s0 vain:s0 unproduct:a0
 frustrat	defeat:s0 disappoint:s0 thwart:s0 foil:s0 queer:s0 spoil:s0 scotch:s0 cross:s0
-fry	heat:h0 fryer:d1 frier:d1 hot:h1 cook:h1
 fuel	substanc:h0 suppli:h0 provid:h0 render:h0 furnish:h0
 fugal	fugu:d0
-fugit	runawai:s0 fleer:s0 flee:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
+fugit	runaway:s0 fleer:s0 flee:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
 fulfil	accomplish:s0 execut:s0 action:s0 satisfact:h0 complet:h0 finish:h0 effect:h0 effectu:h0
 full	comprehens:s0 afloat:a0 awash:a0 flood:a0 inund:a0 overflow:a0 brim:a0 brimful:a0
-fullback	plai:h0 run:h1 back:h1
+fullback	play:h0 run:h1 back:h1
 fulmin	rail:s0 denounc:h0
 fumbl	muff:s0 bungl:s0 grope:s0 clumsi:s0 incompet:s0 unskil:a0 blunder:h0 blooper:h0
-fume	exhaust:s0 ga:h0 wast:h0 feel:h0 experi:h0 materi:h1 matter:h1 product:h1
-fun	merriment:s0 play:s0 funni:d0 divers:h0 recreat:h0 plai:s1 sport:s1 wit:h1
-function	map:s0 work:s0 oper:s0 go:s0 run:s0 us:a0 servic:a0 structur:a0
-fund	financ:s0 monei:h0 asset:h0 monetari:s1 store:s1 stock:s1 resourc:s1 cash:s1
-fundament	basic:s0 bedrock:s0 cardin:s0 central:s0 kei:s0 primal:s0 center:d0 import:a0
+fume	exhaust:s0 gas:h0 wast:h0 feel:h0 experi:h0 materi:h1 matter:h1 product:h1
+fun	merriment:s0 play:s0 funni:d0 divers:h0 recreat:h0 sport:s1 wit:h1 humor:h1
+function	map:s0 work:s0 oper:s0 go:s0 run:s0 use:a0 servic:a0 structur:a0
+fund	financ:s0 money:h0 asset:h0 monetari:s1 store:s1 stock:s1 resourc:s1 cash:s1
+fundament	basic:s0 bedrock:s0 cardin:s0 central:s0 key:s0 primal:s0 center:d0 import:a0
 fundamentalist	fundament:d0
-funer	obsequi:s0 funerari:d0 ceremoni:h0 observ:h0 occas:h1
-fungal	fungou:s0 fungu:d0
+funer	obsequy:s0 funerari:d0 ceremoni:h0 observ:h0 occas:h1
+fungal	fungous:s0 fungus:d0
 funnel	cone:h0 conoid:h0 move:h0 displac:h0 shape:s1
 funni	amus:s0 comic:s0 laughabl:s0 mirth:s0 risibl:s0 laugh:d0 fun:d0 comedi:d0
 fur	pelt:s0 furri:d1 anim:h1 skin:h1 coat:h1 pelag:h1
-furi	rage:s0 mad:s0 furiou:d0 infuri:d0 anger:h0 choler:h0 ir:h0 craze:s1
-furiou	feroci:s0 fierc:s0 savag:s0 furious:d0 feroc:d0 violent:a0 anger:s1 enrag:s1
+furi	rage:s0 mad:s0 furious:d0 infuri:d0 anger:h0 choler:h0 ire:h0 craze:s1
+furious	feroci:s0 fierc:s0 savag:s0 feroc:d0 violent:a0 anger:s1 enrag:s1 infuri:s1
 furl	deform:h0 roll:s1 chang:h1 shape:h1 form:h1
 furlong	linear:h1 unit:h1 measur:h1
 furlough	layoff:d0 leav:h0 displac:h0 fire:h0 can:h0 dismiss:h0 sack:h0 termin:h0
@@ -4239,7 +4224,6 @@ futil	ineffectu:s0 otios:s0 unavail:s0 meaningless:s0 useless:a0 inutil:h0 unus:
 futur	hereaft:s0 come:a0 incom:a0 prospect:a0 approach:a0 forthcom:a0 upcom:a0 earli:a0
 fuzz	hair:s0 tomentum:s0 fuzzi:s0 hairi:a0 hirsut:a0 enat:h0 plant:h1 process:h1
 fuzzi	fuzz:s0 hairi:a0 hair:a0 hirsut:a0 bleari:s1 blur:s1 blurri:s1 foggi:s1
-ga	gaseou:d0 gassi:d0 gasifi:d0 gass:d0 state:h0 attack:h0 assail:h0 matter:h1
 gabardin	fabric:h0 cloth:h0 materi:h0 textil:h0
 gabbl	chatter:s0 piffl:s0 palav:s0 prate:s0 twaddl:s0 clack:s0 maunder:s0 prattl:s0
 gabl	wall:h0 end:s1
@@ -4250,26 +4234,25 @@ gaelic	celtic:s0 gael:d0 celt:d0
 gag	joke:s0 laugh:s0 jest:s0 jape:s0 muzzl:s0 gagster:d0 jocular:d0 jokest:d0
 gage	pot:s0 grass:s0 dope:s0 weed:s0 sess:s0 sen:s0 smoke:s0 skunk:s0
 gagwrit	gagman:s0 gagster:s0 gag:d0 writer:h0 author:h0
-gai	cheeri:s0 sunni:s0 cheer:d0 jocund:s1 jolli:s1 jovial:s1 merri:s1 mirth:s1
 gaieti	merriment:s0 happi:h0
-gain	addit:s0 increas:s0 deriv:s0 paid:s0 pai:s0 profit:a0 obtain:h0 acquir:s1
+gain	addit:s0 increas:s0 deriv:s0 paid:s0 pay:s0 profit:a0 obtain:h0 acquir:s1
 gait	pace:s0 rate:h0
 gal	gallon:s0 unit:h1 state:h1 liquid:h1
 galaxi	collect:h0 aggreg:h0 accumul:h0 assemblag:h0
-gall	annoi:s0 bothersom:s0 irrit:s0 nettlesom:s0 peski:s0 pester:s0 pestifer:s0 plagui:s0
+gall	annoy:s0 bothersom:s0 irrit:s0 nettlesom:s0 peski:s0 pester:s0 pestifer:s0 plaguy:s0
 gallant	dandi:s0 dude:s0 fop:s0 sheik:s0 beau:s0 swell:s0 clotheshors:s0 dandifi:d0
 gallantri	heroism:s0 valor:s0 valour:s0 valianc:s0 valiant:d0 courag:h0 braveri:h0 brave:h0
 gallbladd	bladder:h0 vesica:h0 gall:s1
 gallon	gal:s0 unit:h1 state:h1 liquid:h1
 gallop	gait:h0 ride:h1 horseback:h1 pace:h1
 gallow	instrument:h1 execut:h1
-gallu	brace:s0 suspend:s0 man:h1 cloth:h1
+gallus	brace:s0 suspend:s0 man:h1 cloth:h1
 galvan	voltaic:s0 volt:d0 electr:h0
-gambl	game:s0 plai:s0 chanc:s0 risk:s0 hazard:s0 adventur:s0 gambler:d0 divers:h0
+gambl	game:s0 play:s0 chanc:s0 risk:s0 hazard:s0 adventur:s0 gambler:d0 divers:h0
 gambler	gambl:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
 game	activ:h0 contest:h1 competit:h1 divers:h2 recreat:h2
 gamecock	cock:h0 fight:s1
-gamin	throwawai:s0 guttersnip:h0 street:s1 arab:s1 urchin:h1
+gamin	throwaway:s0 guttersnip:h0 street:s1 arab:s1 urchin:h1
 gamma	letter:h0 alphabet:h1 charact:h1
 gamut	scope:h0 rang:h0 reach:h0 orbit:h0 compass:h0 ambit:h0
 gang	pack:s0 ring:s0 mob:s0 mobster:d0 gangdom:d0 gangster:d0 associ:h0 crowd:s1
@@ -4285,16 +4268,17 @@ garland	decor:h0 adorn:h0 grace:h0 ornament:h0 embellish:h0 beautifi:h0
 garment	cloth:h0 vestur:h0 wear:h0 wearabl:h0 habili:h0 articl:h1
 garner	earn:s0 win:s0 get:h0 acquir:h0
 garrison	fort:s0 fortifi:d0 post:h0 station:h0 send:h0 place:h0 militari:h1
-gaseou	ga:d0 gaseous:d0 aeriform:a0 airlik:a0 aerosol:a0 aerosolis:a0 evapor:a0 gasifi:a0
+gas	gaseous:d0 gassi:d0 gasifi:d0 gass:d0 state:h0 attack:h0 assail:h0 matter:h1
+gaseous	gas:d0 aeriform:a0 airlik:a0 aerosol:a0 aerosolis:a0 evapor:a0 gasifi:a0 vapor:a0
 gash	slash:s0 cut:h0
-gasolin	gasolen:s0 ga:s0 petrol:s0 gasifi:d0 fuel:h0 hydrocarbon:h0
+gasolin	gasolen:s0 gas:s0 petrol:s0 gasifi:d0 fuel:h0 hydrocarbon:h0
 gasp	pant:s0 puff:s0 heav:s0 puf:d0 inhal:h0 inspir:h0 aspir:h0 intak:h0
-gass	ga:d1 chemic:h1 process:h1 chang:h1 action:h1 poison:h1
-gastrocnemiu	muscl:s1 skelet:h1 striat:h1
+gass	gas:d1 chemic:h1 process:h1 chang:h1 action:h1 poison:h1
+gastrocnemius	muscl:s1 skelet:h1 striat:h1
 gastrointestin	gi:s0
 gate	movabl:h1 barrier:h1 logic:s2 comput:h2 circuit:h2
 gatepost	post:h0
-gatewai	entranc:h0 entrancewai:h0 entrywai:h0 entri:h0 entre:h0
+gateway	entranc:h0 entranceway:h0 entryway:h0 entri:h0 entre:h0
 gather	assemblag:s0 collect:s0 garner:s0 assembl:d0 pull:s1 togeth:s1 meet:s1 forgath:s1
 gauch	graceless:s0 unpolish:s0 ineleg:a0
 gaudi	brassi:s0 cheap:s0 flash:s0 flashi:s0 garish:s0 gimcrack:s0 loud:s0 meretrici:s0
@@ -4304,6 +4288,7 @@ gauntlet	glove:a0
 gauss	flux:h1 densiti:h1 unit:h1
 gavott	social:h1 danc:h1
 gawk	goggl:s0 gape:s0 gawp:s0 look:h0
+gay	cheeri:s0 sunni:s0 cheer:d0 jocund:s1 jolli:s1 jovial:s1 merri:s1 mirth:s1
 gaze	regard:s0 stare:s0 starer:d0 look:h0
 gear	cogwheel:s0 pitch:s0 wheel:h0 adapt:h0 accommod:h0
 gearset	gear:h0 mechan:h1
@@ -4312,28 +4297,28 @@ gegenschein	counterglow:s0 light:h0 visibl:h1 radiat:h1
 geld	male:h1 hors:h1
 gem	treasur:s0 art:h0 fine:h1
 gender	grammat:s1 categori:h1 syntact:h1
-gener	generalis:s0 induct:s0 coeval:s0 contemporari:s0 extrapol:s0 infer:s0 generalship:d0 induc:d0
-generalist	scholar:h0 bookman:h0 student:h0 renaiss:s1 man:s1 scholarli:h1 person:h1
-generos	gener:s0 kind:h0
-genesi	gener:s0 begin:h0
+general	generalis:s0 induct:s0 extrapol:s0 infer:s0 generalship:d0 induc:d0 comprehens:a0 imprecis:a0
+generalist	scholar:h0 bookman:h0 student:h0 renaiss:s1 man:s1 person:h1
+generat	coeval:s0 contemporari:s0 peopl:h0 apparatus:h0 setup:h0 make:h0 creat:h0 bring:s1
+generos	generous:s0 kind:h0
+generous	generos:d0 charit:a0 unselfish:a0 benevol:a0 freeheart:a0 big:a0 bigheart:a0 bounteous:a0
+genesi	generat:s0 begin:h0
 genet	famili:s0 hereditari:s0 inherit:s0 transmit:s0 transmiss:s0 hered:d0 herit:a0
 geneticist	genet:d0 biologist:h0 life:h1 scientist:h1
 geni	jinni:s0 jinne:s0 djinni:s0 djinn:s0 spirit:h0 disembodi:h1
-genial	affabl:s0 amiabl:s0 cordial:s0 amiti:d0 friendli:a0
-geniu	mastermind:s0 brain:s0 brainiac:s0 einstein:s0 braini:d0 intellectu:h0 intellect:h0 brillianc:s1
+genial	affabl:s0 amiabl:s0 cordial:s0 amiti:d0 friend:a0
+genius	mastermind:s0 brain:s0 brainiac:s0 einstein:s0 braini:d0 intellectu:h0 intellect:h0 brillianc:s1
 genr	kind:h0 sort:h0 form:h0 varieti:h0
 gentian	flower:h0
 gentl	pacifi:s0 lenifi:s0 concili:s0 assuag:s0 appeas:s0 mollifi:s0 placat:s0 gruntl:s0
-gentleman	gentlemanli:d0 man:h0 adult:h1 male:h1
-gentlemanli	gentlemanlik:s0 gentleman:d0 refin:a0
+gentleman	gentlemanlik:s0 refin:a0 man:h0 adult:h1 male:h1
 gentri	aristocraci:s0 aristocrat:d0 upper:h1 class:h1 crust:h1
-genu	gener:d0 kind:h0 sort:h0 form:h0 varieti:h0 taxon:h1 taxonom:h2 group:h2
 genuin	echt:s0 honest:a0 honor:a0 real:a0 exist:a0 sincer:a0 true:a0 authent:a0
+genus	generic:d0 kind:h0 sort:h0 form:h0 varieti:h0 taxon:h1 taxonom:h2 group:h2
 geochemistri	chemistri:h0 chemic:h1 scienc:h1
 geograph	geographi:d0 expert:h0
-geolog	geologi:d0
-geologi	geolog:d0 geologist:d0 earth:h1 scienc:h1
-geologist	geologi:d0 scientist:h0
+geolog	geologist:d0 earth:h1 scienc:h1
+geologist	geolog:d0 scientist:h0
 geometr	geometri:d0 nonrepresent:a0
 geometri	geometr:d0 geometrician:d0 pure:h1 mathemat:h1
 georgia	ga:s0 georgian:d0 empir:s1 state:s1 south:s1 peach:s1 american:h1 coloni:h1
@@ -4344,28 +4329,27 @@ germani	deutschland:s0 frg:s0 feder:s1 republ:s1 european:h1 countri:h1 nation:h
 germanium	ge:s0 element:h0 semiconductor:h0 atom:s1 number:s1 32:s1 chemic:h1 semiconduct:h1
 germin	shoot:s0 spud:s0 pullul:s0 bourgeon:s0 sprout:s0 origin:s0 semin:s0 germ:d0
 gerundi	gerund:d0
-gesticul	gestur:s0 motion:s0 commun:a0 communicatori:a0 intercommun:h0
-gestur	motion:s0 gesticul:s0 movement:h0 move:h0 motil:h0 commun:h0 intercommun:h0 visual:h2
+gesticul	gestur:s0 motion:s0 communic:a0 communicatori:a0 intercommun:h0
+gestur	motion:s0 gesticul:s0 movement:h0 move:h0 motil:h0 communic:h0 intercommun:h0 visual:h2
 get	acquir:s0 acquisit:d0 becom:s1 go:s1 turn:h1 let:s2 have:s2 along:a2
 geyser	overflow:h0 overrun:h0 well:h1 run:h1 brim:h1
 ghana	ghanian:d0 ghanaian:d0 republ:s1 gold:s1 coast:s1 african:h1 countri:h1 nation:h1
-ghastli	grim:s0 grisli:s0 gruesom:s0 macabr:s0 sick:s0 alarm:a0
+ghast	grim:s0 grisli:s0 gruesom:s0 macabr:s0 sick:s0 ghastli:d0 alarm:a0
 ghetto	ghettoiz:d0 quarter:h0
-ghost	shade:s0 spook:s0 wraith:s0 specter:s0 spectr:s0 apparit:h0 phantom:h0 phantasm:h0
-ghostli	apparit:s0 ghostlik:s0 phantasm:s0 spectral:s0 spiritu:s0 spirit:d0 phantasma:d0 ghost:d0
-ghostlik	apparit:s0 ghostli:s0 phantasm:s0 spectral:s0 spiritu:s0 spirit:d0 phantasma:d0 ghost:d0
+ghost	shade:s0 spook:s0 wraith:s0 specter:s0 spectr:s0 apparit:s0 phantasm:s0 ghostlik:s0
+ghostlik	apparit:s0 ghost:s0 phantasm:s0 spectral:s0 spiritu:s0 spirit:d0 phantasma:d0 ghostli:d0
 ghoul	graverobb:s0 thief:h0 stealer:h0 bodi:s1 snatcher:s1 evil:h2 spirit:h2
 giant	elephantin:s0 gargantuan:s0 jumbo:s0 gigant:d0 gargantua:d0 larg:a0 big:a0 anim:h0
-gibbet	gallou:s0 gallow:h0 tree:s1
+gibbet	gallous:s0 gallow:h0 tree:s1
 gibelik	deris:s0 jeer:s0 mock:s0 taunt:s0 derid:d0 disrespect:a0
 giddi	silli:s0 frivol:h0
 gift	endow:s0 indu:s0 empow:s0 invest:s0 endu:s0 acquisit:h0 enabl:h0 talent:s1
 gig	small:h1 boat:h1
 gigant	mammoth:s0 giant:d0 larg:a0 big:a0
-giggl	titter:s0 giggler:d0 laugh:h0 laughter:h0 express:h1 joi:h1 mirth:h1
+giggl	titter:s0 giggler:d0 laugh:h0 laughter:h0 express:h1 joy:h1 mirth:h1
 gild	begild:s0 engild:s0 aureat:s0 gilt:s0 gold:s0 golden:s0 gilder:d0 chromat:a0
 gilt	aureat:s0 gild:s0 gold:s0 golden:s0 chromat:a0
-gingerli	cautiou:a0
+ginger	cautious:a0
 gingham	fabric:h0 cloth:h0 materi:h0 textil:h0
 ginkgo	gingko:s0 maidenhair:s1 tree:s1 biloba:s1 gymnosperm:h1
 ginmil	barroom:s0 bar:s0 saloon:s0 taproom:s0 room:h0
@@ -4374,10 +4358,10 @@ girl	miss:s0 missi:s0 fill:s0 girlhood:d0 woman:h0 young:s1 ladi:s1 adult:h1
 girlfriend	woman:h0 friend:h0 girl:s1 adult:h1 femal:h1 lover:h1 ladi:s2
 girlish	schoolgirlish:s0 young:a0 immatur:a0
 give	spring:s0 springi:s0 gift:s0 elast:h0 snap:h0 share:h0 yield:s1 afford:s1
-giveawai	gift:h0
+giveaway	gift:h0
 given	presumpt:s0 precondit:s0 grant:s0 presum:d0 acknowledg:a0 assumpt:h0 supposit:h0 suppos:h0
 giver	good:h1 person:h1
-glacier	glacial:d0 glaciat:d0 ic:h1 mass:h1
+glacier	glacial:d0 glaciat:d0 ice:h1 mass:h1
 glad	cheer:a0 gladsom:a0 happi:s1 will:a1 grate:a2 thank:a2
 gladiat	gladiatori:d0 combat:h0 battler:h0 belliger:h0 fighter:h0 scrapper:h0
 glamor	glamour:s0 glamouris:d0 excit:a0 beauti:h0
@@ -4388,37 +4372,37 @@ glare	blaze:s0 brillianc:s0 glower:s0 blind:s0 dazzl:s0 fulgent:s0 glari:s0 bril
 glass	spectacl:s0 spec:s0 eyeglass:s0 glassi:d0 solid:h0 contain:h1 optic:h1 instrument:h1
 glassi	glass:d0 smooth:a0 glaze:s1 empti:a1
 glassless	unglaz:s0
-glaucoma	ey:h1 diseas:h1
+glaucoma	eye:h1 diseas:h1
 glaze	glassi:s0 empti:a0 coat:h0 surfac:h0 glass:s1 chang:h1
 gleam	glow:s0 lambenc:s0 shine:s0 glimmer:s0 glitter:s0 glisten:s0 glint:s0 agleam:s0
 glean	reap:s0 harvest:s0 gleaner:d0 reaper:d0 gather:h0 garner:h0 collect:h0 pull:h1
 glee	hilar:s0 mirth:s0 gleeful:s0 hilari:d0 gaieti:h0 merriment:h0
-gleeful	elat:s0 joy:s0 jubil:s0 joyou:a0
+gleeful	elat:s0 joy:s0 jubil:s0 joyous:a0
 glib	slick:s0 superfici:h0 shallow:h0
 glide	glider:d0 travel:h0 go:h0 move:h0 locomot:h0
 glimmer	gleam:s0 glimmeri:d0 flash:h0
 glimps	glanc:s0 look:h0 see:h0 coup:s1 oeil:s1 view:h1 aspect:h1 prospect:h1
 glint	flicker:s0 spark:s0 glitter:s0 glisten:s0 gleam:s0 shine:s0 aglitt:s0 corusc:s0
-glisten	glitter:s0 glint:s0 gleam:s0 shine:s0 glossi:s0 lustrou:s0 sheeni:s0 shini:s0
+glisten	glitter:s0 glint:s0 gleam:s0 shine:s0 glossi:s0 lustrous:s0 sheeni:s0 shini:s0
 glitter	glister:s0 glisten:s0 scintil:s0 sparkl:s0 glitteri:s0 glint:s0 gleam:s0 shine:s0
-gloat	triumph:s0 crow:s0 boast:h0 tout:h0 swash:h0 brag:h0 ga:h0 blow:h0
+gloat	triumph:s0 crow:s0 boast:h0 tout:h0 swash:h0 brag:h0 gas:h0 blow:h0
 global	planetari:s0 world:s0 worldwid:s0 globe:d0 intern:a0
 globe	earth:s0 world:s0 global:d0 earthl:d0 terrestri:h1 planet:h1
 globulin	simpl:h1 protein:h1
 glom	hook:s0 snitch:s0 thiev:s0 cop:s0 thieveri:d0 snitcher:d0 steal:h0 rip:h0
-glomerular	glomerulu:d0
+glomerular	glomerulus:d0
 gloom	somber:s0 sombr:s0 gloomi:d0 semidark:h0 melancholi:h1 apprehens:h1 dread:h1
 gloomi	gloom:s0 sulki:s0 dark:a0
-glori	glorif:s0 glorifi:d0 gloriou:d0 honor:h0 honour:h0 laurel:h0 exuber:h0 exult:h0
+glori	glorif:s0 glorifi:d0 glorious:d0 honor:h0 honour:h0 laurel:h0 exuber:h0 exult:h0
 glorifi	laud:s0 extol:s0 exalt:s0 proclaim:s0 canon:s0 canonis:s0 glorif:d0 glori:d0
-gloriou	glori:d0 known:a0 bright:a0 celebr:a0 histori:a0 stori:a0 divin:a0 elysian:a0
+glorious	glori:d0 known:a0 bright:a0 celebr:a0 histori:a0 stori:a0 divin:a0 elysian:a0
 glossari	gloss:s0 wordbook:h0
 glottochronolog	chronolog:h0
 glove	mitt:s0 gauntlet:a0 basebal:s1 equip:h1
 glow	fresh:s0 enthusiast:a0 healthi:h0 radiat:h0 luminesc:s1 beam:s1 shine:s1 good:h1
 glower	glare:s0 dark:s0 dour:s0 glum:s0 moodi:s0 moros:s0 saturnin:s0 sour:s0
 glu	past:s0 affix:a0
-glue	gum:s0 mucilag:s0 past:s0 mucilagin:d0 gummi:d0 gluei:d0 paster:d0 cement:h0
+glue	gum:s0 mucilag:s0 past:s0 mucilagin:d0 gummi:d0 gluey:d0 paster:d0 cement:h0
 glum	deject:a0
 glut	gorg:s0 ingurgit:s0 overindulg:s0 englut:s0 stuff:s0 engorg:s0 overgorg:s0 overeat:s0
 glutton	gourmand:s0 trencherman:s0 eater:h0 feeder:h0
@@ -4427,28 +4411,28 @@ glycerol	glycerin:s0 glycerolis:s0 alcohol:h0 put:h0 set:h0 place:h0 pose:h0 pos
 gm	gram:s0 gramm:s0 metric:h1 weight:h1 unit:h1
 gnash	grate:h0 grind:h0
 gnaw	gnawer:d0 chew:h0 mastic:h0 manduc:h0 jaw:h0 bite:h0 erod:s1 eros:d1
-gnome	dwarf:s0 gnomic:d0 fairi:h0 faeri:h0 fai:h0 sprite:h0
+gnome	dwarf:s0 gnomic:d0 fairi:h0 faeri:h0 fay:h0 sprite:h0
 gnp	valu:h0 gross:s1 nation:s1 product:s1
 go	departur:s0 leav:s0 travel:s0 move:s0 locomot:s0 depart:d0 motion:d0 movement:d0
 goad	prod:s0 spur:s0 devic:h0 encourag:h0 incit:h1 egg:h2
 goal	end:s0 content:h0 finish:s1 destin:s1 cognit:h1 mental:h1 object:h1 termin:h1
 goat	bovid:h0 caprin:s1 anim:s1
 gobbl	bolt:s0 gobbler:d0 eat:h0 utter:h1 emit:h1 loos:h2
-god	godli:d0 suprem:s1 deiti:s1 divin:s1 immort:s1 deifi:d1 spiritu:h1 supernatur:h1
+god	suprem:s1 deiti:s1 divin:s1 immort:s1 deifi:d1 spiritu:h1 supernatur:h1
 goddam	blast:s0 blame:s0 bless:s0 damn:s0 darn:s0 deuc:s0 goddamn:s0 infern:s0
 goddamn	damn:s0 blast:s0 blame:s0 bless:s0 darn:s0 deuc:s0 goddam:s0 infern:s0
 goddess	deiti:h0 divin:h0 god:h0 immort:h0
 godforsaken	wast:s0 wild:s0 wilder:d0 inhospit:a0
-godless	irrever:s0 impiou:a0
+godless	irrever:s0 impious:a0
 godlik	divin:s0 superhuman:a0
 goitr	goiter:s0 struma:s0 thyromegali:s0 diseas:h0
 goitrogen	compound:h0 chemic:h1
-gold	golden:s0 gild:s0 metal:a0 amber:s1 aureat:s1 gilt:s1 chromat:a1 preciou:h1
+gold	golden:s0 gild:s0 metal:a0 amber:s1 aureat:s1 gilt:s1 chromat:a1 precious:h1
 golden	aureat:s0 gild:s0 gilt:s0 gold:s0 chromat:a0 halcyon:s1 prosper:s1 happi:a1
 goldsmith	goldwork:s0 jewel:h0 jewelri:h1 maker:h1
-golf	plai:h0 game:s1 outdoor:h1
+golf	play:h0 game:s1 outdoor:h1
 golfer	linksman:s0 golf:d0 player:h0 particip:h0
-gone	kaput:s0 destroi:a0 asleep:s1 deceas:s1 depart:s1 dead:a1 peac:s2 rest:s2
+gone	kaput:s0 destroy:a0 asleep:s1 deceas:s1 depart:s1 dead:a1 peac:s2 rest:s2
 goner	toast:s0 desper:h0
 good	best:a0 better:a0 favor:a0 favour:a0 obedi:a0 respect:a0 bulli:a0 cork:a0
 goof	sin:s0 blunder:s0 boob:s0 transgress:h0 offend:h0 infract:h0 violat:h0 breach:h0
@@ -4456,7 +4440,7 @@ goos	gosl:d0 anseriform:h1 bird:h1
 gop	parti:h0 republican:s1 polit:h1
 gore	pierc:h0 thrust:h0
 gorg	ingurgit:s0 overindulg:s0 glut:s0 englut:s0 stuff:s0 engorg:s0 overgorg:s0 overeat:s0
-gorgeou	beauti:a0
+gorgeous	beauti:a0
 gori	bloodstain:s0 bloodi:a0
 gospel	evangel:s0 evangelist:s0 revivalist:s0 reviv:d0 preacher:h0 sermon:h0 sermonis:h0 sacr:h1
 gossam	ether:s0 delic:a0
@@ -4471,18 +4455,17 @@ governor	gubernatori:d0 governorship:d0 govern:d0 politician:h0
 gown	cloth:a0 clad:a0 dress:h0 frock:h0
 grab	catch:s0 catcher:d0 seiz:h0 prehend:h0 clutch:h0 take:s1 hold:s1 snaffl:s1
 grace	decor:s0 adorn:s0 ornament:s0 embellish:s0 beautifi:s0 beautif:d0 beauti:d0 gracil:a0
-graciou	grace:d0 gracious:d0 friendli:a0 refin:a0 eleg:a0 merci:a0
+gracious	grace:d0 friend:a0 refin:a0 eleg:a0 merci:a0
 grade	class:s0 form:s0 cours:s0 rank:s0 scale:s0 order:s0 rate:s0 rang:s0
 gradient	chang:h0
 gradual	slow:a0 piecem:a0 stepwis:a0 gradat:a0 gradatori:a0 graduat:a0 small:a1 stage:a1
-graduat	alumnu:s0 alumna:s0 alum:s0 grad:s0 postgradu:s0 high:a0 scholar:h0 bookman:h0
-grai	gray:s0 grei:s0 grey:s0 greyish:s0 grayish:s0 achromat:a0 neutral:a0 grizzli:s1
+graduat	alumnus:s0 alumna:s0 alum:s0 grad:s0 postgradu:s0 high:a0 scholar:h0 bookman:h0
 grain	woodgrain:s0 graini:d0 granular:d0 atom:h0 molecul:h0 particl:h0 corpuscl:h0 mote:h0
 gram	gramm:s0 gm:s0 metric:h1 weight:h1 unit:h1
 grammarian	syntactician:s0 syntax:d0 linguist:h0 scientist:h1
 grammat	grammar:d0
 granari	garner:s0 storehous:h0 depot:h0 entrepot:h0 storag:h0 store:h0
-grand	expans:s0 heroic:s0 impress:a0 august:s1 lordli:s1 lord:d1 nobl:a1
+grand	expans:s0 heroic:s0 impress:a0 august:s1 lord:s1 lordli:d1 nobl:a1
 grandchild	offspr:h0 progeni:h0 issu:h0
 grandeur	magnific:s0 brillianc:s0 splendor:s0 splendour:s0 grand:s0 brilliant:d0 eleg:h0 nobil:s1
 grandfath	gramp:s0 granddad:s0 grandad:s0 granddaddi:s0 grandpa:s0 grandpar:h0
@@ -4495,9 +4478,9 @@ granni	grandma:s0 grandmoth:s0 gran:s0 nan:s0 nanna:s0 grandpar:h0
 grant	allow:s0 given:s0 granter:d0 acknowledg:a0 aid:h0 assist:h0 give:h0 subsid:s1
 granul	grain:h0
 granular	farinac:s0 graini:s0 granulos:s0 gritti:s0 meali:s0 grit:d0 grain:d0 coars:a0
-grape	grapi:d0 grapei:d0 edibl:h1 fruit:h1
+grape	grapi:d0 grapey:d0 edibl:h1 fruit:h1
 grapevin	pipelin:s0 gossip:h0 comment:h0 scuttlebutt:h0 word:s1 mouth:s1
-graph	chart:s0 graphic:d0 chartist:d0 repres:h0 interpret:h0 record:s1 visual:h1 commun:h1
+graph	chart:s0 graphic:d0 chartist:d0 repres:h0 interpret:h0 record:s1 visual:h1 communic:h1
 graphic	graph:d0 written:a0 write:s1 explicit:a1 express:a1
 graphit	plumbago:s0 carbon:h0 black:s1 lead:s1 atom:h1 number:h1
 grappl	wrestl:s0 cope:s0 contend:s0 deal:s0 manag:s0 struggl:h0 act:h0 move:h0
@@ -4511,12 +4494,13 @@ gratif	satisfact:s0 gratifi:d0 spirit:h0 emot:h1 state:h1
 gratifi	satisfi:s0 gratif:d0 pleas:a0
 gratitud	feel:h0
 gratuit	unmerit:a0
-grave	sedat:s0 sober:s0 solemn:s0 solem:d0 graviti:d0 seriou:a0 death:h0 dy:h0
+grave	sedat:s0 sober:s0 solemn:s0 solem:d0 graviti:d0 serious:a0 death:h0 die:h0
 gravel	gravelli:d0 rock:h0 stone:h0 crush:s1
 graveston	headston:s0 tombston:s0 stone:h0 memori:h0 monument:h0
 graveyard	cemeteri:s0 necropoli:s0 site:h0 burial:s1 ground:s1 buri:s1 memori:s1 park:s1
 gravid	big:s0 enceint:s0 expect:s0 great:s0 larg:s0 heavi:s0 pregnant:a0 child:s1
 graviti	gravit:s0 attract:h0 forc:s1 grave:s1 sobrieti:s1 sober:s1 somber:s1 sombr:s1
+gray	grey:s0 greyish:s0 grayish:s0 achromat:a0 neutral:a0 grizzli:s1 hoar:s1 hoari:s1
 graybeard	greybeard:s0 methuselah:s0 man:h0 oldster:h0 old:s1 person:h1 senior:h1 citizen:h1
 graze	crop:s0 brows:s0 rang:s0 pastur:s0 pasturag:d0 feed:h0 eat:h0 injur:h1
 greas	greasi:d0 oil:h0 cover:h0 lubric:s1
@@ -4535,15 +4519,15 @@ greenland	gronland:s0 island:h0 kalaallit:s1 nunaat:s1
 greenroom	room:h0
 greet	salut:s0 recogn:s0 recognis:s0 greeter:d0 acknowledg:h0 address:h0 accost:h0 come:h1
 gregari	social:a0
-grei	grai:s0 greyish:s0 grayish:s0 gray:d0 grey:d0 achromat:a0 neutral:a0
 grenad	bomb:h0
+grey	gray:s0 greyish:s0 grayish:s0 achromat:a0 neutral:a0
 grief	heartach:s0 heartbreak:s0 brokenhearted:s0 brokenheart:d0 sorrow:h0
 griev	sorrow:s0 griever:d0 suffer:h0
 grievanc	grudg:s0 score:s0 resent:h0 bitter:h0 gall:h0 rancor:h0 rancour:h0 alleg:h1
-grievou	danger:s0 grave:s0 seriou:s0 sever:s0 serious:d0 critic:a0
+grievous	danger:s0 grave:s0 serious:s0 sever:s0 critic:a0
 grill	grillroom:s0 wicket:s0 lattic:s0 restaur:h0 eateri:h0 open:h0 cook:h0 eat:h1
-grim	inexor:s0 relentless:s0 stern:s0 unappeas:s0 unforgiv:s0 unrel:s0 implac:a0 ghastli:s1
-grimac	commun:h0 intercommun:h0 make:s1 face:s1 pull:s1
+grim	inexor:s0 relentless:s0 stern:s0 unappeas:s0 unforgiv:s0 unrel:s0 implac:a0 ghast:s1
+grimac	communic:h0 intercommun:h0 make:s1 face:s1 pull:s1
 grimi	begrim:s0 dingi:s0 grubbi:s0 grungi:s0 raunchi:s0 grung:d0 grime:d0 ding:d0
 grin	smile:s0 grinner:d0 facial:h1 express:h1 gestur:h1
 grind	crunch:s0 cranch:s0 craunch:s0 atom:h0 molecul:h0 particl:h0 corpuscl:h0 mote:h0
@@ -4559,9 +4543,9 @@ groggi	daze:s0 foggi:s0 logi:s0 stupor:s0 letharg:a0 unenerget:a0
 groin	inguen:s0 inguin:d0 area:h0 region:h0
 groom	bridegroom:s0 prepar:s0 train:s0 traine:d0 trainer:d0 preparatori:d0 tidi:a0 brush:a0
 groov	channel:s0 establish:a0 constitut:a0 depress:h0 impress:h0 imprint:h0 rut:s1 routin:h1
-grope	fumbl:s0 search:h0 seek:h0 look:h1 try:h1 attempt:h1 essai:h1 assai:h1
-gross	overal:a0 gener:a1 porcin:s2 fat:a2
-grotesqu	monstrou:s0 monster:d0 monstros:d0 ugli:a0 art:h0 antic:s1 fantast:s1 strang:a1
+grope	fumbl:s0 search:h0 seek:h0 look:h1 tri:h1 attempt:h1 essay:h1 assay:h1
+gross	overal:a0 general:a1 porcin:s2 fat:a2
+grotesqu	monstrous:s0 monster:d0 monstros:d0 ugli:a0 art:h0 antic:s1 fantast:s1 strang:a1
 ground	land:s0 earth:s0 evid:s0 anchor:s0 evidenti:d0 evidentiari:d0 object:h0 inform:h0
 grounder	groundbal:s0 hopper:s0 ground:d0 hop:d0 hit:h0 strike:h0 ball:s1
 groundless	baseless:s0 idl:s0 unfound:s0 unwarr:s0 wild:s0 unsupport:a0
@@ -4571,14 +4555,14 @@ grove	forest:h0 wood:h0 woodlet:s1 orchard:s1 plantat:s1 garden:h1
 grovel	fawn:s0 crawl:s0 creep:s0 cring:s0 cower:s0 coward:d0 crawler:d0 fawner:d0
 grow	growth:s0 matur:s0 develop:s0 ontogeni:s0 ontogenesi:s0 turn:s0 ontogenet:d0 development:d0
 grower	agriculturist:s0 agriculturalist:s0 cultiv:s0 raiser:s0 rais:d0 grow:d0 agricultur:d0 farmer:h0
-growl	grumbl:s0 rumbl:s0 growler:d0 cry:h0 utter:h0 vocal:h0 emit:h0 loos:h1
+growl	grumbl:s0 rumbl:s0 growler:d0 cri:h0 utter:h0 vocal:h0 emit:h0 loos:h1
 grown	adult:s0 big:s0 grownup:s0 matur:a0 fulli:s1
 grownup	adult:s0 adulthood:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
 growth	grow:s0 matur:s0 develop:s0 ontogeni:s0 ontogenesi:s0 ontogenet:d0 development:d0 organ:h1
 grub	chow:s0 chuck:s0 eat:s0 fare:h0 grubbi:d1 larva:h1
 grudg	score:s0 grievanc:s0 resent:h0 bitter:h0 gall:h0 rancor:h0 rancour:h0
-gruesom	ghastli:s0 grim:s0 grisli:s0 macabr:s0 sick:s0 alarm:a0
-gruff	crusti:s0 curmudgeonli:s0 curmudgeon:d0 crust:d0 hoars:s1 huski:s1 cacophon:a1
+gruesom	ghast:s0 grim:s0 grisli:s0 macabr:s0 sick:s0 ghastli:d0 alarm:a0
+gruff	crusti:s0 curmudgeon:s0 crust:d0 hoars:s1 huski:s1 cacophon:a1
 grumbl	rumbl:s0 grouch:s0 scold:s0 scolder:d0 grumbler:d0 nois:h0 complain:h0 kick:h0
 grunt	oink:s0 grunter:d0 nois:h0 utter:h0 emit:h0 loos:h1
 guam	gu:s0 island:h0
@@ -4591,25 +4575,24 @@ gubernatori	governor:d0
 guerrilla	guerilla:s0 irregular:s0 insurg:s0 warrior:h0
 guess	conjectur:s0 supposit:s0 surmis:s0 specul:s0 hypothesi:s0 suppos:s0 guesswork:s0 shot:s0
 guest	invite:s0 invit:d0 visitor:h0 visit:h0
-gui	cat:s0 hombr:s0 bozo:s0 sod:s0 man:h0 adult:h1 male:h1 effigi:h1
 guid	usher:s0 steer:s0 maneuv:s0 manoeuv:s0 manoeuvr:s0 direct:s0 point:s0 head:s0
 guidanc	counsel:s0 direct:s0 messag:h0 content:h0 substanc:h0 steer:s1 guid:d1 subject:h1
 guidepost	guidelin:s0 rule:h0 regul:h0 thumb:s1
-guilt	guilti:s0 condit:h0 statu:h0 compunct:h1 remors:h1 conscienc:s2 feel:s2 trip:s2
+guilt	guilti:s0 condit:h0 status:h0 compunct:h1 remors:h1 conscienc:s2 feel:s2 trip:s2
 guilti	guilt:d0 inculpatori:a0 inculp:a0 unright:a0 blameworthi:a0 blamabl:a0 blameabl:a0 blame:a0
 guitar	guitarist:d0 string:h1 instrument:h1
 gulf	water:h0 disconnect:s1 bodi:h1 dispar:h1
 gull	fool:s0 befool:s0 deceiv:h0 delud:h0 cozen:h0 dupe:s1 slang:s1 cod:s1
-gulli	vallei:h0 vale:h0
+gulli	valley:h0 vale:h0
 gullibl	fleeceabl:s0 green:s0 naiv:a0 naif:a0
 gulp	draft:s0 draught:s0 swig:s0 quaff:s0 quaffer:d0 gulper:d0 swallow:h0 drink:h0
 gum	sweet:h0 confect:h0 chew:s1 gingiva:s1 gingiv:d1 anim:h2 tissu:h2
-gummi	gluei:s0 glutin:s0 mucilagin:s0 pasti:s0 sticki:s0 viscid:s0 viscou:s0 past:d0
+gummi	gluey:s0 glutin:s0 mucilagin:s0 pasti:s0 sticki:s0 viscid:s0 viscous:s0 past:d0
 gun	weapon:h0 arm:h0 artilleri:s1 ordnanc:s1 system:h1 armament:h1 heavi:s2
 gunfir	gunshot:s0 shoot:h0 shot:h0
 gunman	gunsling:s0 gun:s0 triggerman:s0 hitman:s0 torpedo:s0 shooter:s0 shoot:d0 murder:h0
 gunner	artilleryman:s0 cannon:s0 gun:d0 serviceman:h0 man:h0 machin:s1 militari:h1 personnel:h1
-gunplai	gunfight:s0 shootout:s0 fight:h0 combat:h0 scrap:h0
+gunplay	gunfight:s0 shootout:s0 fight:h0 combat:h0 scrap:h0
 gunpowd	powder:s0 explos:h0
 gunshot	gunfir:s0 shoot:h0 shot:h0
 gunsling	gunman:s0 gun:s0 triggerman:s0 hitman:s0 torpedo:s0 shooter:s0 shoot:d0 murder:h0
@@ -4620,60 +4603,60 @@ gusto	relish:s0 zest:s0 zesti:d0 enjoy:h0 enthusiasm:h0
 gut	intestin:s0 bowel:s0 backbon:s0 grit:s0 moxi:s0 sand:s0 gumption:s0 gutsi:d0
 gutter	trough:s0 channel:h0
 guttur	croaki:s0 croak:d0 cacophon:a0
+guy	cat:s0 hombr:s0 bozo:s0 sod:s0 man:h0 adult:h1 male:h1 effigi:h1
 guzzl	drink:h0 imbib:h0
 gym	gymnasium:s0 athlet:h1 facil:h1
 gymnast	athlet:s0 acrobat:s0 activ:a0 jock:h0 sport:h0 exercis:s1
 gynecologist	gynaecologist:s0 gynaecolog:d0 gynecolog:d0 specialist:h0 woman:s1 doctor:s1 medic:h1
 gyrat	rotat:s0 revolut:s0 spiral:s0 coil:s0 revolutionari:d0 revolv:d0 turn:h0
 haberdasheri	store:h0 shop:h0 cloth:s1 men:s1
-habit	wont:s0 inhabit:s0 habitu:d0 livabl:a0 liveabl:a0 custom:h0 tradit:h0 us:s1
+habit	wont:s0 inhabit:s0 habitu:d0 livabl:a0 liveabl:a0 custom:h0 tradit:h0 use:s1
 habitat	environ:h0 surround:h0 home:s1 ground:s1
 habitu	accustom:s0 customari:s0 wont:s0 habit:d0 custom:d0 usual:a0
 hack	drudg:s0 hacker:s0 chop:s0 chopper:d0 cut:h0 unskil:h1 person:h1
 hacker	golfer:h0 linksman:h0 golf:h1 player:h1
-hacknei	banal:s0 commonplac:s0 shopworn:s0 stock:s0 threadbar:s0 timeworn:s0 tire:s0 trite:s0
+hackney	banal:s0 commonplac:s0 shopworn:s0 stock:s0 threadbar:s0 timeworn:s0 tire:s0 trite:s0
 hackwork	labor:h0 labour:h0 toil:h0
 haggard	careworn:s0 drawn:s0 raddl:s0 worn:s0 tire:a0 cadaver:s1 emaci:s1 gaunt:s1
 haggl	higgl:s0 chaffer:s0 huckster:s0 haggler:d0 dicker:h0 bargain:h0
-hai	fodder:h0
 haiku	poem:h0 vers:h1 form:h1
 hail	acclaim:s0 herald:s0 acclam:d0 precipit:h0 downfal:h0 applaud:h0 come:s1 be:h1
 hair	hairi:d0 bodi:h1 cover:h1
 haircut	hairdo:h0 hairstyl:h0 coiffur:h0 coif:h0 hair:h1 style:h1
 hairdo	hairstyl:s0 coiffur:s0 coif:s0 hairstylist:d0 hair:h0 style:s1
 hairi	hair:s0 hirsut:s0 canesc:a0 hoari:a0 comat:a0 comos:a0 comal:a0 downi:a0
-hairless	bald:a0 beardless:a0 depilatori:a0 depil:a0 glabresc:a0 glabrou:a0 nonhairi:a0 tonsur:a0
+hairless	bald:a0 beardless:a0 depilatori:a0 depil:a0 glabresc:a0 glabrous:a0 nonhairi:a0 tonsur:a0
 half	fraction:a0 incomplet:a1 uncomplet:a1 common:h1 simpl:h1
 halfback	run:h1 back:h1
 halftim	paus:h0 intermiss:h0 break:h0 interrupt:h0 suspens:h0
-halfwai	center:s0 middl:s0 midwai:s0 central:a0 intermedi:a1
-hall	hallwai:s0 corridor:h0 anteroom:s1 antechamb:s1 foyer:s1 lobbi:s1 vestibul:s1 room:h1
+halfway	center:s0 middl:s0 midway:s0 central:a0 intermedi:a1
+hall	hallway:s0 corridor:h0 anteroom:s1 antechamb:s1 foyer:s1 lobbi:s1 vestibul:s1 room:h1
 hallelujah	prais:h0
 hallmark	trademark:s0 earmark:s0 stylemark:s0 characterist:h0
 hallow	sacr:s0 sacred:d0 holi:a0
-halloween	dai:h0 allhallow:s1 ev:s1
+halloween	day:h0 allhallow:s1 eve:s1
 hallucin	delus:h0 psychot:h1 belief:h1
-hallwai	hall:s0 corridor:h0
-halo	aura:s0 aureol:s0 nimbu:s0 glori:s0 gloriol:s0 light:h0
+hallway	hall:s0 corridor:h0
+halo	aura:s0 aureol:s0 nimbus:s0 glori:s0 gloriol:s0 light:h0
 halogen	group:h0
-halt	arrest:s0 check:s0 hitch:s0 stai:s0 stop:s0 stoppag:s0 hold:s0 inact:h0
+halt	arrest:s0 check:s0 hitch:s0 stay:s0 stop:s0 stoppag:s0 hold:s0 inact:h0
 halter	hackamor:s0 headgear:h0
-ham	jambon:s0 gammon:s0 overact:s0 act:h0 plai:h0 playact:h0 perform:h0 cut:h1
-hamlet	crossroad:s0 commun:h0
+ham	jambon:s0 gammon:s0 overact:s0 act:h0 play:h0 playact:h0 perform:h0 cut:h1
+hamlet	crossroad:s0 communiti:h0
 hammer	cock:s0 striker:h0 beat:h0 hand:h2
 hamper	shackl:s0 bond:s0 trammel:s0 halter:s0 cramp:s0 strangl:s0 restraint:h0 constraint:h0
-hand	manu:s0 mitt:s0 paw:s0 smatter:s0 custodi:s0 pass:s0 reach:s0 give:s0
+hand	manus:s0 mitt:s0 paw:s0 smatter:s0 custodi:s0 pass:s0 reach:s0 give:s0
 handbag	bag:s0 pocketbook:s0 purs:s0 contain:h0
 handclasp	handshak:s0 shake:s0 acknowledg:h0 hand:d1
 handi	access:a0 readi:s1 hand:s1
 handicap	disabl:s0 impair:s0 invalid:s0 incapacit:s0 unfit:a0 soft:h0 injur:h0 wound:h0
 handiwork	handicraft:s0 handcraft:s0 handwork:s0 work:h0 piec:h1
-handkerchief	hanki:s0 hankei:s0 piec:h1 cloth:h1 materi:h1
+handkerchief	hanki:s0 hankey:s0 piec:h1 cloth:h1 materi:h1
 handl	grip:s0 handgrip:s0 hold:s0 manag:s0 deal:s0 care:s0 handler:d0 appendag:h0
 handlebar	bar:h0
 handmad	handwoven:a0 handsewn:a0 handstitch:a0 overhand:a0 oversewn:a0
 handshak	shake:s0 handclasp:s0 acknowledg:h0 hand:d1
-handsom	beauti:a0 big:s1 bigheart:s1 bounteou:s1 bounti:s1 freehand:s1 give:s1 liber:s1
+handsom	beauti:a0 big:s1 bigheart:s1 bounteous:s1 bounti:s1 freehand:s1 give:s1 liber:s1
 handspik	bar:h0
 handstand	gymnast:h1 exercis:h1
 handwoven	handmad:a0
@@ -4685,14 +4668,14 @@ hangout	haunt:s0 resort:s0 repair:s0 area:h0 countri:h0 stamp:s1 ground:s1 hang:
 hangov	katzenjamm:s0 discomfort:h0 uncomfort:h0
 hanker	long:s0 yearn:s0 yearner:d0 longer:d0 desir:h0 want:h0
 hanukkah	hanukah:s0 hannukah:s0 chanukah:s0 chanukkah:s0 channukah:s0 channukkah:s0 festiv:s1 light:s1
-hapless	miser:s0 misfortun:s0 pathet:s0 piteou:s0 pitiabl:s0 piti:s0 poor:s0 wretch:s0
+hapless	miser:s0 misfortun:s0 pathet:s0 piteous:s0 pitiabl:s0 piti:s0 poor:s0 wretch:s0
 happen	occurr:s0 hap:s0 pass:s0 occur:s0 event:h0 natur:s1 go:s1 fall:s1
 happi	felic:s0 felicit:d0 cheer:a0 content:a0 glad:a0 elat:a0 euphor:a0 joy:a0
 har	tackl:s0 support:h0 attach:h0 saddleri:h1 tack:h1 exploit:h1 tap:h1 stabl:h2
 harangu	rant:s0 declam:h0 address:h0 speak:h0
-harass	annoi:s0 harri:s0 pester:s0 vex:s0 troubl:a0
+harass	annoy:s0 harri:s0 pester:s0 vex:s0 troubl:a0
 harbor	seaport:s0 haven:s0 harbour:s0 hold:s0 entertain:s0 nurs:s0 port:h0 feel:h0
-hard	difficult:s0 demand:a0 effort:a0 ambiti:a0 challeng:a0 arduou:a0 awkward:a0 embarrass:a0
+hard	difficult:s0 demand:a0 effort:a0 ambiti:a0 challeng:a0 arduous:a0 awkward:a0 embarrass:a0
 hardbak	sweet:h0 confect:h0
 harden	indur:s0 hard:a0 chang:h0
 hardi	stalwart:s0 stout:s0 sturdi:s0 robust:a0
@@ -4720,11 +4703,11 @@ hasten	rush:s0 hurri:s0 festin:s0 rusher:d0 act:h0 move:h0 look:s1 sharp:s1
 hasti	headlong:s0 hast:d0 hurri:a0
 hat	chapeau:s0 lid:s0 hatter:d0 headdress:h0 headgear:h0 wear:h0 don:h0 assum:h0
 hatch	hatcheri:d0 parturit:h0 birth:h0 concoct:s1 give:h1 born:h1 think:s2 dream:s2
-hatchwai	open:s0 scuttl:s0 entranc:h0 entrancewai:h0 entrywai:h0 entri:h0 entre:h0
+hatchway	open:s0 scuttl:s0 entranc:h0 entranceway:h0 entryway:h0 entri:h0 entre:h0
 hate	hatr:s0 detest:s0 despis:s0 scorn:s0 hater:d0 unlov:a0 hostil:a0 offens:a0
 hater	hate:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
 hatr	hate:s0 emot:h0
-haughti	disdain:s0 imperi:s0 lordli:s0 overbear:s0 pride:s0 sniffi:s0 supercili:s0 swagger:s0
+haughti	disdain:s0 imperi:s0 lord:s0 overbear:s0 pride:s0 sniffi:s0 supercili:s0 swagger:s0
 haul	draw:s0 haulag:s0 hale:s0 cart:s0 drag:s0 dragger:d0 hauler:d0 pull:h0
 haunch	bodi:h1 part:h1 hindquart:h1 croup:h1 rump:h1
 haunt	hangout:s0 resort:s0 repair:s0 stalk:s0 obsess:s0 preoccupi:s0 persist:s0 preoccup:d0
@@ -4736,14 +4719,15 @@ hawaii	hi:s0 hawaiian:d0 aloha:s1 state:s1 american:h1 island:h1
 hawaiian	ocean:h0 eastern:h1 malayo:h1 polynesian:h1
 hawk	peddl:s0 monger:s0 huckster:s0 vend:s0 pitch:s0 vendibl:d0 vendabl:d0 vendit:d0
 hawker	peddler:s0 pedlar:s0 packman:s0 pitchman:s0 hawk:d0 peddl:d0 seller:h0 market:h0
+hay	fodder:h0
 hayfield	meadow:s0 grassland:h0
 haystack	hayrick:s0 rick:s0 stack:h0
 hazard	jeopardi:s0 peril:s0 risk:s0 endanger:s0 guess:s0 ventur:s0 pretend:s0 riski:d0
 haze	hazi:d0 aerosol:h0 daze:s1 fog:s1 foggi:d1 confus:h1 confused:h1 muddi:h1
 hazel	chromat:a0
-hazi	brumou:s0 foggi:s0 misti:s0 mist:d0 haze:d0 fog:d0 cloudi:a0
-head	caput:s0 header:s0 orient:a0 line:h0 proce:h0 continu:h0 lead:s1 leader:d1
-headach	concern:s0 worri:s0 vexat:s0 vex:d0 cephalalgia:s1 neg:h1 stimulu:h1 ach:h1
+hazi	brumous:s0 foggi:s0 misti:s0 mist:d0 haze:d0 fog:d0 cloudi:a0
+head	caput:s0 header:s0 orient:a0 line:h0 proceed:h0 continu:h0 lead:s1 leader:d1
+headach	concern:s0 worri:s0 vexat:s0 vex:d0 cephalalgia:s1 negat:h1 stimulus:h1 ach:h1
 headgear	headdress:s0 cloth:h0 vestur:h0 wear:h0 wearabl:h0 habili:h0 articl:h1
 headland	promontori:s0 head:s0 foreland:s0 elev:h0 natur:h1
 headless	acephal:a0 behead:a0 decapit:a0
@@ -4755,15 +4739,15 @@ headquart	offic:h0 central:s1 main:s1 home:s1 base:s1 hq:s1 busi:h1 militari:s2
 headsman	headman:s0 execution:h0 public:h1
 headstand	acrobat:h1 stunt:h1 feat:h1
 headstrong	froward:s0 will:s0 wil:s0 disobedi:a0
-heal	mend:s0 cur:s0 alter:s0 remedi:s0 san:s0 therapeut:s0 cure:d0 health:a0
+heal	mend:s0 curat:s0 alter:s0 remedi:s0 sanat:s0 therapeut:s0 cure:d0 health:a0
 healer	therapist:s0 heal:d0 therapi:d0 expert:h0
 health	well:s0 healthi:d0 antisept:a0 wholesom:a0 anthelmint:a0 anthelminth:a0 helminth:a0 parasiticid:a0
 healthi	health:d0 fit:a0 robust:a0 well:a0 wholesom:a0 flush:a0 rosi:a0 bounc:a0
-heap	pile:s0 mound:s0 agglomer:s0 cumul:s0 cumulu:s0 collect:h0 aggreg:h0 accumul:h0
+heap	pile:s0 mound:s0 agglomer:s0 cumul:s0 cumulus:s0 collect:h0 aggreg:h0 accumul:h0
 hear	hearabl:d0 proceed:h0 perceiv:h0 comprehend:h0 audienc:s1 learn:s1 discov:s1 see:s1
 heard	detect:a0
 hearer	listen:s0 auditor:s0 attend:s0 hear:d0 perceiv:h0 percipi:h0 observ:h0 behold:h0
-heart	bosom:s0 intuit:h0 hunch:h0 suspicion:h0 pump:s1 ticker:s1 viscu:h1 mettl:s2
+heart	bosom:s0 intuit:h0 hunch:h0 suspicion:h0 pump:s1 ticker:s1 viscus:h1 mettl:s2
 heartbeat	puls:s0 pulsat:s0 beat:s0 period:h1 event:h1 recurr:h1
 hearten	inspirit:s0 encourag:a0
 hearth	fireplac:s0 recess:h0 nich:h0 open:s1 firesid:s1 dwell:h1 home:h1 domicil:h1
@@ -4771,8 +4755,7 @@ hearti	heart:d0 warm:a0
 heat	warm:s0 het:s0 heatabl:d0 heater:d0 hot:a0 energi:h0 chang:h0 alter:h0
 heater	warmer:s0 warm:d0 heat:d0 devic:h0
 heav	rise:h0 ascent:h0 ascens:h0 utter:h0 emit:h0 loos:h1 throw:h1 billow:s2
-heaven	eden:s0 paradis:s0 nirvana:s0 sphere:s0 empyrean:s0 firmament:s0 welkin:s0 paradisiac:d0
-heavenli	celesti:s0 heaven:d0
+heaven	eden:s0 paradis:s0 nirvana:s0 celesti:s0 sphere:s0 empyrean:s0 firmament:s0 welkin:s0
 heaver	bar:h0
 heavi	weighti:s0 dens:a0 doughi:a0 soggi:a0 hefti:a0 massiv:a0 ponder:a0 weight:h0
 hebephren	hebephrenia:d0 insan:a0
@@ -4781,7 +4764,7 @@ hebrew	hebraic:s0 hebraist:d0 canaanit:h0 languag:h1
 hectic	feverish:s0 agit:a0
 hedg	hedgerow:s0 fudg:s0 evad:s0 circumv:s0 parri:s0 elud:s0 skirt:s0 dodg:s0
 hedon	hedonist:d0 ethic:h0 moral:h0 motiv:h1
-heed	attent:s0 regard:s0 mind:s0 listen:s0 attend:h0 obei:h0 pai:s1
+heed	attent:s0 regard:s0 mind:s0 listen:s0 attend:h0 obey:h0 pay:s1
 heedless	unheed:s0 careless:a0 regardless:a0 deaf:a0 indiffer:a0
 heel	bottom:h0 undersid:h0 undersurfac:h0 skelet:h2 structur:h2
 heft	heav:s0 heaver:d0 lift:h0
@@ -4792,13 +4775,13 @@ height	tall:s0 high:s0 dimens:h0 place:h0 spot:h0 acm:s1 elev:s1 peak:s1
 heighten	rise:s0 increas:h0 enhanc:s2 rais:s2 intensifi:h2 compound:h2 deepen:h2
 heir	inheritor:s0 heritor:s0 inherit:d0 recipi:h0 receiv:h0
 heist	burglar:s0 burglaris:s0 burgl:s0 burglari:d0 steal:h0 rip:h0
-helium	he:s0 element:h0 argonon:h0 atom:s1 number:s1 chemic:h1 nobl:h1 ga:h1
+helium	he:s0 element:h0 argonon:h0 atom:s1 number:s1 chemic:h1 nobl:h1 gas:h1
 hell	hellhol:s0 inferno:s0 infern:d0 region:h0 part:h0 earth:s1 snake:s1 pit:s1
 hellen	greek:s0 hellenist:s0 languag:s1 indo:h1 european:h1
 hellion	heller:s0 devil:s0 diabol:d0 troublemak:h0 troubler:h0 troubl:h1 maker:h1 bad:h1
 hello	hullo:s0 hi:s0 howdi:s0 greet:h0 salut:h0
 helm	steer:h1 system:h1 mechan:h1 leadership:h1 lead:h1
-help	aid:s0 assist:s0 helper:d0 facilit:a0 accommod:a0 cooper:a0 encourag:a0 us:a0
+help	aid:s0 assist:s0 helper:d0 facilit:a0 accommod:a0 cooper:a0 encourag:a0 use:a0
 helper	assist:s0 help:s0 support:s0 worker:h0 benefactor:s1 good:h2 person:h2
 helpless	weak:s0 impuiss:s0 incapacit:s0 powerless:a0 impot:h0 lost:s1 hopeless:a1 depend:a2
 hem	edg:h0
@@ -4808,46 +4791,46 @@ hemolyt	haemolyt:s0 haemolysi:d0 hemolysi:d0
 hemorrhag	bleed:s0 haemorrhag:s0 injuri:h0 hurt:h0 harm:h0 trauma:h0
 hemorrhoid	haemorrhoid:s0 pile:s0 symptom:h0
 hemosiderin	haemosiderin:s0 pigment:h0
-hen	biddi:s0 chicken:h0 gallu:h1 bird:h1
+hen	biddi:s0 chicken:h0 gallus:h1 bird:h1
 henpeck	domin:s0 submiss:a0
 hepat	infecti:h1 diseas:h1 liver:h1
-herald	trumpet:s0 announc:s0 annunci:s0 harbing:s0 foretel:s0 commun:a0 communicatori:a0 messeng:h0
+herald	trumpet:s0 announc:s0 annunci:s0 harbing:s0 foretel:s0 communic:a0 communicatori:a0 messeng:h0
 herb	herbal:d0 tracheophyt:h0 herbac:s1 plant:s1 vascular:h1 flavor:h1 flavour:h1 season:h1
 herculean	power:s0 hercul:d0 superhuman:a0 difficult:a1 hard:a1
 herd	crowd:s0 herder:d0 move:h0 displac:h0 anim:h1 group:h1 togeth:h2
 here	present:a0 locat:h0
 hered	hereditari:d0 organ:h1 process:h1 biolog:h1
-heret	misbeliev:s0 outcast:h0 castawai:h0 pariah:h0 ishmael:h0 religi:s1
+heret	misbeliev:s0 outcast:h0 castaway:h0 pariah:h0 ishmael:h0 religi:s1
 heritag	practic:h0 inherit:s1 attribut:h1
-hermeneut	theologi:h0 divin:h0
+hermeneut	theolog:h0 divin:h0
 hermet	tight:a0
 hero	heroic:d0 leader:h0 charact:h1 role:h1 part:h1 persona:h1 champion:s2 fighter:s2
-heroic	epic:s0 larg:a0 big:a0 act:h0 plai:h0 playact:h0 perform:h0 hero:d2
+heroic	epic:s0 larg:a0 big:a0 act:h0 play:h0 playact:h0 perform:h0 hero:d2
 heroin	charact:h0 role:h0 part:h0 persona:h0 theatric:h1
 heroism	gallantri:s0 valor:s0 valour:s0 valianc:s0 valiant:d0 courag:h0 braveri:h0 brave:h0
 herpetologist	herpetolog:d0 zoologist:h0 anim:h1 scientist:h1
 herringbon	fabric:h0 cloth:h0 materi:h0 textil:h0
 hesit	vacil:s0 waver:s0 waffl:s0 waffler:d0 hesitat:d0 indecis:a0 diffid:h0 irresolut:h0
-heterogen	differ:a0 diversifi:a0 vari:a0 assort:a0 miscellan:a0 mix:a0 motlei:a0 sundri:a0
+heterogen	differ:a0 diversifi:a0 vari:a0 assort:a0 miscellan:a0 mix:a0 motley:a0 sundri:a0
 heterozyg	heterozygos:d0
 hex	jinx:s0 curs:s0 whammi:s0 spell:h0 charm:h0 magic:h1
 hexamet	vers:h0 line:h1
-heydai	flower:s0 prime:s0 peak:s0 bloom:s0 blossom:s0 effloresc:s0 flush:s0 period:h0
+heyday	flower:s0 prime:s0 peak:s0 bloom:s0 blossom:s0 effloresc:s0 flush:s0 period:h0
 hi	hello:s0 hullo:s0 howdi:s0 greet:h0 salut:h0
 hibachi	grill:h0
 hibern	sleep:h0 kip:h0 slumber:h0 hole:s1 log:h1 catch:h1
 hidden	conceal:s0 invis:a0 unseeabl:a0 sight:s1
 hide	fell:s0 conceal:s0 activ:h0 skin:s1 pelt:s1 hideout:d1 anim:h1 bodi:h2
-hideawai	hideout:s0 den:s0 hide:d1 place:h1
-hideou	horrid:s0 horrif:s0 outrag:s0 offens:a0 repuls:s1 repel:d1 hideous:d1 ugli:a1
-hideout	hideawai:s0 den:s0 hide:d1 place:h1
+hideaway	hideout:s0 den:s0 hide:d1 place:h1
+hideous	horrid:s0 horrif:s0 outrag:s0 offens:a0 repuls:s1 repel:d1 ugli:a1
+hideout	hideaway:s0 den:s0 hide:d1 place:h1
 hierarchi	hierarch:d0 seri:h0 organ:h1 organis:h1 power:s2 structur:s2 peck:s2 order:s2
 high	superior:a0 advanc:a0 broad:a0 full:a0 graduat:a0 postgradu:a0 higher:a0 last:a0
 higher	high:a0
-highlight	foreground:s0 spotlight:s0 plai:s1 bring:h1 set:h1
-highroad	highwai:h0 trunk:s1 road:s1 main:h1
+highlight	foreground:s0 spotlight:s0 play:s1 bring:h1 set:h1
+highroad	highway:h0 trunk:s1 road:s1 main:h1
 highschool	high:s0 lyceum:h0 lyce:h0 gymnasium:h0 senior:s1 school:s1 secondari:h1 middl:h1
-highwai	road:h0 rout:h0 main:s1
+highway	road:h0 rout:h0 main:s1
 highwayman	highjack:s0 hijack:s0 road:s1 agent:s1 holdup:h1 man:h1 stickup:h1
 hijack	highjack:s0 highwayman:s0 command:s0 pirat:s0 piraci:d0 seiz:h0 road:s1 agent:s1
 hike	tramp:s0 boost:s0 walk:h0 rais:h0 lift:h0 elev:h0 get:h1 bring:h1
@@ -4858,18 +4841,18 @@ hillbilli	bushwhack:s0 rustic:h0
 hillock	knoll:s0 mound:s0 hummock:s0 hammock:s0 hill:h0
 hillsid	slope:h0 inclin:h0 side:h0
 hilt	handl:h0 grip:h0 handgrip:h0 hold:h0
-hilum	hilu:s0 hilar:d0 fissur:h0
+hilum	hilus:s0 hilar:d0 fissur:h0
 hinder	imped:s0 hindranc:d0 impedi:d0 prevent:h0 keep:h0 obstruct:s1 blockad:s1 block:s1
 hing	joint:h0 flexibl:s1
-hint	intim:s0 breath:s0 suggest:s0 proposit:h0 proffer:h0 convei:h0 clue:s1 indic:h1
+hint	intim:s0 breath:s0 suggest:s0 proposit:h0 proffer:h0 convey:h0 clue:s1 indic:h1
 hip	pelvi:s1 pelvic:d1 bodi:h1 part:h1 girdl:h1 arch:s2 coxa:s2 enarthrosi:h2
 hiplin	line:h0
-hire	engag:s0 emploi:s0 employ:d0 employe:d0 hirer:d0 rent:s1 charter:s1 leas:s1
+hire	engag:s0 employ:s0 employe:d0 hirer:d0 rent:s1 charter:s1 leas:s1 lesse:d1
 hiss	hush:s0 fizzl:s0 sibil:s0 siss:s0 sizz:s0 hisser:d0 nois:h0 utter:h0
 histolog	histologist:d0 microscop:h1 anatomi:h1
 histor	histori:d0 historic:d0 real:a1 exist:a1 past:a2
 histori	histor:d0 past:h0 yesteryear:h0 account:s1 chronicl:s1 stori:s1 time:h1 record:h1
-historian	historiograph:s0 historiographi:d0 scholar:h0 bookman:h0 student:h0 scholarli:h1 person:h1
+historian	historiograph:s0 historiographi:d0 scholar:h0 bookman:h0 student:h0 person:h1
 histrion	theatric:s0 represent:s0 repres:d0 perform:h0 public:h1 present:h1
 hit	hitter:d0 feat:h0 effort:h0 exploit:h0 propel:h0 impel:h0 strike:s1 striker:d1
 hitch	enlist:s0 tour:s0 catch:s0 period:h0 attach:h0 term:s1 duti:s1 limp:s1
@@ -4889,10 +4872,10 @@ hokan	hoka:s0 amerind:h0 indian:h0 amerindian:h1 languag:h1 american:h1
 hold	clasp:s0 clench:s0 clutch:s0 grasp:s0 grip:s0 retent:s0 keep:s0 maintain:s0
 holder	hold:d0 devic:h1
 holdup	heist:s0 stickup:s0 robberi:h0 arm:s1 stick:d1 hold:d1
-hole	holei:d0 open:h0 gap:h0 plai:h2 golf:s3 period:h3
-holidai	vacat:s0 vacationist:d0 leisur:h0 time:h1 dai:h1
+hole	holey:d0 open:h0 gap:h0 play:h2 golf:s3 period:h3
+holiday	vacat:s0 vacationist:d0 leisur:h0 time:h1 day:h1
 holland	netherland:s0 nederland:s0 kingdom:s1 european:h1 countri:h1 nation:h1
-holler	bellow:s0 holla:s0 hollo:s0 holloa:s0 roar:s0 yowl:s0 cry:h0 outcri:h0
+holler	bellow:s0 holla:s0 hollo:s0 holloa:s0 roar:s0 yowl:s0 cri:h0 outcri:h0
 hollow	empti:a0 cavern:a0 sunken:a0 recess:a0 fistular:a0 fistul:a0 tubular:a0 cannular:a0
 hollyhock	althea:s0 althaea:s0 mallow:h0
 hollywood	film:h1 industri:h1 movi:h1
@@ -4911,13 +4894,13 @@ homestead	squatter:s0 nester:s0 settler:h0 colonist:h0
 hometown	town:h0
 homicid	murder:s0 bloodi:a0 kill:h0 put:h1 death:h1
 homogen	homogenis:s0 homogeni:d0 uniform:a0 same:a0 undiversifi:a0 unvari:a0 consist:a0 solid:a0
-homosexu	homophil:s0 homo:s0 gai:s0 butch:a0 queer:a0 homoerot:a0 lesbian:a0 sapphic:a0
+homosexu	homophil:s0 homo:s0 gay:s0 butch:a0 queer:a0 homoerot:a0 lesbian:a0 sapphic:a0
 homozyg	homozygos:d0
-honei	chromat:a0 sweeten:h0 belov:s1 dear:s1 dearest:s1 love:s1 lover:h1
 honest	honor:s0 direct:a0 genuin:a0 echt:a0 honour:a0 ingenu:a0 artless:a0 sincer:a0
 honesti	honest:s0 righteous:h0
+honey	chromat:a0 sweeten:h0 belov:s1 dear:s1 dearest:s1 love:s1 lover:h1
 honeybe	bee:h0 api:s1 mellifera:s1
-honeymoon	vacat:h0 holidai:h0
+honeymoon	vacat:h0 holiday:h0
 honeysuckl	shrub:h0 bush:h0
 honkytonk	dive:s0 cabaret:h0 nightclub:h0 club:h0 nightspot:h0 night:h1
 honolulu	port:h0 capit:s1 hawaii:s1 hawaiian:s1 state:h1
@@ -4929,7 +4912,7 @@ hook	aquilin:s0 crook:a0 catch:h0 fasten:h0 fix:h0 secur:h0 overcharg:s1 soak:s1
 hookup	connect:h0 connexion:h0 connector:h0 hook:d1
 hookworm	nematod:h0 roundworm:h0 worm:h1
 hoop	skeleton:h0 frame:h0 underfram:h0 ring:s1 skelet:h1 band:h1
-hoot	hooter:d0 cry:h0 outcri:h0 call:h0 yell:h0 shout:h0 vocifer:h0 utter:h0
+hoot	hooter:d0 cri:h0 outcri:h0 call:h0 yell:h0 shout:h0 vocifer:h0 utter:h0
 hop	skip:s0 hopper:d0 jump:h0 leap:h0 bound:h0 spring:h0 move:h1 travel:h2
 hope	trust:s0 desir:s0 hoper:d0 anticip:a0 expect:a0 encourag:a0 optimist:a0 wish:h0
 hopeless	discourag:a0 imposs:a0 pessimist:a0 abject:a0 unhop:a0 black:a0 bleak:a0 dim:a0
@@ -4946,7 +4929,7 @@ horribl	atroci:s0 fright:s0 horrifi:s0 ugli:s0 alarm:a0
 horrid	bad:a0
 horrifi	atroci:s0 fright:s0 horribl:s0 ugli:s0 afraid:a0 alarm:a0
 horror	horrifi:d0 fear:h0 fright:h0 thing:h1 repugn:s2 repuls:s2 revuls:s2 disgust:h2
-hors	equin:h0 equid:h0 equu:s1 caballu:s1 exercis:h1 gymnast:s2 apparatu:h2
+hors	equin:h0 equid:h0 equus:s1 caballus:s1 exercis:h1 gymnast:s2 apparatus:h2
 horseback	bodi:h1 part:h1
 horselaugh	laugh:h0 laughter:h0
 horseman	equestrian:s0 horsemanship:d0 rider:h0 horseback:s1
@@ -4955,13 +4938,13 @@ hospit	infirmari:s0 kind:a0 genial:a0 welcom:h0 cordial:s1 recept:s1 medic:h1 bu
 host	adult:h0 grownup:h0 hord:s1 legion:s1 multitud:h1 throng:h1 concours:h1 organ:h2
 hostelri	hostel:s0 inn:s0 lodg:s0 auberg:s0 hotel:h0
 hostess	host:h0 innkeep:h1 bonifac:h1 stewardess:s2 steward:h2 air:s3 flight:h3 attend:h3
-hostil	ill:a0 unfriendli:a0 aggress:a0 hate:a0 offens:a0 unpeac:a0 violent:a0 belliger:a0
+hostil	ill:a0 aggress:a0 hate:a0 offens:a0 unfriend:a0 unpeac:a0 violent:a0 belliger:a0
 hot	heat:s0 warm:a0 bake:a0 blister:a0 blisteri:a0 calefaci:a0 calefactori:a0 calefact:a0
 hotel	build:h0 edific:h0
 hotelman	hoteli:s0 hotelkeep:s0 hostel:s0 administr:h0 hotel:s1 manag:s1 decis:h1 maker:h1
-hotshot	ac:s0 adept:s0 champion:s0 sensat:s0 maven:s0 mavin:s0 virtuoso:s0 geniu:s0
-hound	dog:s1 cad:s1 bounder:s1 blackguard:s1 heel:s1 blackguardli:d1 hunt:h1 villain:h1
-hour	hr:s0 hourli:d0 horari:d0 60:s1 minut:s1 time:h1 unit:h1 period:h1
+hotshot	ace:s0 adept:s0 champion:s0 sensat:s0 maven:s0 mavin:s0 virtuoso:s0 genius:s0
+hound	dog:s1 cad:s1 bounder:s1 blackguard:s1 heel:s1 hunt:h1 villain:h1 scoundrel:h1
+hour	hr:s0 horari:d0 60:s1 minut:s1 time:h1 unit:h1 period:h1 work:h1
 hous	lodg:s0 dwell:h0 home:h0 domicil:h0 abod:h0 habit:h0 build:h0 edific:h0
 housebreak	burglar:h0 burglari:h0 cat:s1 break:s1 enter:s1
 household	famili:s0 hous:s0 home:s0 menag:s0 homeown:s0 unit:h0 owner:h0 possessor:h0
@@ -4969,10 +4952,10 @@ housekeep	housework:s0 work:h0
 housewif	homemak:s0 wife:h0 ladi:s1 hous:s1 woman:s1 marri:h1
 housework	housekeep:s0 work:h0
 houston	citi:h0 metropoli:h0 port:h0 urban:h1 center:h1
-hover	vibrat:s0 vacil:s0 oscil:s0 hesit:h0 waver:h0 waffl:h0 linger:s1 fly:h2
+hover	vibrat:s0 vacil:s0 oscil:s0 hesit:h0 waver:h0 waffl:h0 linger:s1 fli:h2
 howl	ulul:s0 wail:s0 roar:s0 yawl:s0 yaup:s0 wailer:d0 utter:h0 vocal:h0
 hp	horsepow:s0 power:h1 unit:h1
-hr	hour:s0 hourli:d0 horari:d0 60:s1 minut:s1 time:h1 unit:h1
+hr	hour:s0 horari:d0 60:s1 minut:s1 time:h1 unit:h1
 hub	part:h0 portion:h0
 hubbub	uproar:s0 brouhaha:s0 katzenjamm:s0 uproari:d0 nois:h0
 hubri	arrog:h0 haughti:h0 hauteur:h0 lordli:h0
@@ -4985,7 +4968,7 @@ huge	immens:s0 vast:s0 brobdingnagian:s0 larg:a0 big:a0
 hulk	giant:s0 heavyweight:s0 whale:s0 loom:s0 tower:s0 predomin:s0 hulki:d0 gigant:d0
 hum	hummer:d0 nois:h0 sing:h0 vocal:h1
 human	homo:s0 man:s0 humanitarian:s0 humanist:s0 humanis:s0 hominid:h0 doctrin:h0 philosophi:h0
-humanist	human:d0 scholar:h0 bookman:h0 student:h0 scholarli:h1 person:h1
+humanist	human:d0 scholar:h0 bookman:h0 student:h0 person:h1
 humanitarian	humanist:s0 human:d0
 humbl	low:s0 lowli:s0 modest:s0 small:s0 inferior:a0 chang:h0 alter:h0 modifi:h0
 humid	humidifi:d0 wet:h0
@@ -4995,7 +4978,7 @@ humor	wit:s0 humour:s0 wittic:s0 witti:s0 humourist:d0 humorist:d0 pleas:a0 bant
 humorist	humourist:s0 humour:d0 humor:d0 entertain:h0
 hun	nomad:h0
 hunch	intuit:s0 suspicion:s0 hump:s0 suspect:d0 impress:h0 feel:h0 belief:h0 notion:h0
-hundr	centuri:s0 cardin:a0 on:s1 larg:h1 integ:h1
+hundr	centuri:s0 cardin:a0 one:s1 larg:h1 integ:h1
 hungari	magyarorszag:s0 hungarian:d0 republ:s1 european:h1 countri:h1 nation:h1
 hungarian	magyar:s0 hungari:d0
 hunger	hungri:s0 drive:h0 thirst:s1 thirsti:s1 desir:h1
@@ -5009,21 +4992,21 @@ hurri	hast:s0 speed:s0 zip:s0 scurri:s0 hurried:d0 hasti:a0 precipit:a0 fast:a0
 hurrican	cyclon:h0
 hurt	injuri:s0 harm:s0 trauma:s0 ach:s0 smart:s0 wound:s0 traumat:d0 traumatis:d0
 hurtl	travel:h0 go:h0 move:h0 locomot:h0 lung:s1 hurl:s1 thrust:s1 thruster:d1
-husband	hubbi:s0 husbandli:d0 spous:h0 partner:h0 mate:h0 marri:s1 man:s1 person:h1
+husband	hubbi:s0 spous:h0 partner:h0 mate:h0 marri:s1 man:s1 person:h1 better:h1
 husbandri	farm:s0 agricultur:s0 agriculturist:d0 cultiv:h0
 hush	still:s0 silenc:h0 quiet:h0 chang:h0 quieten:s1 suppress:h1 subdu:h1 conquer:h1
-huski	beefi:s0 burli:s0 strap:s0 buirdli:s0 robust:a0 gruff:s1 hoars:s1 cacophon:a1
+huski	beefi:s0 bur:s0 strap:s0 buird:s0 robust:a0 gruff:s1 hoars:s1 cacophon:a1
 hustl	move:h0 displac:h0 bustl:s1
 hut	shelter:h0 armi:s1 field:s1 hovel:s1 hutch:s1 shack:s1 shanti:s1
 hutment	camp:h0 encamp:h0 canton:h0 bivouac:h0
 hyacinth	jacinth:s0 zircon:h0 zirconium:h1 silic:h1
-hyalin	hyalinis:s0 hyaloid:s0 clear:a0 condit:h0 statu:h0
+hyalin	hyalinis:s0 hyaloid:s0 clear:a0 condit:h0 status:h0
 hydrid	binari:h1 compound:h1
 hydrocarbon	organ:h1 compound:h1
 hydrochlorid	complex:h0 coordin:h1 compound:h1
-hydrogen	element:h0 ga:h0 atom:s1 number:s1 chemic:h1
+hydrogen	element:h0 gas:h0 atom:s1 number:s1 chemic:h1
 hydrophil	deliquesc:a0
-hydrou	hydrat:s0
+hydrous	hydrat:s0
 hydroxid	compound:h0 hydrat:s1 oxid:s1 chemic:h1
 hydroxymethyl	methyl:h0 group:h1 radic:h1
 hymn	anthem:s0 religi:h1 song:h1
@@ -5040,23 +5023,23 @@ hypoact	underact:s0 inact:a0
 hypoadrenocortic	hypoadren:s0 adenosi:h0 addison:s1 diseas:s1 syndrom:s1 glandular:h1 gland:h1 disord:h1
 hypocellular	cellular:h0
 hypocrisi	hypocrit:d0 pretens:h0 pretenc:h0 feign:h0 dissembl:h0 lip:s1 servic:s1 insincer:h1
-hypocrit	dissembl:s0 dissimul:s0 phoni:s0 phonei:s0 pretend:s0 deceiv:h0 cheat:h0 cheater:h0
+hypocrit	dissembl:s0 dissimul:s0 phoni:s0 phoney:s0 pretend:s0 deceiv:h0 cheat:h0 cheater:h0
 hypophys	hypophysi:s0
 hypophysectomis	hypophysectom:s0
-hypothalam	hypothalamu:d0
-hypothalamu	hypothalam:d0 neural:h1 structur:h1
+hypothalam	hypothalamus:d0
+hypothalamus	hypothalam:d0 neural:h1 structur:h1
 hypothes	specul:s0 theoriz:s0 theoris:s0 conjectur:s0 hypothesis:s0 hypothec:s0 suppos:s0 supposit:d0
 hypothesi	hypothes:d0 propos:h0 possibl:s1 theori:s1 theorist:d1 theoret:d1 theoretician:d1 theoriz:d1
 hypothet	conjectur:s0 divinatori:s0 suppos:s0 supposit:s0 suppositi:s0 supposititi:s0 hypothesi:d0 theoret:a0
 hypothyroid	adenosi:h0 glandular:h1 diseas:h1 gland:h1 disord:h1
 hyster	hysteria:d0 neurot:a0 psychoneurot:a0 agit:a1
 hysteria	craze:s0 delirium:s0 frenzi:s0 furi:s0 hyster:d0 infuri:d0 deliri:d0 crazi:d0
-ic	crystal:h0 water:s1 object:h1 physic:h2
 icbm	intercontinent:s1 ballist:s1 missil:s1
+ice	crystal:h0 water:s1 object:h1 physic:h2
 icebox	refriger:s0 white:h1 good:h1
 iceland	scandinavian:h0 nordic:h0 nors:h0 republ:s1 european:h1 countri:h1 nation:h1 island:h1
 ici	frigid:s0 frosti:s0 frozen:s0 glacial:s0 wintri:s0 cold:a0 arctic:s1 gelid:s1
-icicl	ic:h0 water:h1
+icicl	ice:h0 water:h1
 idea	thought:s0 think:d0 ideal:d0 ideat:d0 content:h0 mind:s1 cognit:h1 mental:h1
 ideal	idealis:s0 glorif:s0 glorifi:d0 perfect:a0 idea:h0 thought:h0 admir:h0 appreci:h0
 idealist	dreamer:s0 dream:d0 ideal:d0 visionari:h0
@@ -5070,29 +5053,29 @@ idiomat	idiom:d0
 idiosyncrasi	foibl:s0 manner:s0 idiosyncrat:d0 peculiar:h0 special:h0 specialti:h0 distinct:h0
 idiosyncrat	idiosyncrasi:d0 individu:a0 singl:a0
 idiot	imbecil:s0 cretin:s0 moron:s0 changel:s0 retard:s0 crackbrain:s0 insan:a0 simpleton:h0
-idl	loaf:s0 ineffect:a0 uneffect:a0 ineffectu:a0 unemploi:a0 faineant:a0 indol:a0 lazi:a0
+idl	loaf:s0 ineffect:a0 uneffect:a0 ineffectu:a0 unemploy:a0 faineant:a0 indol:a0 lazi:a0
 idler	loafer:s0 layabout:s0 bum:s0 loaf:d0 idl:d0 nonwork:h0
 idol	god:s0 idolis:s0 worship:s0 rever:s0 ador:s0 worshipp:d0 love:a0 imag:h0
 idyl	perfect:a0
 ignit	light:s0 lighter:d0 ignitor:d0 burn:h0 combust:h0 erupt:s1 conflagr:s1 turn:h1
 ignor	disregard:s0 snub:s0 cut:s0 nescient:s0 unlearn:s0 unlett:s0 nescienc:d0 uneduc:a0
-ignoramu	noth:s1 uneduc:s1 person:s1 unskil:h1
+ignoramus	noth:s1 uneduc:s1 person:s1 unskil:h1
 ileum	small:h1 intestin:h1
 iliad	epic:h0 epo:h0 poem:h1 heroic:h1
 ilk	like:s0 kind:h0 sort:h0 form:h0 varieti:h0
 ill	unwel:s0 maladi:s0 sick:s0 unhealthi:a0 unfit:a0 afflict:a0 stricken:a0 aguish:a0
 illeg	illegitim:a0 irregular:a0 unlaw:a0 amerci:a0 ban:a0 prohibit:a0 bootleg:a0 black:a0
 illegitim	illicit:s0 outlaw:s0 unlaw:s0 illeg:a0
-illegitimaci	bastardi:s0 statu:h0 posit:h0 bar:s1 sinist:s1
+illegitimaci	bastardi:s0 status:h0 posit:h0 bar:s1 sinist:s1
 illicit	adulter:a0 extramarit:a0 extracurricular:a0 unlaw:a0
 illinoi	il:s0 prairi:s1 state:s1 land:s1 lincoln:s1 american:h1
 illiter	uneduc:a0 analphabet:a0 unlett:a0 preliter:a0 semiliter:a0 ignor:s1 function:a1
-illumin	light:s0 illum:s0 enlighten:s0 inform:s0 condit:h0 statu:h0 lighten:h0 clear:s1
+illumin	light:s0 illum:s0 enlighten:s0 inform:s0 condit:h0 status:h0 lighten:h0 clear:s1
 illus	semblanc:s0 illusion:d0 appear:h0 fantasi:s1 phantasi:s1 fanci:s1 fantas:d1 illusori:d1
 illusionari	illusion:s0 illus:d0 unreal:a0
 illusori	illus:s0 unreal:a0
 illustr	exemplifi:s0 instanc:s0 exemplif:d0 exampl:d0 inform:a0 informatori:a0 artwork:h0 art:h0
-illustri	celebr:s0 fame:s0 famou:s0 notabl:s0 note:s0 renown:s0 known:a0 gloriou:a1
+illustri	celebr:s0 fame:s0 famous:s0 notabl:s0 note:s0 renown:s0 known:a0 glorious:a1
 imag	imagin:s0 imageri:s0 represent:h0 mental:s1 persona:s1 personifi:d1 intern:h1 appear:h1
 imageri	imagin:s0 imag:s0 mental:s1 represent:h1 process:h1
 imagin	vision:s0 invent:s0 ideat:s0 envisag:s0 idea:d0 creativ:a0 origin:a0 think:s1
@@ -5112,12 +5095,12 @@ immigr	migrant:h0 migrat:h0
 immin	impend:s0 forthcoming:s0 forthcom:d0 close:a0 state:h0 hand:s1
 immobl	stationari:s0 fixed:s0 fix:d0 immobil:d0 motionless:h0 still:h0 lifeless:h0
 immor	evil:a0 unchast:a0 unright:a0 wick:a0 debauch:a0 degener:a0 degrad:a0 dissip:a0
-immort	heavenli:a0 infinit:a0 amaranthin:a0 unfad:a0 deathless:a0 undi:a0 deific:a0 perman:h0
-immun	unsuscept:s0 condit:h0 statu:h0
+immort	heaven:a0 infinit:a0 amaranthin:a0 unfad:a0 deathless:a0 undi:a0 deific:a0 perman:h0
+immun	unsuscept:s0 condit:h0 status:h0
 immunoelectrophoresi	electrophoresi:h0 cataphoresi:h0 dielectrolysi:h0 ionophoresi:h0
-imp	elf:s0 hob:s0 gremlin:s0 pixi:s0 browni:s0 fairi:h0 faeri:h0 fai:h0
+imp	elf:s0 hob:s0 gremlin:s0 pixi:s0 browni:s0 fairi:h0 faeri:h0 fay:h0
 impact	wedg:s0 compact:a0 contact:h0 imping:h0 strike:h0 wallop:s1 consequ:h1 effect:h1
-impair	damag:s0 harm:s0 vitiat:a0 injur:a0 anosm:a0 broken:a0 dicki:a0 dickei:a0
+impair	damag:s0 harm:s0 vitiat:a0 injur:a0 anosm:a0 broken:a0 dicki:a0 dickey:a0
 impal	transfix:s0 empal:s0 spike:s0 pierc:h0 thrust:h0
 impart	leav:s0 give:s0 tell:h0 pass:s1 lend:s1 bestow:s1 contribut:s1 add:s1
 imparti	fair:a0 just:a0 disinterest:a0 dispassion:a0 indiffer:a0 unbias:a0 unbiass:a0
@@ -5127,23 +5110,24 @@ impecc	faultless:s0 immacul:s0 incorrupt:s0 perfect:a0
 imped	hinder:s0 hindranc:d0 impedi:d0 prevent:h0 keep:h0 obstruct:s1 obtur:s1 occlud:s1
 impel	forc:s0 driven:s0 impuls:d0 motiv:a0 caus:h0 do:h0 make:h0
 impend	immin:s0 close:a0 hand:s1
-imper	assert:a0 adjuratori:a0 clamant:a0 cry:a0 exig:a0 insist:a0 instant:a0 peremptori:a0
+imper	assert:a0 adjuratori:a0 clamant:a0 cri:a0 exig:a0 insist:a0 instant:a0 peremptori:a0
 imperfect	blemish:a0 broken:a0 flaw:a0 corrupt:a0 defect:a0 faulti:a0 irregular:a0 fallibl:s1
 imperi	imperialist:d0 empir:d0 foreign:h1 polici:h1
 imperil	endang:s0 jeopard:s0 jeopardis:s0 menac:s0 threaten:s0 peril:s0 jeopardi:d0 exist:h0
-imperson	portrai:s0 portray:d0 persona:d0 nonperson:a0 act:h0 plai:h0 repres:h0 neutral:s1
+imperson	portray:s0 persona:d0 nonperson:a0 act:h0 play:h0 repres:h0 neutral:s1 object:a1
 impervi	imperm:a0 fast:a0 colorfast:a0 greaseproof:a0 mothproof:a0 proof:a0 resist:a0 runproof:a0
-impetu	drift:s0 impuls:s0 hothead:s0 madcap:s0 tearawai:s0 brainish:s0 impel:d0 impetuos:d0
+impetu	hothead:s0 impuls:s0 madcap:s0 tearaway:s0 brainish:s0 impetuos:d0 incauti:a0
+impetus	drift:s0 impuls:s0 impel:d0 forc:h0
 imping	contact:s0 strike:s0 encroach:s0 entrench:s0 trench:s0 happen:h0 occurr:h0 trespass:h0
-impiou	impious:d0 irreligi:a0 profan:a0 secular:a0 wick:a0 godless:a0 irrever:a0
+impious	irreligi:a0 profan:a0 secular:a0 wick:a0 godless:a0 irrever:a0
 implac	merciless:a0 unmerci:a0 grim:a0 inexor:a0 relentless:a0 stern:a0 unappeas:a0 unforgiv:a0
 implant	engraft:s0 emb:s0 imb:s0 plant:s0 insert:h0 infix:h0 enter:h0 introduc:h0
-implement	execut:s0 instrument:h0 enforc:h0 us:h0 util:h0 utilis:h0 appli:h0 emploi:h0
+implement	execut:s0 instrument:h0 enforc:h0 use:h0 util:h0 utilis:h0 appli:h0 employ:h0
 impli	connot:s0 implic:d0 express:h0 show:h0 evinc:h0 entail:s2 mean:s2 necessit:h2
 implic	deduct:s0 entail:s0 concern:s0 impli:d0 involv:a0 infer:h0 illat:h0 signific:s1
-implicit	inexplicit:s0 connot:a0 covert:a0 inher:a0 underli:a0 silent:a0 tacit:a0 understood:a0
+implicit	inexplicit:s0 connot:a0 covert:a0 inher:a0 under:a0 silent:a0 tacit:a0 understood:a0
 implik	arch:s0 impish:s0 mischiev:s0 pixil:s0 prankish:s0 puckish:s0 wick:s0 play:a0
-implor	beg:s0 prai:s0 beggari:d0 plead:h0
+implor	beg:s0 pray:s0 beggari:d0 plead:h0
 import	importe:d0 signific:a0 grand:a0 essenti:a0 valuabl:a0 crucial:a0 alpha:a0 beta:a0
 importun	urgenc:s0 urg:s0 solicit:h0
 impos	enforc:s0 constrain:s0 baroni:s0 nobl:s0 state:s0 stateli:d0 baron:d0 impress:a0
@@ -5152,12 +5136,12 @@ imposs	hopeless:a0 impract:a0 insurmount:a0 unsurmount:a0 unrealist:a0 unthink:a
 impot	powerless:s0 steril:a0 unfertil:a0 infertil:a0 effet:a0 ineffect:a0 ineffectu:a0 unabl:a0
 impract	imposs:a0 unrealist:a0 crazi:a0 screwbal:a0 softhead:a0 meshugg:a0 meshugga:a0 meshuga:a0
 imprec	maledict:s0 curs:s0 beshrew:s0 damn:s0 bedamn:s0 anathem:s0 anathemis:s0 damnatori:d0
-imprecis	gener:a0 inaccur:a0 inexact:a0
+imprecis	general:a0 inaccur:a0 inexact:a0
 impregn	inviol:s0 secur:s0 strong:s0 unassail:s0 unattack:s0 invulner:a0
 impress	feel:s0 belief:s0 notion:s0 opinion:s0 affect:s0 move:s0 strike:s0 believ:d0
 impressionist	impression:d0 impress:d0 painter:h0
 imprimatur	sanction:s0 counten:s0 endors:s0 indors:s0 warrant:s0 approv:h0 commend:h0
-imprint	form:s0 influenc:h0 work:h0 act:h1
+imprint	form:s0 format:d0 influenc:h0 work:h0 act:h1
 imprison	incarcer:s0 lag:s0 immur:s0 jail:s0 jug:s0 gaol:s0 remand:s0 gaoler:d0
 improb	unlik:s0 unlikeli:d0 suppos:a0
 impromptu	extemporan:s0 extemporari:s0 extempor:s0 offhand:s0 unrehears:s0 unprepar:a0 address:h0 speech:h0
@@ -5167,11 +5151,11 @@ improvis	improv:s0 extempor:s0 extemporis:s0 makeshift:s0 imperman:a0 temporari:
 impud	insol:s0 flip:s0 disrespect:a0 fresh:s1 impertin:s1 overbold:s1 smart:s1 sauci:s1
 impuls	urg:s0 motiv:h0 need:h0 capric:s1 whim:s1 caprici:d1 desir:h1 nerv:s3
 impun	exempt:h0 freedom:h0
-impur	dross:s0 wast:h0 materi:h1 matter:h1 product:h1 condit:h1 statu:h1
+impur	dross:s0 wast:h0 materi:h1 matter:h1 product:h1 condit:h1 status:h1
 imput	ascrib:s0 assign:s0 attribut:s0 ascript:d0 evalu:h0 judg:h0 pass:h1 judgment:h1
-in	inch:s0 frame:s0 part:h0 section:h0 divis:h0 linear:h1 unit:h1 measur:h1
+in	inch:s0 linear:h1 unit:h1 measur:h1
 inabl	cognit:h0 knowledg:h0 noesi:h0
-inaccur	imprecis:a0 incorrect:a0 wrong:a0 inexact:a0 awai:a0 outsid:a0 faulti:a0 unfaith:a0
+inaccur	imprecis:a0 incorrect:a0 wrong:a0 inexact:a0 away:a0 outsid:a0 faulti:a0 unfaith:a0
 inaccuraci	qualiti:h0
 inact	unreact:a0 state:h0 flat:a1 indol:a1 latent:a1 quiescent:a1
 inadequ	unequ:s0 unsatisfactori:a0 defici:a0 lack:a0 want:a0 incap:a0 incompet:a0 underman:a0
@@ -5188,11 +5172,11 @@ incap	incompet:a0 unabl:a0 unsuscept:a1 insuscept:a1
 incapacit	disabl:s0 disen:s0 chang:h0 alter:h0 modifi:h0
 incarn	embodi:s0 avatar:s0 bodi:s0 corpor:s0 materi:a0 personif:h0 realiz:h0 realis:h0
 incens	indign:s0 outrag:s0 umbrag:s0 angri:a0 compound:h0 chemic:h1
-incent	induc:s0 motiv:s0 bonu:s1 ration:h1 payment:h1
+incent	induc:s0 motiv:s0 bonus:s1 ration:h1 payment:h1
 incept	origin:s0 begin:h0
-incertain	uncertain:s0 unsur:s0 ambival:a0 doubt:a0 dubiou:a0 grope:a0
+incertain	uncertain:s0 unsur:s0 ambival:a0 doubt:a0 dubious:a0 grope:a0
 inch	in:s0 edg:s0 advanc:h0 progress:h0 linear:h1 unit:h1 measur:h1 pass:h1
-incid	frequenc:h0 happen:h0 occurr:h0 rel:s1 natur:h1 event:h1
+incid	frequenc:h0 happen:h0 occurr:h0 relat:s1 natur:h1 event:h1
 incident	incid:s0 omiss:a0 parenthet:a0 peripher:a0 secondari:a0
 incipi	begin:h0 commenc:h0 first:h0 outset:h0 start:h0 kickoff:h0 showtim:h0 offset:h0
 incis	acut:s0 discrimin:s0 keen:s0 knifelik:s0 penetr:s0 pierc:s0 sharp:s0 incisur:d0
@@ -5217,20 +5201,20 @@ incorrupt	honesti:h0 honest:h0
 increas	addit:s0 gain:s0 accru:a0 accumul:a0 augment:a0 enhanc:a0 hyperbol:a0 inflat:a0
 incred	unbeliev:s0 implaus:a0 incredul:a0 unconvinc:a0 flimsi:a0 unthink:a0 astound:a0 dumbfound:a0
 incub	care:h0 attent:h0 aid:h0 tend:h0 develop:h0 brood:s1 hatch:s1 cover:s1
-incubu	devil:h0 fiend:h0 demon:h0 daemon:h0 daimon:h0
+incubus	devil:h0 fiend:h0 demon:h0 daemon:h0 daimon:h0
 inculc	ingrain:s0 instil:s0 infus:s0 indoctrin:h0 drill:h0
 incur	incurs:d0 incurr:d0 subject:h0
 incurs	entranc:h0 enter:h0 entri:h0 ingress:h0 incom:h0
 indebt	indebted:d0 oblig:a0
-indec	indecor:s0 unbecom:s0 uncom:s0 unseemli:s0 untoward:s0 unbecoming:d0 improp:a0 dirti:a1
+indec	indecor:s0 unbecom:s0 uncom:s0 unseem:s0 untoward:s0 unseemli:d0 unbecoming:d0 improp:a0
 indecis	irresolut:s0 doubt:h0 uncertainti:h0 incertitud:h0 dubieti:h0 dubious:h0
 indefatig	tireless:s0 unflag:s0 unweari:s0 energet:a0
 indefens	unten:s0 unreason:a0
 indefin	indefinit:s0 indetermin:s0 indeterminaci:s0 undefin:s0 vagu:a0 uncertainti:h0 uncertain:h0 precari:h0
-indefinit	indefin:d0 indistinct:a0 unclear:a0 undefin:a0 vagu:a0 coi:a0 indecis:a0 nebul:a0
+indefinit	indefin:d0 indistinct:a0 unclear:a0 undefin:a0 vagu:a0 coy:a0 indecis:a0 nebul:a0
 indel	uneras:s0 ineradic:a0 tasteless:a0
 indent	indentur:s0 concav:h0 incurv:h0 incurvatur:h0 shape:h1
-independ	free:a0 separ:a0 autark:a0 autonom:a0 breakawai:a0 fissipar:a0 separatist:a0 commut:a0
+independ	free:a0 separ:a0 autark:a0 autonom:a0 breakaway:a0 fissipar:a0 separatist:a0 commut:a0
 indescrib	indefin:s0 ineff:s0 unspeak:s0 untel:s0 unutter:s0 inexpress:a0 unexpress:a0
 indetermin	undetermin:s0 inconclus:a0 uncertain:a0
 index	scale:h0 categor:h0 categoris:h0 classif:h0 compartment:h0 compartmentalis:h0 assort:h0 list:h0
@@ -5238,11 +5222,11 @@ india	bharat:s0 indian:d0 republ:s1 asian:h1 countri:h1 nation:h1
 indian	india:d0 amerind:s1 nativ:s2 american:s2
 indiana	in:s0 hoosier:s1 state:s1 american:h1
 indianapoli	capit:s1 indiana:s1 state:h1
-indic	index:s0 signal:s0 bespeak:s0 betoken:s0 point:s0 commun:h0 fact:h0 tell:h0
+indic	index:s0 signal:s0 bespeak:s0 betoken:s0 point:s0 communic:h0 fact:h0 tell:h0
 indict	instrument:h0 accus:h0 charg:h0 bill:s1 legal:h1 document:h1 offici:h1
 indiffer	apathet:s0 apathi:d0 uninterest:a0 unconcern:h0 emotionless:s1 impass:s1 phlegm:s1 stolid:s1
 indigest	dyspepsia:s0 dyspept:d0 symptom:h0 stomach:s1 upset:s1
-indign	outrag:s0 incens:s0 umbrag:s0 angri:a0 anger:h0 choler:h0 ir:h0 insult:h0
+indign	outrag:s0 incens:s0 umbrag:s0 angri:a0 anger:h0 choler:h0 ire:h0 insult:h0
 indirect	mediat:a0 procedur:h0 process:h0 crook:a1 askanc:a1 askant:a1 asquint:a1 squint:a1
 indiscrimin	undiscrimin:a0
 indispens	necessari:a0 critic:a0 vital:a0 essenti:s1
@@ -5254,9 +5238,9 @@ indoctrin	doctrin:d0 teach:h0 learn:h0 instruct:h0
 indol	lazi:s0 faineant:s0 otios:s0 sloth:s0 faineanc:d0 idl:a0 inact:h0 inertia:h0
 indonesia	indonesian:d0 countri:h0 state:h0 land:h0 republ:s1 dutch:s1 east:s1 indi:s1
 indoor	interior:a0
-indors	back:s0 endors:s0 support:s0 approv:h0 okai:h0 sanction:h0 plump:s1 plunk:s1
+indors	back:s0 endors:s0 support:s0 approv:h0 okay:h0 sanction:h0 plump:s1 plunk:s1
 indubit	unquestion:a0 beyond:s1 doubt:s1
-induc	incent:s0 motiv:s0 induct:d0 elicit:a0 evok:a0 iatrogen:a0 gener:h0 bring:s1
+induc	incent:s0 motiv:s0 induct:d0 elicit:a0 evok:a0 iatrogen:a0 generat:h0 bring:s1
 induct	initi:s0 instal:s0 invest:s0 seat:s0 inducte:d0 ceremoni:h0 observ:h0 induc:d1
 indulg	luxuri:a0 glutton:a0 decad:a0 dissip:a0 bet:a0 sport:a0 epicurean:a0 sybarit:a0
 industri	industrialis:s0 hardwork:s0 tireless:s0 untir:s0 industrialist:d0 dilig:a0 economi:h0 manufactur:h0
@@ -5287,8 +5271,8 @@ infantryman	marcher:s0 footslogg:s0 footslog:d0 soldier:h0 foot:s1
 infatu	passion:h0
 infect	morbif:s0 pathogen:s0 infecti:d0 unhealth:a0 unhealthi:h0 give:h0 taint:s1 ill:h1
 infecti	infect:s0 septic:a0 catch:a1 communic:a1 contagi:a1 contract:a1 transmiss:a1 transmitt:a1
-infer	illat:s0 deduc:s0 deduct:s0 deriv:s0 inferenti:d0 reason:h0 conclud:h0 gener:s1
-inferenti	ill:s0 infer:d0 deduct:a1
+infer	illat:s0 deduc:s0 deduct:s0 deriv:s0 inferenti:d0 reason:h0 conclud:h0 general:s1
+inferenti	illat:s0 infer:d0 deduct:a1
 inferior	low:a0 lowli:a0 subordin:a0 humbl:a0 modest:a0 small:a0 indiffer:a0 outclass:a0
 infern	inferno:d0 demon:s1 diabol:s1 fiendish:s1 hellish:s1 satan:s1 unholi:s1 devil:d1
 infertil	steril:s0 unfertil:s0 unfruit:a0 impot:a0 unproduct:a0 barren:a0 sterilis:a0 unfertilis:a0
@@ -5304,13 +5288,13 @@ inflammatori	inflam:d0 unhealthi:a0
 inflat	expand:s0 amplifi:s0 hyperbol:s0 inflationari:d0 expans:d0 increas:a0 rise:s1 price:s1
 inflect	inflexion:s0 modifi:h0 prosodi:s1 grammat:h1 relat:h1 speech:h1 deliveri:h1 manner:h2
 inflex	adam:a0 adamantin:a0 inexor:a0 intransig:a0 fossil:a0 fossilis:a0 ossifi:a0 ironclad:a0
-inflict	imposit:s0 impos:s0 visit:s0 enforc:h0 commun:h0 intercommun:h0 bring:s1 wrongdo:h1
+inflict	imposit:s0 impos:s0 visit:s0 enforc:h0 communic:h0 intercommun:h0 bring:s1 wrongdo:h1
 inflow	influx:s0 flow:h0
 influenc	work:s0 influenti:d0 power:h0 affect:h0 impact:h0 touch:h0 determin:s1 act:s1
 influent	inflow:s0 incom:a0
 influenti	influenc:d0 authorit:a0 import:a0 potent:a0 power:a0 prestigi:a0
 influx	inflow:s0 flow:h0
-inform	sourc:s0 info:s0 informatori:d0 knowledg:a0 casual:a0 everydai:a0 daili:a0 folksi:a0
+inform	sourc:s0 info:s0 informatori:d0 knowledg:a0 casual:a0 everyday:a0 daili:a0 folksi:a0
 infrar	invis:a0 unseeabl:a0 frequenc:h0 often:h0
 infrequ	sporad:a0 occasion:a0 rare:a0
 infuri	exasper:s0 incens:s0 madden:s0 vex:s0 furi:d0 displeas:a0 anger:h0
@@ -5331,24 +5315,25 @@ initi	induct:s0 instal:s0 origin:s0 start:s0 enterpris:s0 enterprising:s0 starte
 inject	shoot:s0 insert:h0 introduct:h0 intromiss:h0 administ:h0 dispens:h0 add:h1
 injur	wound:s0 injuri:d0 hurt:a0 broken:a0 damag:a0 impair:a0 unsound:a0 livid:a0
 injuri	hurt:s0 harm:s0 trauma:s0 traumat:d0 traumatis:d0 injur:d0 unhealthi:h0 ill:h1
-injustic	unfair:s0 iniqu:s0 shabbi:s0 wrongdo:h0 misconduct:h0 wrong:h1 conduct:h1 actu:h1
+injustic	unfair:s0 iniqu:s0 shabbi:s0 wrongdo:h0 misconduct:h0 wrong:h1 conduct:h1 actus:h1
 ink	inki:d0 liquid:h0
 inkl	intim:s0 glimmer:s0 suggest:h0
-inlai	decor:h0 adorn:h0 grace:h0 ornament:h0 embellish:h0 beautifi:h0
+inlay	decor:h0 adorn:h0 grace:h0 ornament:h0 embellish:h0 beautifi:h0
 inlet	recess:s0 water:h0 bodi:h1
 inmat	resid:h0 occup:h0 occupi:h0 inpati:s1 patient:h1 convict:s2 con:s2 yardbird:s2
 inn	hostel:s0 hostelri:s0 lodg:s0 auberg:s0 hotel:h0
 inner	interior:s0 intern:s0 inward:a0 central:a1 inmost:a1 innermost:a1 insid:a1 intim:s2
-innoc	artless:s0 ingenu:s0 natur:s0 guiltless:s0 exculpatori:a0 righteou:a0 absolv:a0 clear:a0
+inning	frame:s0 part:h0 section:h0 divis:h0
+innoc	artless:s0 ingenu:s0 natur:s0 guiltless:s0 exculpatori:a0 righteous:a0 absolv:a0 clear:a0
 innov	invent:s0 introduc:s0 creation:h0 initi:h0 pioneer:h0 excogit:s1 concept:s1 design:s1
 innumer	countless:s0 infinit:s0 multitudin:s0 myriad:s0 numberless:s0 uncount:s0 unnumber:s0 unnumb:s0
 inocul	vaccin:s0 immun:h0 immunis:h0
 inoper	unservic:a0
 input	signal:h0 sign:h0
 inquest	inquiri:h0 enquiri:h0
-inquir	ask:s0 enquir:s0 enquiri:d0 inquiri:d0 asker:d0 inquisit:a0 curiou:a0 investig:a0
+inquir	ask:s0 enquir:s0 enquiri:d0 inquiri:d0 asker:d0 inquisit:a0 curious:a0 investig:a0
 inquiri	enquiri:s0 research:s0 question:s1 queri:s1 interrog:s1 inquir:d1 enquir:d1 problem:h1
-inquisit	specul:s0 question:s0 wonder:s0 inquir:d0 curiou:a0
+inquisit	specul:s0 question:s0 wonder:s0 inquir:d0 curious:a0
 inquisitor	interrog:s0 inquisitori:d0 inquir:h0 enquir:h0 question:h0 querier:h0 asker:h0
 inroad	trespass:h0 encroach:h0 violat:h0 intrus:h0 usurp:h0
 insan	irrat:a0 unreason:a0 balmi:a0 barmi:a0 bat:a0 batti:a0 bonker:a0 buggi:a0
@@ -5370,7 +5355,7 @@ insolubl	indissolubl:s0
 insouci	carefre:s0 lighthearted:s0 lightsom:s0 lightheart:d0 cheer:h0 blith:h0
 inspect	review:s0 examin:h0 scrutini:h0 see:h0 visit:s1 visitor:d1
 inspector	inspectorship:d0 policeman:h0 offic:h0 polic:h1
-inspir	anim:s0 invigor:s0 enliven:s0 exalt:s0 divin:s0 elysian:s0 sacr:a0 gloriou:a0
+inspir	anim:s0 invigor:s0 enliven:s0 exalt:s0 divin:s0 elysian:s0 sacr:a0 glorious:a0
 instabl	disord:h0 undepend:h1 unreli:h1
 instal	begin:h0 start:h0 commenc:h0 payment:h0 put:h0 set:h0 place:h0 pose:h0
 instanc	case:s0 exampl:s0 immediaci:s0 immedi:s0 instantan:s0 exemplifi:d0 instanti:d0 instant:d0
@@ -5383,11 +5368,11 @@ institut	establish:s0 found:s0 plant:s0 constitut:s0 foundat:d0 founder:d0 assoc
 institution	commit:s0 institutionalis:s0 send:s0 charg:s0 institut:d0 committ:d0 transfer:h0
 instruct	direct:s0 teach:s0 learn:s0 inform:s0 instructor:d0 teachabl:d0 teacher:d0 educ:a0
 instructor	teacher:s0 instructorship:d0 instruct:d0 teachership:d0 teach:d0 educ:h0 pedagogu:h0 pedagog:h0
-instrument	devic:h0 unit:h0 artifact:h0 artefact:h0 tool:s1 mean:h1 agenc:h1 wai:h1
-instrumentalist	musician:s0 player:s0 plai:d0 instrument:d0 musicianship:d0 music:d0 perform:h0 artist:h1
+instrument	devic:h0 unit:h0 artifact:h0 artefact:h0 tool:s1 mean:h1 agenc:h1 way:h1
+instrumentalist	musician:s0 player:s0 play:d0 instrument:d0 musicianship:d0 music:d0 perform:h0 artist:h1
 insubordin	defianc:h0 rebelli:h0
 insubstanti	unsubstanti:s0 unreal:s0 immateri:a0 nonmateri:a0 aeriform:a0 aerial:a0 airi:a0 aeri:a0
-insuffici	defici:s0 meager:a0 meagr:a0 meagerli:a0 stingi:a0 scrimpi:a0 deplet:a0 low:a0
+insuffici	defici:s0 meager:a0 meagr:a0 stingi:a0 scrimpi:a0 deplet:a0 low:a0 inadequ:a0
 insul	insular:s0 detach:s0 isol:h0 chang:h0 alter:h0 modifi:h0 discrimin:h1 separ:h1
 insular	insul:s0 detach:s0 isol:h0
 insulin	hormon:h0 endocrin:h0 intern:h1 secret:h1 hypoglycem:h1 agent:h1 hypoglycaem:h1
@@ -5404,12 +5389,12 @@ integr	desegreg:s0 uniti:s0 whole:s0 incorpor:s0 constitut:s0 inbuilt:s0 inher:s
 intellect	mind:s0 intellectu:d0 intellig:h0 reason:s1 understand:s1 faculti:h1 modul:h1 mental:h2
 intellectu	intellect:s0 ration:s0 noetic:s0 noesi:d0 mental:a0 person:h0 individu:h0 someon:h0
 intellig	apprehens:s0 graspabl:s0 perceiv:s0 understand:s0 apprehend:d0 precoci:a0 smart:a0 agil:a0
-intend	mean:s0 think:s0 intent:d0 plan:a0 motiv:a0 premedit:a0 consciou:a0 wit:a0
+intend	mean:s0 think:s0 intent:d0 plan:a0 motiv:a0 premedit:a0 conscious:a0 wit:a0
 intens	strength:s0 intensifi:a0 immoder:a0 intemper:a0 profound:a0 aggrav:a0 bad:a0 big:a0
 intensif	intensifi:d0 increas:h0
 intensifi	escal:s0 intens:d0 intensif:d0 heighten:a0 deepen:a0 aggrav:a0 exacerb:a0 exasper:a0
 intent	purpos:s0 aim:s0 design:s0 engross:s0 captiv:s0 absorb:s0 enwrap:s0 wrap:s0
-inter	buri:s0 entomb:s0 inhum:s0 burial:d0 lai:h0 repos:h0 rest:s1 put:h1
+inter	buri:s0 entomb:s0 inhum:s0 burial:d0 lay:h0 repos:h0 rest:s1 put:h1
 interact	action:h0 act:h0 move:h0
 interced	mediat:s0 intermedi:s0 liais:s0 arbitr:s0 arbitra:d0 arbit:d0 intercess:d0 negoci:h0
 intercept	stop:s0 interceptor:d0 point:h0 catch:h0 grab:h0 take:h1 hold:h1
@@ -5434,24 +5419,24 @@ interlay	layer:h0 bed:h0
 interlock	mesh:s0 interlac:s0 interlink:s0 interwoven:s0 complex:a0 organ:h0 organis:h0 coordin:h0
 interlud	interv:h0 time:h1
 intermarriag	exogami:s0 intermarri:d0 exogam:d0 marriag:h0 matrimoni:h0 union:h0 wedlock:h0 spousal:h1
-intermedi	grei:a0 grai:a0 halfwai:a0 mediat:a0 middl:a0 junior:a0 penultim:a0 sophomor:a0
+intermedi	grey:a0 gray:a0 halfway:a0 mediat:a0 middl:a0 junior:a0 penultim:a0 sophomor:a0
 intermediari	mediat:s0 intermedi:s0 intercessor:s0 negoti:h0 treater:h0
 intermesh	enmesh:s0 tangl:a0
 intermin	endless:s0 etern:s0 long:a0
 intermiss	intermit:d0 paus:h0
 intermitt	sporad:a0
-intern	houseman:s0 internalis:s0 interior:s0 interioris:s0 internship:d0 internation:d0 insid:a0 inner:a0
+intern	houseman:s0 internalis:s0 interior:s0 interioris:s0 internship:d0 insid:a0 inner:a0 internecin:a0
 interpenetr	permeat:s0 penetr:h0 perfor:h0
 interperson	social:a0
-interplai	interact:h0
+interplay	interact:h0
 interpos	introduc:h1 interject:s2 inject:s2 interposit:d2 interrupt:h2 disrupt:h2 come:s3 put:s3
 interposit	interject:s0 interpol:s0 interpel:s0 interpos:d0 break:h0 interrupt:h0 disrupt:h0 gap:h0
 interpret	read:s0 version:s0 rendit:s0 render:s0 translat:s0 constru:s0 see:s0 explain:s0
 interrel	interrelationship:s0 interrelated:s0 interconnect:s0 interconnected:d0 reticul:a0 reticular:a0 relat:h0
 interrelationship	interrel:s0 interrelated:s0 relat:h0
 interrog	question:s0 sentenc:h0
-interrupt	break:s0 disrupt:s0 gap:s0 delai:h0 holdup:h0 discontinu:h0 stop:h0 cut:s1
-intersect	cross:s0 decuss:s0 point:h0 meet:h0 encount:h0 see:h0 crossroad:s1 crosswai:s1
+interrupt	break:s0 disrupt:s0 gap:s0 delay:h0 holdup:h0 discontinu:h0 stop:h0 cut:s1
+intersect	cross:s0 decuss:s0 point:h0 meet:h0 encount:h0 see:h0 crossroad:s1 crossway:s1
 interspeci	interspecif:s0
 interstiti	interstic:d0
 intertwin	twine:s0 entwin:s0 enlac:s0 interlac:s0 lace:s0 twiner:d0 twist:h0 distort:h0
@@ -5522,13 +5507,13 @@ iraq	irak:s0 republ:s1 asian:h1 countri:h1 nation:h1
 ireland	eir:s0 republ:s1 irish:s1 hibernia:s1 european:h1 countri:h1 nation:h1 island:h1
 irish	ireland:d0 nation:h0 land:h0 countri:h0 peopl:s1
 irishman	ireland:h0 irish:h1 person:h1
-irksom	bore:s0 deaden:s0 dull:s0 slow:s0 tediou:s0 tiresom:s0 wearisom:s0 tedium:d0
-iron	fe:s0 chain:s0 press:s0 dry:s0 wry:s0 ironi:d0 dryness:d0 robust:a0
+irksom	bore:s0 deaden:s0 dull:s0 slow:s0 tedious:s0 tiresom:s0 wearisom:s0 tedium:d0
+iron	fe:s0 chain:s0 press:s0 dri:s0 wri:s0 ironi:d0 dryness:d0 robust:a0
 ironi	sarcasm:s0 satir:s0 satirist:d0 satiris:d0 iron:d0 ironist:d0 sarcast:d0 wit:h0
 ironlik	strong:a0
 ironshod	shod:a0 shodden:a0 sho:a0
 ironwork	maker:h0 shaper:h0
-irrat	irration:d0 illog:a0 unlog:a0 incoher:a0 unreason:a0 blind:a0 reasonless:a0 nonrat:a0
+irrat	illog:a0 unlog:a0 incoher:a0 unreason:a0 blind:a0 reasonless:a0 nonrat:a0 superstiti:a0
 irreconcil	unreconcil:s0 hostil:a0 inconsist:a0
 irregular	abnorm:s0 asymmetr:a0 illeg:a0 rough:a0 unsmooth:a0 unrhythm:a0 unsteadi:a0 unsystemat:a0
 irrelev	digress:a0 tangenti:a0 extran:a0 immateri:a0 impertin:a0 orthogon:a0 inapplic:a0 unsuit:a0
@@ -5543,10 +5528,10 @@ irrig	water:s0 provis:h0 suppli:h0 wet:h0
 irrit	cross:s0 fret:s0 fussi:s0 peevish:s0 petul:s0 choler:s0 annoy:s0 vexat:s0
 irrupt	entranc:h0 enter:h0 entri:h0 ingress:h0 incom:h0
 isl	islet:s0 island:h0
-island	land:h0 earth:h0 ground:h0 dry:h1 solid:h1 terra:h1 firma:h1 zone:h1
+island	land:h0 earth:h0 ground:h0 dri:h1 solid:h1 terra:h1 firma:h1 zone:h1
 ism	doctrin:s0 philosophi:s0 philosoph:d0 indoctrin:d0 belief:h0 system:s1 school:s1 thought:s1
 isocyan	salt:h0
-isol	insul:s0 strai:s0 sporad:a0 separ:h0 discrimin:h0 detach:s1 alien:h1 disaffect:h1
+isol	insul:s0 stray:s0 sporad:a0 separ:h0 discrimin:h0 detach:s1 alien:h1 disaffect:h1
 isolationist	isolation:d0
 isom	isomer:d0 compound:h0 chemic:h1
 isopleth	isogram:s0 isarithm:s0 line:h0
@@ -5563,20 +5548,20 @@ italic	italicis:s0 ital:d0 print:h0 impress:h0
 itch	rub:s0 scratch:s0 scratcher:d0 irrit:h0 ach:h1 smart:h1 hurt:h1
 item	point:s0 itemis:s0 enumer:s0 recit:s0 part:h0 portion:h0 compon:h0 constitu:h0
 ivi	vine:h0 common:s1 english:s1 hedera:s1 helix:s1
-ivori	tusk:s0 dentin:h0 bone:s1 pearl:s1 pearli:d1 white:h1
+ivori	tusk:s0 dentin:h0 bone:s1 pearl:s1 pear:d1 white:h1
 jab	poke:s0 thrust:s0 prod:s0 stab:s0 dig:s0 gestur:h0 punch:h1 clout:h1
 jabber	rant:s0 spout:s0 rave:s0 raver:d0 spouter:d0 ranter:d0 mouth:h0 talk:h0
 jackass	fathead:s0 goof:s0 goofbal:s0 bozo:s0 goos:s0 cuckoo:s0 twat:s0 zani:s0
-jackdaw	daw:s0 corvu:s1 monedula:s1 corvin:h1 bird:h1
+jackdaw	daw:s0 corvus:s1 monedula:s1 corvin:h1 bird:h1
 jacket	coat:h0 cover:h0 wrap:h1 wrapper:h1 crown:s2 crownwork:s2 cap:s2 dental:h3
 jacksonian	jackson:d0
 jade	jadeston:s0 weari:s0 tire:a0 satiat:a1 opaqu:h1 gem:h1
 jag	jaggi:s0 scraggi:s0 jagged:d0 uneven:a0
-jail	jailhous:s0 gaol:s0 clink:s0 slammer:s0 poki:s0 pokei:s0 imprison:s0 incarcer:s0
+jail	jailhous:s0 gaol:s0 clink:s0 slammer:s0 poki:s0 pokey:s0 imprison:s0 incarcer:s0
 jam	throng:s0 mob:s0 pack:s0 pile:s0 crowd:a0 conserv:h0 preserv:h0 togeth:h1
 jamaican	west:h1 indian:h1
 jan	januari:s0 gregorian:h1 calendar:h1 month:h1
-jangl	jingl:s0 jangli:s0 cacophon:a0 nois:h0 resound:h0 make:h1
+jangl	jingl:s0 jang:s0 cacophon:a0 nois:h0 resound:h0 make:h1
 janissari	follow:h0
 janitor	custodian:h0 keeper:h0 steward:h0
 jansenist	jansen:d0 advoc:h0 propon:h0 expon:h0
@@ -5590,8 +5575,8 @@ jaunti	dapper:s0 dash:s0 natti:s0 raffish:s0 rakish:s0 spiffi:s0 snappi:s0 spruc
 java	javan:d0 island:h0 coffe:s1 beverag:h1 drink:h1 drinkabl:h1 potabl:h1
 jaw	chat:s0 confabul:s0 confab:s0 chitchat:s0 chatter:s0 chaffer:s0 natter:s0 gossip:s0
 jazzi	jazz:d0 rhythmic:a0
-jealou	covet:s0 enviou:s0 envi:d0 envious:d0 desir:a0 wish:a0 overjeal:s1 distrust:a1
-jealousi	envi:h0 envious:h0 green:s1 ei:s1 monster:s1
+jealous	covet:s0 envious:s0 envi:d0 desir:a0 wish:a0 overjeal:s1 distrust:a1
+jealousi	envi:h0 envious:h0 green:s1 eye:s1 monster:s1
 jeep	landrov:s0 car:h0 auto:h0 automobil:h0 machin:h0 motorcar:h0
 jeer	scoff:s0 flout:s0 barrack:s0 gibe:s0 flouter:d0 scoffer:d0 scof:d0 jeerer:d0
 jeffersonian	jefferson:d0
@@ -5602,47 +5587,47 @@ jeopardi	hazard:s0 peril:s0 risk:s0 endanger:s0 riski:d0 jeopard:d0 jeopardis:d0
 jerk	dork:s0 jolt:s0 saccad:s0 yank:s0 jerki:d0 jolti:d0 jerker:d0 yanker:d0
 jerusalem	capit:s1 israel:s1 nation:h1
 jest	joke:s0 gag:s0 laugh:s0 jape:s0 gagster:d0 jocular:d0 jokest:d0 jester:d0
-jesu	christ:s0 savior:s0 saviour:s0 redeem:s0 deliver:s0 deliv:d0 christli:d0 christian:d0
 jesuit	religi:h0
+jesus	christ:s0 savior:s0 saviour:s0 redeem:s0 deliver:s0 deliv:d0 christian:d0 son:h0
 jet	squirt:s0 spurt:s0 gush:s0 spout:s0 gusher:d0 run:a0 plane:h0 airplan:h0
 jew	hebrew:s0 israelit:s0 hebraic:d0 judaic:d0 person:h0 individu:h0 someon:h0 somebodi:h0
-jewel	gem:s0 beadi:s0 sequin:s0 spangl:s0 spangli:s0 bead:d0 adorn:a0 decor:a0
+jewel	gem:s0 beadi:s0 sequin:s0 spangl:s0 spang:s0 bead:d0 adorn:a0 decor:a0
 jewish	judaic:s0 jew:d0
 jibe	shot:s0 shaft:s0 slam:s0 dig:s0 barb:s0 gibe:s0 remark:h0 comment:h0
 jig	danc:h0 trip:h1 light:h1 fantast:h1 toe:h1
 jilt	leav:h0
-jimdandi	jimhickei:s0 crackerjack:s0 ideal:h0 paragon:h0 nonpareil:h0 saint:h0 apotheosi:h0 nonesuch:h0
-jimhickei	jimdandi:s0 crackerjack:s0 ideal:h0 paragon:h0 nonpareil:h0 saint:h0 apotheosi:h0 nonesuch:h0
-jimmi	pry:s0 prise:s0 prize:s0 lever:s0 leverag:d0 open:h0
-jingl	jangl:s0 jingli:s0 reverber:a0 nois:h0 resound:h0 make:h1
+jimdandi	jimhickey:s0 crackerjack:s0 ideal:h0 paragon:h0 nonpareil:h0 saint:h0 apotheosi:h0 nonesuch:h0
+jimhickey	jimdandi:s0 crackerjack:s0 ideal:h0 paragon:h0 nonpareil:h0 saint:h0 apotheosi:h0 nonesuch:h0
+jimmi	pri:s0 prise:s0 prize:s0 lever:s0 leverag:d0 open:h0
+jingl	jangl:s0 jing:s0 reverber:a0 nois:h0 resound:h0 make:h1
 jive	danc:h0 trip:h1 light:h1 fantast:h1 toe:h1
 job	occup:s0 busi:s0 line:s0 occupi:d0 activ:h0 work:s1 task:s1 chore:s1
-jockei	cheat:s0 chous:s0 shaft:s0 screw:s0 chican:s0 chicaneri:d0 cheater:d0 horseman:h0
+jockey	cheat:s0 chous:s0 shaft:s0 screw:s0 chican:s0 chicaneri:d0 cheater:d0 horseman:h0
 jocos	jest:s0 jocular:s0 joke:s0 humor:a0 humour:a0
 jocular	jest:s0 jocos:s0 joke:s0 humor:a0 humour:a0
-jog	rambl:s0 rambler:d0 continu:h0 proce:h0 go:h1 carri:h1
+jog	rambl:s0 rambler:d0 continu:h0 proceed:h0 go:h1 carri:h1
 joggl	jiggl:s0 wiggl:s0 wiggler:d0 shake:h0 agit:h0
 john	toilet:s0 lavatori:s0 lav:s0 can:s0 privi:s0 bathroom:s0 room:h0
 johnni	rebel:s0 reb:s0 greyback:s0 confeder:h1 soldier:h1
-joi	joyous:s0 joy:s0 joyou:d0 emot:h0 delight:s1 pleasur:s1 pleas:d1 posit:h2
 join	unit:s0 joiner:d0 marri:a0 fall:s1 get:s1 togeth:s1 junction:d1 connect:h1
 joint	articul:s0 articulatio:s0 articulari:d0 articular:d0 collect:a0 common:a0 integr:a0 share:a0
 joke	gag:s0 laugh:s0 jest:s0 jape:s0 gagster:d0 jocular:d0 jokest:d0 jester:d0
 joker	jokest:s0 joke:d0 comedian:h0 comic:h0
-jolli	gai:s0 jocund:s0 jovial:s0 merri:s0 mirth:s0 jolliti:d0 joyou:a0
+jolli	gay:s0 jocund:s0 jovial:s0 merri:s0 mirth:s0 jolliti:d0 joyous:a0
 jolt	jar:s0 jounc:s0 shock:s0 agit:a0 blow:h0 bump:h0 move:h0 jerk:s1
-jonquil	narcissu:h0 jonquilla:s1
+jonquil	narcissus:h0 jonquilla:s1
 joss	idol:h0 god:h0 graven:h1 imag:h1
 jostl	make:h0 work:h0
 jot	note:h0
-journal	diari:s0 diarist:d0 journalist:d0 write:h0 new:s1 media:s1 written:h1 materi:h1
+journal	diari:s0 diarist:d0 journalist:d0 write:h0 news:s1 media:s1 written:h1 materi:h1
 journales	style:h0 express:h1
 journalist	journal:d0 writer:h0 author:h0
-journei	travel:s0 journey:d0 trip:h0 jaunt:h0
+journey	travel:s0 trip:h0 jaunt:h0
 joust	tilt:s0 struggl:h0 battl:h0
-jovial	gai:s0 jocund:s0 jolli:s0 merri:s0 mirth:s0 jolliti:d0 joyou:a0
+jovial	gay:s0 jocund:s0 jolli:s0 merri:s0 mirth:s0 jolliti:d0 joyous:a0
 jowl	mandibl:s0 mandibula:s0 submaxilla:s0 jawbon:s0 mandibular:d0 jaw:h0 articul:h0 lower:s1
-joyou	joi:d0 joyous:d0 elat:a0 happi:a0 joy:a0 ecstat:a0 enraptur:a0 raptur:a0
+joy	joyous:s0 emot:h0 delight:s1 pleasur:s1 pleas:d1 posit:h2 stimulus:h2
+joyous	joy:d0 elat:a0 happi:a0 ecstat:a0 enraptur:a0 raptur:a0 rapt:a0 rhapsod:a0
 jubil	exult:s0 pride:s0 rejoic:s0 triumphal:s0 triumphant:s0 triumph:d0 elat:a0
 judaism	hebraism:s0 judaic:d0 religion:h0 faith:h0 jewish:s1 organ:h1
 judg	justic:s0 jurist:s0 adjud:d0 jurisprud:d0 judici:d0 judgeship:d0 judgment:d0 offici:h0
@@ -5651,11 +5636,11 @@ judici	judg:d0 legal:a0
 judiciari	bench:s0 judg:d0 administr:h0 govern:h0 establish:h0 brass:h0 organ:h0 organis:h0
 jug	bottl:h0
 juic	juici:d0 foodstuff:h0 food:h1 product:h1
-juici	juic:d0 lush:a0 succul:a0 sappi:a0 lusciou:s1 toothsom:s1 voluptu:s1 au:a1
+juici	juic:d0 lush:a0 succul:a0 sappi:a0 luscious:s1 toothsom:s1 voluptu:s1 au:a1
 juju	magic:h0 thaumaturgi:h0
 jukebox	nickelodeon:s0 phonograph:h0 record:h1 player:h1
 juli	gregorian:h1 calendar:h1 month:h1
-jumbl	clutter:s0 muddl:s0 fuddl:s0 welter:s0 smother:s0 disorderli:s0 mingl:s0 untidi:a0
+jumbl	clutter:s0 muddl:s0 fuddl:s0 welter:s0 smother:s0 disord:s0 mingl:s0 disorderli:d0
 jump	leap:s0 bound:s0 spring:s0 bounder:d0 leaper:d0 move:h0 startl:s1 start:s1
 jumpi	edgi:s0 jitteri:s0 nervi:s0 overstrung:s0 restiv:s0 uptight:s0 edg:d0 tens:a0
 junction	place:h0 spot:h0 topograph:h1 point:h1
@@ -5663,20 +5648,20 @@ junctur	occas:s0 happen:h0 occurr:h0 natur:h1 event:h1
 june	gregorian:h1 calendar:h1 month:h1
 jungian	jung:d0
 junior	young:a0 immatur:a0 subordin:a0 lowli:a0 petti:a0 secondari:a0 subaltern:a0 minor:a0
-junk	debri:s0 dust:s0 rubbl:s0 detritu:s0 trash:s0 scrap:s0 rubbish:h0 discard:h0
+junk	debri:s0 dust:s0 rubbl:s0 detritus:s0 trash:s0 scrap:s0 rubbish:h0 discard:h0
 junkyard	yard:h0
-jupit	jovian:d0 planet:h1 ga:h1 giant:h1 superior:h1 outer:h1
+jupit	jovian:d0 planet:h1 gas:h1 giant:h1 superior:h1 outer:h1
 juri	bodi:h0 panel:s1 panellist:d1 panelist:d1 committe:h1 commiss:h1
 jurisdict	power:h0 legal:s1 district:h1 territori:h1 dominion:h1
 jurisprud	law:s0 jurisprudenti:d0 jurist:d0 philosophi:h0 legal:s1
 jurist	jurisprud:d0 expert:h0 legal:s1
 juror	juryman:s0 jurywoman:s0 panelist:h0 panellist:h0
-just	right:s0 niceti:s0 fair:a0 honor:a0 honour:a0 righteou:a0 conscion:a0 fit:a0
+just	right:s0 niceti:s0 fair:a0 honor:a0 honour:a0 righteous:a0 conscion:a0 fit:a0
 justic	just:s0 righteous:h0 natur:h1 virtu:h1 judgment:h1 judgement:h1 assess:h1 judg:s2
 justif	justifi:d0 circumst:h0 condit:h0 consider:h0 explan:h1 account:h1
 justifi	vindic:s0 vindicatori:d0 justif:d0 justificatori:d0 uphold:h0 maintain:h0
 jut	project:s0 protrud:s0 reliev:s0 stick:s0 protrus:a0
-juxtapos	juxtaposit:d0 put:h0 set:h0 place:h0 pose:h0 posit:h0 lai:h0
+juxtapos	juxtaposit:d0 put:h0 set:h0 place:h0 pose:h0 posit:h0 lay:h0
 juxtaposit	apposit:s0 colloc:s0 appos:d0 juxtapos:d0 placement:h0 locat:h0 posit:h0 emplac:h0
 kale	boodl:s0 bread:s0 cabbag:s0 clam:s0 dinero:s0 dough:s0 gelt:s0 lettuc:s0
 kamikaz	fighter:h0 aircraft:h1 attack:h1
@@ -5685,7 +5670,6 @@ kc	kilohertz:s0 khz:s0 kilocycl:s0 rate:h0 second:s1
 keen	acut:s0 acuiti:s0 sharp:s0 discrimin:s0 incis:s0 knifelik:s0 penetr:s0 pierc:s0
 keep	maintain:s0 hold:s0 conform:h0 complianc:h0 abid:h0 guardianship:s1 safekeep:s1 continu:s1
 keepsak	souvenir:s0 token:s0 relic:s0 object:h0 physic:h1
-kei	identifi:s0 discov:s0 distinguish:s0 describ:s0 name:s0 cardin:s0 central:s0 fundament:s0
 ken	cogniz:s0 know:h0
 kent	counti:h0
 kentucki	ky:s0 bluegrass:s1 state:s1 american:h1
@@ -5695,6 +5679,7 @@ kerygma	kerugma:s0 sermon:h0 discours:h0 preach:h0
 ketch	sail:h1 vessel:h1 ship:h1
 ketosi	ketonemia:s0 acetonemia:s0 symptom:h0
 kettl	boiler:s0 boil:d0 pot:h0
+key	identifi:s0 discov:s0 distinguish:s0 describ:s0 name:s0 cardin:s0 central:s0 fundament:s0
 keyboard	devic:h0
 keyhol	hole:h0
 keynot	subject:h0 topic:h0 theme:h0 set:h0 idea:h1 thought:h1 address:h1 speak:h1
@@ -5702,22 +5687,21 @@ khaki	chromat:a0
 khartoum	capit:s1 sudan:s1 nation:h1
 kick	boot:s0 kicker:d0 blow:h0 propel:h0 impel:h0 bang:s1 charg:s1 rush:s1
 kickoff	begin:h0 start:h0 commenc:h0 first:s1 outset:s1 showtim:s1 offset:s1 place:h1
-kid	child:s0 youngster:s0 minor:s0 shaver:s0 nipper:s0 fry:s0 tiddler:s0 tike:s0
+kid	child:s0 youngster:s0 minor:s0 shaver:s0 nipper:s0 fri:s0 tiddler:s0 tike:s0
 kidnap	nobbl:s0 abduct:s0 snatch:s0 snatcher:d0 abductor:d0 kidnapp:d0 seiz:h0
 kidnapp	kidnap:s0 abductor:s0 snatcher:s0 snatch:d0 abduct:d0 crimin:h0 felon:h0 crook:h0
-kidnei	excretori:h1 organ:h1 urinari:h1
+kidney	excretori:h1 organ:h1 urinari:h1
 kill	killabl:d0 killer:d0 termin:h0 end:h0 conclus:h0 fatal:h0 put:s1 death:s1
 killabl	kill:d0 edibl:a0 comest:a0 eatabl:a0
-killer	slayer:s0 slai:d0 kill:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
+killer	slayer:s0 slay:d0 kill:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
 kilomet	kilometr:s0 km:s0 klick:s0 metric:h1 linear:h1 unit:h1
-kind	sort:s0 form:s0 varieti:s0 consider:a0 benign:a0 merci:a0 soft:a0 graciou:a0
+kind	sort:s0 form:s0 varieti:s0 charit:s0 benevol:s0 sympathet:s0 openheart:s0 kindli:d0
 kindergarten	preschool:h0
 kindl	ignit:s0 enkindl:s0 light:a0 lit:a0
-kindli	charit:s0 benevol:s0 sympathet:s0 openheart:s0 kind:a0
 kindr	akin:s0 similar:a0
 kinesthet	kinaesthet:s0 kinaesthesia:d0 kinesthesia:d0 kinesthesi:d0
 kinet	kinesi:d0
-king	rex:s0 kingdom:d0 kingli:d0 kingship:d0 monarch:h0 sovereign:h0 male:s1 queen:s1
+king	rex:s0 kingdom:d0 kingship:d0 monarch:h0 sovereign:h0 male:s1 queen:s1 crown:h1
 kingdom	land:s0 realm:s0 sphere:h0 domain:h0 area:h0 orbit:h0 field:h0 arena:h0
 kinship	affin:s0 relat:h0 relationship:s1 kin:d1 famili:s2
 kipl	writer:h0 author:h0 rudyard:s1 joseph:s1
@@ -5732,22 +5716,21 @@ km	kilomet:s0 kilometr:s0 klick:s0 metric:h1 linear:h1 unit:h1
 knack	bent:s0 hang:s0 endow:h0 gift:h0 talent:h0 natur:h1
 knapsack	backpack:s0 packsack:s0 rucksack:s0 haversack:s0 bag:h0 back:s1 pack:s1
 knead	work:s0 manipul:h0
-knee	genu:s0 ginglymu:h0 joint:s1 human:s1 articulatio:s1 stifl:s1 hing:h1 ginglymoid:h1
+knee	genu:s0 ginglymus:h0 joint:s1 human:s1 articulatio:s1 genus:s1 stifl:s1 hing:h1
 kneecap	patella:s0 kneepan:s0 patellar:d0 sesamoid:h0 bone:h1 os:h1 sesamoideum:h1
 kneel	kneeler:d0 rest:h0
 knife	edg:h1 weapon:h1 arm:h1 tongu:s2 system:h2 project:h2
 knifelik	sharp:a0
-knight	knightli:d0 male:h1 aristocrat:h1
-knightli	chivalr:s0 mediev:s0 knight:d0 chivalri:d0 past:a0
+knight	chivalr:s0 mediev:s0 chivalri:d0 past:a0 male:h1 aristocrat:h1
 knit	knitter:d0 fabric:h0 cloth:h0 materi:h0 textil:h0 entwin:s1 creat:h1 raw:h1
 knob	boss:s0 project:h0 handl:h1 grip:h1 handgrip:h1 hold:h1
 knock	sound:h0 strike:h0 roast:s1 hard:s1 knocker:d1 cold:a1 critic:h1 critiqu:h1
 knoll	mound:s0 hillock:s0 hummock:s0 hammock:s0 hill:h0
-knot	fasten:a0 ti:a0 bunch:h0 clump:h0 cluster:h0 knotti:d1 holdfast:h1 fix:h1
+knot	fasten:a0 tie:a0 bunch:h0 clump:h0 cluster:h0 knotti:d1 holdfast:h1 fix:h1
 knotti	baffl:s0 elus:s0 problemat:s0 tough:s0 problem:d0 difficult:a0 hard:a0
 know	cogniz:s0 cognis:s0 wise:s0 cognit:d0 knowabl:d0 knower:d0 knowing:d0 inform:a0
 knowledg	cognit:s0 noesi:s0 know:s0 learn:s0 letter:s0 noetic:d0 learned:d0 knowing:d0
-known	acknowledg:a0 familiar:a0 gloriou:a0 celebr:a0 fame:a0 famou:a0 illustri:a0 notabl:a0
+known	acknowledg:a0 familiar:a0 glorious:a0 celebr:a0 fame:a0 famous:a0 illustri:a0 notabl:a0
 knuckl	diarthrosi:h0 joint:s1 metacarpophalang:s1 synovi:h1 articulatio:h1 synoviali:h1
 knucklebal	knuckler:s0 pitch:h0 deliveri:h0
 korea	korean:d0 peninsula:h0
@@ -5762,51 +5745,50 @@ laborsav	laboursav:s0 help:a0
 labour	labor:s0 proletariat:s0 proletarian:d0 class:h0 stratum:h0 work:s1 social:h1 socio:h1
 labrador	geograph:h1 area:h1 region:h1
 labyrinth	maze:s0 labyrinthian:d0 mazi:d0 system:h0
-lace	intertwin:s0 twine:s0 entwin:s0 enlac:s0 interlac:s0 ti:s0 twiner:d0 twist:h0
+lace	intertwin:s0 twine:s0 entwin:s0 enlac:s0 interlac:s0 tie:s0 twiner:d0 twist:h0
 lacer	tear:h0 ruptur:h0 snap:h0 bust:h0
 laci	lacelik:s0 lace:d0 fanci:a0
 lack	defici:s0 want:s0 miss:s0 inadequ:a0 unequ:a0 need:h0 demand:h0
-lackei	flunki:s0 flunkei:s0 servant:h0 retain:h0
+lackey	flunki:s0 flunkey:s0 servant:h0 retain:h0
 lactat	wet:s0 fresh:a0
 lad	chap:s0 fellow:s0 feller:s0 fella:s0 gent:s0 blighter:s0 cuss:s0 bloke:s0
 ladder	stair:h0 step:h0
 laden	load:s0 full:a0
 ladi	woman:h0 dame:s1 madam:s1 gentlewoman:s1 adult:h1 femal:h1
 ladylik	refin:a0
-lag	slowdown:s0 retard:s0 dawdl:s0 dawdler:d0 lagger:d0 laggard:d0 delai:h0 holdup:h0
+lag	slowdown:s0 retard:s0 dawdl:s0 dawdler:d0 lagger:d0 laggard:d0 delay:h0 holdup:h0
 lager	laager:s0 camp:h0 encamp:h0 canton:h0 bivouac:h0
-laggard	dawdler:s0 drone:s0 lagger:s0 trailer:s0 poke:s0 poki:d0 pokei:d0 trail:d0
+laggard	dawdler:s0 drone:s0 lagger:s0 trailer:s0 poke:s0 poki:d0 pokey:d0 trail:d0
 lagoon	laguna:s0 lagun:s0 lake:h0
-lai	put:s0 set:s0 place:s0 pose:s0 posit:s0 laic:s0 secular:s0 position:d0
 laid	set:s0 arrang:a0 order:a0
 lair	den:s0 habit:h0
-laiti	temporalti:s0 lai:d0 multitud:h0 mass:h0 peopl:h0 hoi:h1 polloi:h1 great:h1
+laiti	temporalti:s0 lay:d0 multitud:h0 mass:h0 peopl:h0 hoi:h1 polloi:h1 great:h1
 lake	water:h0 bodi:h1
-lam	scat:s0 run:s0 scarper:s0 bunk:s0 escap:s0 runawai:d0 leav:h0 turn:s1
+lam	scat:s0 run:s0 scarper:s0 bunk:s0 escap:s0 runaway:d0 leav:h0 turn:s1
 lamb	young:h1 mammal:h1
 lamblik	compliant:a0
 lament	plaint:s0 wail:s0 keen:s0 complaint:h0 express:h1 emot:h1 feel:h1
 lamin	lamina:d0 produc:h0 make:h0 creat:h0
 lamp	sourc:h1 illumin:h1 furnitur:h1 piec:h2 articl:h2
 lamplight	light:h0 visibl:h1 radiat:h1
-lampoon	satir:s0 satiris:s0 ridicul:h0 roast:h0 gui:h0 blackguard:h0 rib:h0 laugh:h1
+lampoon	satir:s0 satiris:s0 ridicul:h0 roast:h0 guy:h0 blackguard:h0 rib:h0 laugh:h1
 lanc	spear:s0 shaft:s0 weapon:h0 arm:h0 system:h1
 land	lander:d0 realti:h0 immov:h0 platform:h0 arriv:h0 get:h0 come:h0 ground:s1
 landler	danc:h1 music:h1
 landlock	inland:a0
 landlord	landown:h0 landhold:h0 properti:h1 owner:h1
 landmark	posit:h0 place:h0 watersh:s1 junctur:h1 occas:h1 turn:s2 point:s2
-landmass	land:h0 earth:h0 ground:h0 mass:s1 dry:h1 solid:h1 terra:h1 firma:h1
+landmass	land:h0 earth:h0 ground:h0 mass:s1 dri:h1 solid:h1 terra:h1 firma:h1
 landown	landhold:s0 holder:h0 properti:s1 owner:s1
 landrov	jeep:s0 car:h0 auto:h0 automobil:h0 machin:h0 motorcar:h0
 landscap	landscapist:d0 improv:a0 sceneri:h0 garden:h0 horticultur:h0 paint:h1 pictur:h1 genr:h2
 landslid	victori:h0 triumph:h0 landslip:s1 slide:h1
-lane	wai:h0 path:h1
-languag	commun:h0 linguist:s1 speech:s1 spoken:s2 voic:s2 oral:s2 lyric:s2 word:s2
+lane	way:h0 path:h1
+languag	communic:h0 linguist:s1 speech:s1 spoken:s2 voic:s2 oral:s2 lyric:s2 word:s2
 languid	dreami:s0 lackadais:s0 languor:s0 letharg:a0 unenerget:a0
-languish	wast:s0 wastag:d0 weaken:h0 pine:s1 awai:s1
+languish	wast:s0 wastag:d0 weaken:h0 pine:s1 away:s1
 languor	dreami:s0 easi:h0 relax:h0
-lanki	gangl:s0 gangli:s0 rangi:s0 tall:a0 thin:a1 lean:a1
+lanki	gangl:s0 gang:s0 rangi:s0 tall:a0 thin:a1 lean:a1
 lantern	lamp:h0
 lao	laotian:d0 peopl:s1 democrat:s1 republ:s1 asian:h1 countri:h1 nation:h1
 lap	thigh:h0 lie:h0 lick:s1 stroke:h1
@@ -5821,7 +5803,7 @@ larval	larva:d0 immatur:a0
 lash	whip:s0 tan:s0 flog:s0 flagel:s0 trounc:s0 welt:s0 lather:s0 slash:s0
 lasher	driver:h0
 last	final:s0 fini:s0 finish:s0 conclus:s0 close:s0 endur:s0 perman:s0 lasting:d0
-lat	latissimu:s1 dorsi:s1 skelet:h1 muscl:h1 striat:h1
+lat	latissimus:s1 dorsi:s1 skelet:h1 muscl:h1 striat:h1
 latch	fasten:h0 fix:h0 secur:h0
 late	advanc:a0 ripe:a0 latish:a0 posthum:a0 belat:s1 tardi:s1 unpunctu:a1 recent:s2
 latent	potenti:a0 possibl:a0 latenc:d1 inact:a1
@@ -5832,7 +5814,7 @@ latin	latinist:d0 ital:h0 languag:h1
 latitud	latitudin:d0 angular:h1 distanc:h1
 latter	last:a1 mention:a1
 laudanum	opiat:h0 tinctur:s1 opium:s1
-laugh	laughter:s0 laughabl:d0 laugher:d0 utter:h0 vocal:h0 express:s1 joi:s1 mirth:s1
+laugh	laughter:s0 laughabl:d0 laugher:d0 utter:h0 vocal:h0 express:s1 joy:s1 mirth:s1
 laughter	laugh:s0 utter:h0 vocal:h0
 launch	establish:s0 found:s0 foundat:d0 founder:d0 propuls:h0 actuat:h0 open:h0 set:s1
 launcher	launch:d0 armament:h0 rocket:s1
@@ -5841,25 +5823,26 @@ laundri	wash:s0 washabl:s0 launder:d0 garment:h0 white:h1 good:h1 household:h1 l
 laurel	award:s0 accolad:s0 honor:s0 honour:s0 honorari:d0 symbol:h0 stand:h1
 lavatori	toilet:s0 lav:s0 can:s0 john:s0 privi:s0 bathroom:s0 room:h0
 lavend	lilac:s0 chromat:a0
-lavish	shower:s0 munific:s0 overgener:s0 unspar:s0 unstint:s0 gener:a0 consum:h0 squander:h0
+lavish	shower:s0 munific:s0 overgener:s0 unspar:s0 unstint:s0 generous:a0 consum:h0 squander:h0
 law	jurisprud:s0 jurist:d0 collect:h0 aggreg:h0 accumul:h0 assemblag:h0 instrument:h1 legal:h2
 lawless	anarch:s0 anarchi:d0 uncontrol:a0
 lawman	defend:h0 guardian:h0 protector:h0 shielder:h0 law:s1 offic:s1 peac:s1
 lawn	field:h0
-lawyer	attornei:s0 attorneyship:d0 law:d0 profession:h0 person:h1
+lawyer	attorney:s0 attorneyship:d0 law:d0 profession:h0 person:h1
 lax	laxiti:s0 remiss:s0 slack:s0 neglig:a0 neglect:h0
+lay	put:s0 set:s0 place:s0 pose:s0 posit:s0 laic:s0 secular:s0 position:d0
 layer	bed:s0 artifact:h0 artefact:h0 shape:h0 form:h0 work:h0 mold:h0 mould:h0
 layett	kit:h0 outfit:h0
 layman	layperson:s0 secular:s0 common:h0 man:h1 person:h1
-layoff	closur:h0 closedown:h0 close:h0 shutdown:h0 lai:d1
-layout	design:h0 plan:h0 order:h1 lai:d2
+layoff	closur:h0 closedown:h0 close:h0 shutdown:h0 lay:d1
+layout	design:h0 plan:h0 order:h1 lay:d2
 laze	idl:s0 slug:s0 stagnat:s0 stagnanc:d0 sluggard:d0 idler:d0
 lazi	slow:a0 faineant:s1 indol:s1 otios:s1 sloth:s1 faineanc:d1 idl:a1
 lb	pound:s0 avoirdupoi:h1 unit:h1
 lead	take:s0 direct:s0 conduct:s0 guid:s0 prima:s0 star:s0 stellar:s0 leader:d0
 leaden	dull:s0 cloudi:a0 weight:s1 heavi:a1
 leader	leadership:s0 lead:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
-leadership	lead:s0 leader:d0 activ:h0 bodi:h1 statu:h2 posit:h2
+leadership	lead:s0 leader:d0 activ:h0 bodi:h1 status:h2 posit:h2
 leaf	leafag:s0 foliag:s0 foliat:d0 leafi:d0 leaflet:d0 plant:h1 organ:h1
 leafhopp	homopteran:h0 homopter:h1 insect:h1
 leaflet	cusp:s0 leaf:d0 flap:h0
@@ -5869,12 +5852,12 @@ leakag	escap:s0 leak:s0 outflow:s0 leaki:d0 discharg:h0 outpour:h0 run:h0
 lean	tilt:s0 tip:s0 slant:s0 angl:s0 thin:s0 atilt:s0 cant:s0 leaner:d0
 leap	spring:s0 saltat:s0 bound:s0 bounc:s0 jump:s0 bounder:d0 leaper:d0 move:h0
 leapfrog	progress:h0 process:h0 advanc:h0 forward:h1 motion:h1 onward:h1
-learn	acquisit:s0 acquir:s0 erudit:s0 larn:s0 learned:d0 learner:d0 scholarli:a0 scholarship:s1
+learn	acquisit:s0 acquir:s0 erudit:s0 larn:s0 learned:d0 learner:d0 scholar:a0 scholarship:s1
 learner	scholar:s0 assimil:s0 scholarship:d0 learn:d0 person:h0 individu:h0 someon:h0 somebodi:h0
 leas	rental:s0 let:s0 rent:s0 lesse:d0 renter:d0 properti:h0 belong:h0 hold:h0
 leash	tether:s0 lead:s0 restraint:h0 constraint:h0
 leather	leatheri:s0 coriac:s0 leatherlik:s0 tough:a0 anim:h1 skin:h1
-leav	departur:s0 go:s0 depart:d0 leaver:d0 act:h0 deed:h0 absenc:s1 awai:s1
+leav	departur:s0 go:s0 depart:d0 leaver:d0 act:h0 deed:h0 absenc:s1 away:s1
 leaven	imponder:h0
 lecher	satyr:s0 lech:s0 letch:s0 pervert:h0 deviant:h0 deviat:h0 degener:h0
 lectur	talk:s0 lector:s0 reader:s0 lectureship:d0 talker:d0 address:h0 speech:h0 educ:h0
@@ -5896,29 +5879,29 @@ leggi	tall:a0
 legibl	discern:s0 distinct:h0 sharp:h0
 legion	host:s0 armi:h0 regular:h1 ground:h1 forc:h1
 legisl	pass:s0 legislatorship:d0 passag:d0 legislatur:d0 lawmak:h0 lawgiv:h0 politician:h0 ordain:h0
-legislatur	legisl:d0 assembl:h0 bodi:s1 gener:s1
+legislatur	legisl:d0 assembl:h0 bodi:s1 general:s1
 legitim	legal:s0 legalis:s0 decrimin:s0 decriminalis:s0 legitimis:s0 legitimat:s0 legitimatis:s0 legitimaci:d0
 legitimaci	legitim:d0 law:h0
 legum	legumin:d0 herb:h0 climber:h0 plant:s1 herbac:h1
 leisur	time:s1 rest:h1 eas:h1 repos:h1 relax:h1
 leitmotiv	leitmotif:s0 tune:h0 melodi:h0 air:h0 strain:h0 line:h0 melod:h1 phrase:h1
 lemma	proposit:h0
-lemon	lemoni:d0 citru:h0 gambog:s1 maiz:s1 fruit:h1 citrou:h1 yellow:h1
-lemonad	ad:h0 fruit:h1 drink:h1
+lemon	lemoni:d0 citrus:h0 gambog:s1 maiz:s1 fruit:h1 citrous:h1 yellow:h1
+lemonad	ade:h0 fruit:h1 drink:h1
 len	lens:s0 system:s1 optic:h1 devic:h1
 lend	loan:s0 impart:s0 bestow:s0 contribut:s0 add:s0 bring:s0 addit:d0 dispos:h0
 length	dimens:h0 durat:s1 lengthi:d1 fundament:h1 quantiti:h1 measur:h1 physic:h1 properti:h1
 lengthen	prolong:s0 protract:s0 perpetu:s0 continu:h0 increas:h0
 lengthi	extend:s0 prolong:s0 protract:s0 length:d0 long:a0
 lentil	legum:h0
-leprosi	leprou:d0 hansen:s1 diseas:s1 infecti:h1
+leprosi	leprous:d0 hansen:s1 diseas:s1 infecti:h1
 lesion	patholog:h0
 less	littl:a0 slight:a0
 lessen	decreas:s0 diminish:s0 fall:s0 weaken:s0 vitiat:s0 diminut:d0 impair:a0 chang:h0
 lesson	teach:h0 instruct:h0 pedagogi:h0 exampl:s1 exemplari:d1 admonit:h1 monit:h1 warn:h1
 let	allow:s0 permit:s0 induc:h1 stimul:h1 caus:h1 have:h1 get:h1 make:h1
 letdown	disappoint:s0 dissatisfact:h0
-lethal	deadli:s0 fatal:a0 unwholesom:h0 morbid:h0
+lethal	deadli:s0 dead:s0 fatal:a0 unwholesom:h0 morbid:h0
 lethargi	lassitud:s0 sluggish:s0 torpor:h0 torpid:h0 inanit:s1 slack:s1 weak:h1
 letter	missiv:s0 inscript:s0 text:h0 document:h0 write:h0 cultur:h0 earn:h0 garner:h0
 letterhead	stationeri:h0 letter:h1 paper:h1
@@ -5956,7 +5939,7 @@ lift	rais:s0 elev:s0 uprais:s0 lifter:d0 aid:h0 assist:h0 help:h0 move:h0
 lifter	weightlift:s0 lift:d0 athlet:h0 jock:h0
 ligament	connect:h1 tissu:h1
 light	illumin:s0 illum:s0 lit:s0 ignit:a0 alight:a0 lightweight:a0 airi:a0 buoyant:a0
-lighten	cheer:h0 buoi:s1
+lighten	cheer:h0 buoy:s1
 lightheart	blith:s0 blithesom:s0 lightsom:s0 lighthearted:d0 cheer:a0
 lightn	atmospher:h1 electr:h1 flash:h1
 lightweight	light:a0 prizefight:h0 gladiat:h0
@@ -5970,7 +5953,7 @@ limbo	oblivion:s0 obscur:h0
 limit	bound:s0 boundari:s0 restrict:s0 trammel:s0 confin:s0 throttl:s0 constrain:s0 constrict:s0
 limitless	illimit:s0 measureless:s0 unmeasur:s0 immeasur:a0 immensur:a0
 limp	gimp:s0 hobbl:s0 hitch:s0 wilt:s0 hobbler:d0 limper:d0 weak:a0 walk:h0
-lincoln	lincolnian:d0 presid:h0 lawyer:h0 attornei:h0 abraham:s1 unit:h1 state:h1 chief:h1
+lincoln	lincolnian:d0 presid:h0 lawyer:h0 attorney:h0 abraham:s1 unit:h1 state:h1 chief:h1
 linden	basswood:s0 wood:h0
 line	border:a0 format:h0 lie:h0 run:s1 along:s1 seam:s1 liner:d1 rough:a1
 lineag	line:s0 descent:s0 bloodlin:s0 blood:s0 pedigre:s0 ancestri:s0 origin:s0 parentag:s0
@@ -5978,12 +5961,12 @@ linear	addit:s0 add:d0 bilinear:a0 collinear:a1 lineal:a1 linelik:a1 rectilinear
 lineback	footbal:h0 line:s1 backer:s1 player:h1
 lineman	footbal:h0 player:h1
 linen	fabric:h0 cloth:h0 materi:h0 textil:h0 paper:h1
-liner	fly:h0 line:s1 drive:s1 ball:h1
+liner	fli:h0 line:s1 drive:s1 ball:h1
 lineup	card:s0 roll:h0 roster:h0 bat:s1 order:s1
-linger	persist:h0 remain:h0 stai:h0 loiter:s1 loung:s1 footl:s1 lollygag:s1 loaf:s1
+linger	persist:h0 remain:h0 stay:h0 loiter:s1 loung:s1 footl:s1 lollygag:s1 loaf:s1
 lingual	linguist:s0 lingua:d0
 linguist	lingual:s0 lingua:d0 scientist:h0 scienc:h0 scientif:h1 disciplin:h1
-link	nexu:s0 associ:s0 relat:s0 collig:s0 connect:s0 linkag:d0 connexion:d0 associatori:d0
+link	nexus:s0 associ:s0 relat:s0 collig:s0 connect:s0 linkag:d0 connexion:d0 associatori:d0
 linoleum	lino:s0 cover:h1 materi:h1
 lint	fiber:h0 fibr:h0
 lion	cat:h0 king:s1 beast:s1 panthera:s1 leo:s1 big:h1
@@ -6000,7 +5983,7 @@ lit	illumin:s0 light:s0
 liter	litr:s0 actual:s0 genuin:s0 real:s0 realiti:d0 true:a0 doctrin:h0 philosophi:h0
 literari	literatur:d0
 literatur	literari:d0 write:h0 lit:s1 written:h1 materi:h1 piec:h1 studi:h2
-lith	lissom:s0 lithesom:s0 suppl:s0 sinuou:s0 sinuous:d0 sinuos:d0 grace:a0
+lith	lissom:s0 lithesom:s0 suppl:s0 sinuous:s0 sinuos:d0 grace:a0
 litig	litigi:d0 parti:h0 proceed:h0 judici:s1 legal:h1
 litter	clutter:s0 untidi:a0 be:h0 anim:h1 group:h1 rubbish:h1 trash:h1 scrap:h1
 littl	small:s0 atom:a0 subatom:a0 bantam:a0 diminut:a0 lilliputian:a0 midget:a0 petit:a0
@@ -6008,7 +5991,7 @@ livabl	liveabl:s0 live:d0 habit:a0 inhabit:a0
 live	life:s0 popul:s0 dwell:s0 inhabit:s0 unrecord:s0 liveabl:d0 livabl:d0 liver:d0
 liveli	anim:s0 live:d0 activ:h0
 livelihood	support:s0 keep:s0 live:s0 susten:s0 sustain:d0 resourc:h0 bread:s1 butter:s1
-liver	liveri:d0 viscu:h0 intern:h1 organ:h1 varieti:h2 meat:h2
+liver	liveri:d0 viscus:h0 intern:h1 organ:h1 varieti:h2 meat:h2
 liverpool	liverpudlian:d0 citi:h0 metropoli:h0 port:h0 urban:h1 center:h1
 livestock	stock:s0 stocker:d0 placent:h0 eutherian:h0 farm:s1 anim:s1 mammal:h1
 livid	ashen:s0 blanch:s0 bloodless:s0 white:s0 colorless:a0 colourless:a0 light:a1 angri:a2
@@ -6017,7 +6000,7 @@ load	burden:s0 lade:s0 laden:s0 loader:d0 full:a0 weight:h0 fill:h0 charg:s1
 loaf	bum:s0 loll:s0 loafer:d0 bread:h0 breadstuff:h0 idl:h0 laze:h0 slug:h0
 loan	lend:s0 lendabl:d0 lender:d0 debt:h0 give:h0
 loath	abhor:s0 abomin:s0 execr:s0 loather:d0 abhorr:d0 hate:h0 detest:h0
-loathsom	nauseat:s0 nauseou:s0 noisom:s0 queasi:s0 offens:s0 sicken:s0 vile:s0 sickening:d0
+loathsom	nauseat:s0 nauseous:s0 noisom:s0 queasi:s0 offens:s0 sicken:s0 vile:s0 sickening:d0
 lob	throw:h0
 lobbi	anteroom:s0 antechamb:s0 hall:s0 foyer:s0 vestibul:s0 buttonhol:s0 lobbyist:d0 room:h0
 lobe	lobar:d0 bodi:h1 part:h1
@@ -6026,14 +6009,14 @@ lobscous	lobscus:s0 scous:s0 stew:h0
 lobscus	lobscous:s0 scous:s0 stew:h0
 lobul	lobular:d0 lobe:h0
 lobular	lobul:d0 shape:h0 form:h0 configur:h0 contour:h0 conform:h0
-local	venu:s0 locu:s0 vicin:s0 neighborhood:s0 neighbourhood:s0 localis:s0 locat:s0 fix:s0
+local	venu:s0 locus:s0 vicin:s0 neighborhood:s0 neighbourhood:s0 localis:s0 locat:s0 fix:s0
 locat	situat:s0 place:s0 set:s0 settl:a0 object:h0 find:h0 regain:h0 placement:s1
 lock	locker:d0 fasten:h0 holdfast:h0 fix:h0 secur:h0 curl:s1 ringlet:s1 whorl:s1
 locker	cabinet:s0 compart:h0 storag:s1
-lockup	jail:h0 jailhous:h0 gaol:h0 clink:h0 slammer:h0 poki:h0 pokei:h0
+lockup	jail:h0 jailhous:h0 gaol:h0 clink:h0 slammer:h0 poki:h0 pokey:h0
 locust	acridid:h0 short:h1 horn:h1 grasshopp:h1
 lodg	hous:s0 dig:s0 domicili:s0 pad:s0 lodger:d0 live:h0 structur:h0 construct:h0
-loft	floor:h0 level:h0 storei:h0 stori:h0 attic:s1 garret:s1
+loft	floor:h0 level:h0 storey:h0 stori:h0 attic:s1 garret:s1
 lofti	exalt:s0 elev:s0 sublim:s0 grand:s0 rarefi:s0 rarifi:s0 idealist:s0 ideal:d0
 log	wood:h0 work:h0 record:h0 enter:h0 lumber:s1 logger:d1 put:h1 fell:h1
 logarithm	log:s0 expon:h0 power:h0 index:h0
@@ -6056,24 +6039,23 @@ look	express:s0 aspect:s0 face:s0 sound:s0 looker:d0 superfici:a0 counten:h0 vis
 lookup	search:s0 oper:h0
 loom	look:h0 appear:h0 seem:h0 tower:s1 predomin:s1 hulk:s1 textil:h1 machin:h1
 loon	idler:h0 loafer:h0 layabout:h0 bum:h0 diver:s1 gaviiform:h2 seabird:h2
-loop	cringl:s0 eyelet:s0 grommet:s0 grummet:s0 ey:d0 fasten:h0 holdfast:h0 fix:h0
+loop	cringl:s0 eyelet:s0 grommet:s0 grummet:s0 eye:d0 fasten:h0 holdfast:h0 fix:h0
 loophol	ambigu:h0 hole:h1
 loos	free:s0 liber:s0 releas:s0 unloos:s0 unloosen:s0 liberti:d0 light:a0 shift:a0
 loosen	loos:s0 chang:h0 alter:h0 modifi:h0
 loot	booti:s0 pillag:s0 plunder:s0 prize:s0 swag:s0 ransack:s0 empti:a0 steal:h0
 lope	run:h0
-lord	godhead:s0 creator:s0 maker:s0 divin:s0 almighti:s0 jehovah:s0 god:h0 overlord:s1
-lordli	august:s0 grand:s0 lord:d0 nobl:a0
+lord	godhead:s0 creator:s0 maker:s0 divin:s0 almighti:s0 jehovah:s0 august:s0 grand:s0
 lordship	lord:d0 titl:h0
 lore	content:h0 tradit:s1 knowledg:s1 cognit:h1 mental:h1 object:h1
 lorelei	siren:h0
 lose	loser:d1 suffer:h2
 loser	lose:d0 contest:h0
 loss	lose:s0 lossi:d1 transfer:h1 properti:h1 possess:h1 declin:h1 diminut:h1 financi:h1
-lost	doom:s0 mislaid:a0 misplac:a0 miss:a0 squander:a0 wast:a0 strai:a0 peopl:h0
+lost	doom:s0 mislaid:a0 misplac:a0 miss:a0 squander:a0 wast:a0 stray:a0 peopl:h0
 lot	batch:s0 deal:s0 flock:s0 hat:s0 heap:s0 mass:s0 mess:s0 mickl:s0
 lotion	toiletri:h0 toilet:h1 articl:h1
-lotu	indian:s1 sacr:s1 nelumbo:s1 nucifera:s1 water:h1 lili:h1
+lotus	indian:s1 sacr:s1 nelumbo:s1 nucifera:s1 water:h1 lili:h1
 loud	audibl:a0 hearabl:a0 noisi:a0 big:a0 blare:a0 blast:a0 clarion:a0 deafen:a0
 loudspeak	speaker:s0 unit:s1 system:s1 electro:h1 acoust:h1 transduc:h1
 louisiana	la:s0 pelican:s1 state:s1 american:h1
@@ -6082,7 +6064,7 @@ loung	lounger:d0 sit:h0
 lous	lousi:d0 insect:h0 suck:s1
 lousi	pediculosi:s0 icki:s0 crappi:s0 rotten:s0 shitti:s0 stink:s0 stinki:s0 shit:d0
 love	lover:d0 loveabl:d0 lovabl:d0 loveli:d0 loving:d0 passion:a0 beauti:a0 ador:a0
-loveli	comeli:s0 fair:s0 beauteous:s0 beauteou:d0 love:d0 come:d0 beauti:h0
+loveli	comeli:s0 fair:s0 beauteous:s0 love:d0 come:d0 beauti:h0
 lover	love:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0 fan:s1
 low	dull:s0 inferior:a0 debas:a0 devalu:a0 degrad:a0 depress:a0 down:a0 reduc:a0
 lower	heavi:s0 sullen:s0 threaten:s0 down:a0 cloudi:a0 move:h0 displac:h0 take:s1
@@ -6104,10 +6086,10 @@ lugubri	sorrow:a0
 lukewarm	tepid:s0 warm:a0 halfheart:s1 unenthusiast:a1
 lull	letup:s0 paus:h0 intermiss:h0 break:h0 interrupt:h0 suspens:h0 calm:h0 quiet:h0
 lullabi	cradlesong:s0 berceus:s0 song:h0 vocal:h0
-lumbar	lumbu:d0
+lumbar	lumbus:d0
 lumber	timber:s0 pound:s0 walk:h0 build:h1 materi:h1
 lumin	aglow:s0 lambent:s0 lucent:s0 luminos:d0 lambenc:d0 bright:a0
-luminari	notabl:s0 celebr:h0 lead:s1 light:s1 guid:s1 famou:h1 person:h1
+luminari	notabl:s0 celebr:h0 lead:s1 light:s1 guid:s1 famous:h1 person:h1
 luminesc	light:a0 visibl:h1 radiat:h1
 luminos	bright:s0 lumin:s0 light:s0 level:s1 physic:h1 properti:h1
 lummox	lout:s0 clod:s0 stumblebum:s0 goon:s0 oaf:s0 lubber:s0 lump:s0 gawk:s0
@@ -6123,8 +6105,8 @@ lurch	stumbl:s0 stagger:s0 reel:s0 keel:s0 swag:s0 careen:s0 reeler:d0 gait:h0
 lure	entic:s0 tempt:s0 temptabl:d0 temptat:d0 tempter:d0 attract:h0 provok:h0 stimul:h0
 lurid	violent:a0 shock:s1 sensat:a1 bright:a2
 lurk	skulk:s0 skulker:d0 lurker:d0 hide:h0 conceal:h0 loiter:s1 loung:s1 footl:s1
-lusciou	juici:s0 toothsom:s0 voluptu:s0 lush:s0 sexi:a0
-lush	exuber:s0 luxuri:s0 profus:s0 riotou:s0 abund:a0
+luscious	juici:s0 toothsom:s0 voluptu:s0 lush:s0 sexi:a0
+lush	exuber:s0 luxuri:s0 profus:s0 riotous:s0 abund:a0
 lust	lecher:s0 lusti:d0 ero:h0 concupisc:h0 luxuria:s1 sexual:h1 desir:h1 physic:h1
 luster	lustr:s0 brillianc:s0 splendor:s0 splendour:s0 brilliant:d0 bright:h0 shini:s1 sheen:s1
 lusti	lust:s0 concupisc:s0 passion:a0 hearti:s1 healthi:a1
@@ -6135,7 +6117,7 @@ lyophil	lyophilis:s0
 lyric	word:s0 languag:s0 lyricist:d0 emot:a0 melodi:a0 melod:a0 music:a0 text:h0
 lyricist	lyrist:s0 lyric:d0 writer:h0 author:h0
 ma	mama:s0 mamma:s0 mom:s0 momma:s0 mommi:s0 mammi:s0 mum:s0 mummi:s0
-macabr	ghastli:s0 grim:s0 grisli:s0 gruesom:s0 sick:s0 alarm:a0
+macabr	ghast:s0 grim:s0 grisli:s0 gruesom:s0 sick:s0 ghastli:d0 alarm:a0
 machin	machinist:d0 devic:h0 person:h1 individu:h1 someon:h1 somebodi:h1 mortal:h1 soul:h1
 machinelik	automat:s0 automatonlik:s0 robotlik:s0 robot:s0 automaton:d0 mechan:a0
 machineri	machin:d0 system:h1 scheme:h1
@@ -6145,30 +6127,29 @@ macromolecular	macromolecul:d0
 macrophag	phagocyt:h0 scaveng:h1 cell:h1
 mad	lunaci:s0 insan:s0 huffi:s0 sore:s0 lunat:d0 huff:d0 angri:a0 brainsick:s1
 madam	dame:s0 ladi:s0 gentlewoman:s0 woman:h0 adult:h1 femal:h1
-madden	anger:s0 enrag:s0 furiou:s0 infuri:s0 exasper:s0 vex:s0 furi:d0 furious:d0
+madden	anger:s0 enrag:s0 furious:s0 infuri:s0 exasper:s0 vex:s0 furi:d0 angri:a0
 madman	lunat:s0 maniac:s0 suffer:h0 sick:h1 person:h1 diseas:h1
 madrig	sing:h0
 magazin	mag:s0 press:h0 public:h0 product:h1 publish:h2 hous:h3 firm:h3 compani:h3
 maggot	maggoti:d0 grub:h0
-magic	thaumaturgi:s0 charm:s0 sorcer:s0 witch:s0 wizard:s0 wizardli:s0 magician:d0 sorceri:d0
+magic	thaumaturgi:s0 charm:s0 sorcer:s0 witch:s0 wizard:s0 magician:d0 sorceri:d0 supernatur:a0
 magician	prestidigit:s0 conjur:s0 conjuror:s0 illusionist:s0 illus:d0 magic:d0 perform:h0 artist:h1
 magistr	magisteri:d0 judg:h0 justic:h0 jurist:h0
 magnet	magnetis:s0 devic:h0 attract:h0 chang:h0 alter:h0 modifi:h0 forc:s1
 magnif	magnifi:d0 expans:h0 enlarg:h0
 magnifi	amplifi:s0 enlarg:s0 exagger:s0 magnitud:d0 magnif:d0 increas:a0 overst:s1 overdraw:s1
-magnific	impress:s0 grand:s0 rich:s0 brilliant:s0 gloriou:s0 splendid:s0 glori:d0 brillianc:d0
+magnific	impress:s0 grand:s0 rich:s0 brilliant:s0 glorious:s0 splendid:s0 glori:d0 brillianc:d0
 magnitud	magnifi:d0 properti:h0 ratio:h1 order:s2 import:h2
 magpi	corvin:h1 bird:h1
 mahogani	wood:h0
-mai	gregorian:h1 calendar:h1 month:h1
 maid	maidserv:s0 housemaid:s0 amah:s0 domest:h0 hous:h1 servant:h1
-maiden	maid:s0 maidenli:d0 maidenhood:d0 maidhood:d0 girl:h0 miss:h0 missi:h0 fill:h0
-mail	mailer:d0 messag:h0 send:h0 post:s1 get:s1 postal:d1 commun:h1 servic:s2
+maiden	maid:s0 maidenhood:d0 maidhood:d0 girl:h0 miss:h0 missi:h0 fill:h0 young:h1
+mail	mailer:d0 messag:h0 send:h0 post:s1 get:s1 postal:d1 communic:h1 servic:s2
 mailbox	box:h0 letter:s1
-mailman	postman:s0 carrier:s0 deliveryman:h0 deliver:h0 mail:s1 letter:s1 deliveri:h1 boi:h1
+mailman	postman:s0 carrier:s0 deliveryman:h0 deliver:h0 mail:s1 letter:s1 deliveri:h1 boy:h1
 maim	wound:s0 peopl:h0
 main	me:s0 chief:s0 primari:s0 princip:s0 master:s0 mainer:d0 import:a0 pine:s1
-mainland	land:h0 earth:h0 ground:h0 dry:h1 solid:h1 terra:h1 firma:h1
+mainland	land:h0 earth:h0 ground:h0 dri:h1 solid:h1 terra:h1 firma:h1
 maintain	keep:s0 hold:s0 preserv:a0 conserv:s1 kept:s1 mainten:d1 back:a1 apart:a1
 mainten	care:s0 upkeep:s0 maintain:d0 repair:h0 fix:h0 fixtur:h0 mend:h0 repar:h0
 majest	olympian:s0 superior:a0 gallant:s1 lofti:s1 proud:s1 majesti:d1 impress:a1
@@ -6179,7 +6160,7 @@ maker	shaper:s0 shape:d0 make:d0 creator:h0
 makereadi	prepar:h0 readi:h0
 makeshift	improvis:s0 imperman:a0 temporari:a0
 makeup	cosmet:h0 war:s1 paint:s1 make:d1
-maladi	condit:h0 statu:h0 ill:s1 unwel:s1 sick:s1 unhealthi:h1 health:h2 problem:h2
+maladi	condit:h0 status:h0 ill:s1 unwel:s1 sick:s1 unhealthi:h1 health:h2 problem:h2
 maladroit	awkward:a0 bumbl:a0 bungl:a0 butterfing:a0 handless:a0 inept:a0 tactless:a0 uncoordin:a0
 malais	uneas:s0 uneasi:s0 discomfort:h0 uncomfort:h0
 malaria	malari:d0 protozo:h1 infect:h1
@@ -6197,9 +6178,9 @@ mamma	ma:s0 mama:s0 mom:s0 momma:s0 mommi:s0 mammi:s0 mum:s0 mummi:s0
 mammal	mammalian:s0 vertebr:h0 craniat:h0
 mammoth	gigant:s0 giant:d0 larg:a0 big:a0
 man	manli:s0 viril:s0 adult:h0 male:h0 grownup:h0 masculin:h0 work:h0 serviceman:s1
-manag	direct:s0 director:s0 negoci:s0 manageri:d0 managership:d0 directorship:d0 administr:h0 succe:h0
+manag	direct:s0 director:s0 negoci:s0 manageri:d0 managership:d0 directorship:d0 administr:h0 succeed:h0
 manchest	citi:h0 metropoli:h0 mancunian:d1 urban:h1 center:h1
-mandamu	writ:h0 judici:h1
+mandamus	writ:h0 judici:h1
 mandat	author:s0 authoris:s0 mandatori:d0 mandatari:d0 instrument:h0 deleg:h0 design:h0 deput:h0
 mandatori	compulsori:s0 requir:s0 mandat:d0 obligatori:a0
 mane	hair:h0
@@ -6215,8 +6196,8 @@ manic	frenzi:s0 mania:d0 wild:a0
 maniclik	insan:a0
 manifest	attest:s0 certifi:s0 demonstr:s0 evid:s0 certif:d0 appear:h0 testifi:h0 prove:h0
 manifold	multiplex:s0 multipl:a0 pipe:h0 pipag:h0
-manipul	us:s0 influenc:h0 work:h0 pull:s1 string:s1 wire:s1 act:h1 handl:h1
-manner	mode:s0 style:s0 wai:s0 fashion:s0 stylist:d0 styliz:d0 mannerli:d0 properti:h0
+manipul	use:s0 influenc:h0 work:h0 pull:s1 string:s1 wire:s1 act:h1 handl:h1
+manner	mode:s0 style:s0 way:s0 fashion:s0 stylist:d0 styliz:d0 properti:h0 demeanor:h0
 manomet	pressur:h1 gaug:h1 gage:h1
 manor	manori:d0 mansion:h0 mans:h0 hall:h0 resid:h0 hous:s1
 manpow	workforc:s0 hand:s0 men:s0 forc:h0 personnel:h0 work:s1
@@ -6231,7 +6212,7 @@ manufactur	industri:s0 maker:s0 fabric:s0 construct:s0 make:d0 busi:h0 concern:h
 manumiss	manumit:d0 liber:h0 releas:h0 free:h0
 manur	organ:h0 fertil:h1 fertilis:h1
 manuscript	ms:s0 write:h0 written:h1 materi:h1 piec:h1
-manzanita	shrub:h0 bush:h0 madrona:s1 madrono:s1 arbutu:h1 menziesii:s2
+manzanita	shrub:h0 bush:h0 madrona:s1 madrono:s1 arbutus:h1 menziesii:s2
 map	mapper:d0 represent:h0 repres:h0 interpret:h0 explor:h1
 mapl	wood:h0 angiosperm:h2 tree:h2 flower:h2
 mar	impair:s0 spoil:s0 deflow:s0 vitiat:s0 martian:d0 deflor:d0 damag:h0 red:s1
@@ -6239,7 +6220,7 @@ marathon	undertak:h0 project:h0 task:h0 labor:h0 endur:s1 contest:s1
 marbl	marmor:d0 marmorean:d0 marbleiz:d0 rock:h0 stone:h0 ball:h1 child:h1 game:h1
 marbleiz	marbleis:s0 marbl:s0 pattern:a0 textur:h0
 march	mar:s0 process:s0 walk:h0 gregorian:h1 calendar:h1 month:h1 marcher:d2 progress:h2
-mare	hors:h0 femal:s1 equu:h1 caballu:h1
+mare	hors:h0 femal:s1 equus:h1 caballus:h1
 margin	border:s0 perimet:s0 fringi:s0 fring:d0 peripher:a0 boundari:h0 edg:h0 bound:h0
 mari	madonna:s0 marian:d0 jewess:h0 mother:h0 virgin:s1 bless:s1 femal:h1 parent:h1
 maria	mare:s0 region:h0 part:h0
@@ -6255,66 +6236,66 @@ marmalad	conserv:h0 preserv:h0
 maroon	strand:s0 chromat:a0 abandon:h0 forsak:h0 desol:h0 desert:h0
 marque	pavilion:s0 tent:h0 collaps:h1 shelter:h1
 marri	wed:s0 conjoin:s0 espous:s0 marriag:d0 unit:a0 mate:a0 join:a0 ring:a0
-marriag	matrimoni:s0 union:s0 wedlock:s0 spousal:s1 relationship:s1 marit:h1 statu:h1 famili:h1
+marriag	matrimoni:s0 union:s0 wedlock:s0 spousal:s1 relationship:s1 marit:h1 status:h1 famili:h1
 marrow	bone:s1 connect:h1 tissu:h1
 marrowbon	bone:h0 os:h0
 marsh	marshland:s0 fen:s0 fenland:s0 marshi:d0 wetland:h0
-marshal	marshalship:d0 lawman:h0 put:h0 set:h0 place:h0 pose:h0 posit:h0 lai:h0
-martial	soldierli:s0 soldierlik:s0 warriorlik:s0 soldier:d0 militari:a0
+marshal	marshalship:d0 lawman:h0 put:h0 set:h0 place:h0 pose:h0 posit:h0 lay:h0
+martial	soldier:s0 soldierlik:s0 warriorlik:s0 militari:a0
 martian	mar:d0 imaginari:h1 creatur:h1
 martini	cocktail:h0
 martyr	suffer:s0 martyrdom:d0 victim:h0
-marvel	wonder:s0 wondrou:s0 fantast:s0 grand:s0 howl:s0 rattl:s0 terrif:s0 tremend:s0
+marvel	wonder:s0 wondrous:s0 fantast:s0 grand:s0 howl:s0 rattl:s0 terrif:s0 tremend:s0
 maryland	md:s0 old:s1 line:s1 state:s1 free:s1 american:h1
 mascara	makeup:h0 war:h1 paint:h1
-masculin	male:s0 sex:h0 gender:h0 sexual:h0 manli:a1 man:a1 manlik:a1 butch:a1
+masculin	male:s0 sex:h0 gender:h0 sexual:h0 man:a1 manlik:a1 butch:a1 macho:a1
 mash	squash:s0 crush:s0 squelch:s0 squeez:s0 squeezer:d0 crusher:d0 press:h0
 mask	cover:s0 screen:s0 dissembl:s0 cloak:s0 disguis:h0 conceal:h0 hide:h0 masker:d1
 masonri	structur:h0 construct:h0
 masquerad	disguis:h0 mask:h0 pose:h1 imperson:h1 person:h1
 mass	multitud:s0 peopl:s0 group:h0 crowd:h0 batch:s1 deal:s1 flock:s1 great:s1
 massachuset	massachusett:s0 algonquian:h0 algonquin:h0 languag:h1
-massachusett	ma:s0 bai:s1 state:s1 old:s1 coloni:s1 american:h1
+massachusett	ma:s0 bay:s1 state:s1 old:s1 coloni:s1 american:h1
 massacr	slaughter:s0 kill:h0 mow:s1
 massag	knead:s0 rubdown:d0 treatment:h0 intervent:h0 manipul:h0 rub:s1 treat:h1 care:h2
 masseur	massag:h0
 massiv	monolith:s0 monument:s0 larg:a0 big:a0
 mast	spar:h0
-master	maestro:s0 masterli:d0 mastership:d0 masteri:d0 artist:h0 know:h0 overlord:s1 lord:s1
+master	maestro:s0 consumm:s0 virtuoso:s0 mastership:d0 masteri:d0 skill:a0 artist:h0 know:h0
 masteri	command:s0 control:s0 master:d0 skill:h0 domin:s1 supremaci:s1 supremacist:d1 ascend:h1
-masterli	consumm:s0 master:s0 virtuoso:s0 skill:a0
 mastermind	engin:s0 direct:s0 organ:s0 organis:s0 orchestr:s0 plan:h0
 masterpiec	work:h0 piec:h1 accomplish:h1 achiev:h1
 mat	tangl:a0 cover:h0 floor:h1 mount:h1 gym:s3 sport:h3 equip:h3
 match	lucif:s0 fit:s0 correspond:s0 check:s0 jibe:s0 gibe:s0 talli:s0 agre:s0
 mate	coupl:s0 pair:s0 conjug:s0 union:s0 copul:s0 copulatori:d0 offic:h0 sex:h0
-materi	stuff:s0 philistin:s0 happen:s0 materialis:s0 materialist:d0 worldli:a0 secular:a0 tempor:a0
-matern	matriarch:a0 maternalist:a0 motherlik:a0 motherli:a0
+materi	stuff:s0 philistin:s0 happen:s0 materialis:s0 materialist:d0 world:a0 secular:a0 tempor:a0
+matern	matriarch:a0 maternalist:a0 motherlik:a0 mother:a0
 math	mathemat:s0 mathematician:d0 scienc:h0 scientif:h1 disciplin:h1
 mathemat	math:s0 mathematician:d0 scienc:h0 scientif:h1 disciplin:h1
 matriarch	materfamilia:s0 woman:h0 adult:h1 femal:h1 head:h1 household:h1
 matricul	enrol:h0 inscrib:h0 enter:h0 recruit:h0
-matrimoni	marriag:s0 union:s0 wedlock:s0 spousal:s1 relationship:s1 marit:h1 statu:h1
-matrix	arrai:h0
-matron	matronli:d0 wife:h0 marri:h1 woman:h1
+matrimoni	marriag:s0 union:s0 wedlock:s0 spousal:s1 relationship:s1 marit:h1 status:h1
+matrix	array:h0
+matron	wife:h0 marri:h1 woman:h1
 matsyendra	asana:h0
 matter	affair:s0 thing:s0 count:s0 weigh:s0 concern:h0 be:h0 topic:s1 subject:s1
 matur	ripen:s0 grow:s0 adulthood:s0 growth:d0 adult:d0 autumn:a0 ripe:a0 develop:h0
 mausoleum	sepulch:h0 sepulchr:h0 sepultur:h0 burial:h1 chamber:h1
 mauv	chromat:a0
-maxim	axiom:s0 maximis:s0 maximum:s0 axiomat:d0 suprem:a0 sublim:a0 sai:h0 express:h0
+maxim	axiom:s0 maximis:s0 maximum:s0 axiomat:d0 suprem:a0 sublim:a0 say:h0 express:h0
 maximum	maxim:s0 maximis:d0 suprem:a0 sublim:a0 extremum:h0 peak:h0 upper:s1 limit:s1
+may	gregorian:h1 calendar:h1 month:h1
 mayflow	ship:h0
 mayor	politician:h0 citi:s1 manag:s1 civil:h1 author:h1 offic:h1
 maze	labyrinth:s0 labyrinthian:d0 mazi:d0 system:h0
 mc	megahertz:s0 mhz:s0 megacycl:s0 rate:h0 second:s1
 meadow	hayfield:s0 grassland:h0
-meager	meagr:s0 meagerli:s0 stingi:s0 scrimpi:s0 insuffici:a0 defici:a0 minim:a0 minimum:a0
+meager	meagr:s0 stingi:s0 scrimpi:s0 insuffici:a0 defici:a0 minim:a0 minimum:a0 scarc:a0
 meal	repast:s0 nutriment:h0 nourish:h0 nutrit:h0 susten:h0 aliment:h0 victual:h0
-mean	averag:s0 signific:s0 signif:s0 import:s0 beastli:s0 agenc:s0 wai:s0 intend:s0
+mean	averag:s0 signific:s0 signif:s0 import:s0 beastli:s0 agenc:s0 way:s0 intend:s0
 meander	weav:s0 wind:s0 thread:s0 wander:s0 rambl:s0 indirect:a0 travel:h0 go:h0
 meaning	signific:a0 purpos:a0 import:a0 meati:a0 substant:a0 mean:a0 pregnant:a0
-meaningless	nonmeaning:s0 insignific:a0 unimport:a0 purposeless:a0 empti:a0 hollow:a0 vacuou:a0 mindless:a0
+meaningless	nonmeaning:s0 insignific:a0 unimport:a0 purposeless:a0 empti:a0 hollow:a0 vacuous:a0 mindless:a0
 measur	step:s0 mensur:s0 maneuv:h0 manoeuvr:h0 activ:h0 decid:h0 determin:h0 quantiti:s1
 meat	meati:d0 food:h0 solid:h1
 meati	meat:d0
@@ -6324,14 +6305,14 @@ medal	decor:s0 medallion:s0 palm:s0 ribbon:s0 medallist:d0 medalist:d0 laurel:h0
 meddl	tamper:s0 interf:s0 meddlesom:s0 offici:s0 busi:s0 busybodi:s0 meddler:d0 intrus:a0
 median	averag:s0 normal:a0
 mediat	interced:s0 intermedi:s0 liais:s0 arbitr:s0 arbitra:d0 arbit:d0 intercess:d0 negoci:h0
-medic	medicin:s0 medica:s0 drug:h0 aesculapian:s2 aesculapiu:d2
+medic	medicin:s0 medica:s0 drug:h0 aesculapian:s2 aesculapius:d2
 medicin	medic:d0 specialti:s1 medica:s1 scienc:h1 drug:h1 practic:s3 learn:h3 profess:h3
 mediev	mediaev:s0 gothic:s1 nonmodern:a1
 mediocr	averag:s0 ordinari:h0 mundan:h0
 medit	specul:s0 contempl:s0 reflect:s0 rumin:s0 muse:s0 ponder:s0 excogit:s0 mull:s0
 mediterranean	sea:h0
-medium	averag:s0 intermedi:s0 moder:a0 instrument:h0 environ:h1 surround:h1 commun:h2
-medlei	potpourri:s0 pastich:s0 composit:h0 opu:h0 piec:h0 music:h1
+medium	averag:s0 intermedi:s0 moder:a0 instrument:h0 environ:h1 surround:h1 communic:h2
+medley	potpourri:s0 pastich:s0 composit:h0 opus:h0 piec:h0 music:h1
 meek	mild:s0 modest:s0 humbl:a0
 meet	encount:s0 see:s0 athlet:h0 gather:h0 assemblag:h0 sport:s1 group:s1 run:s1
 megalomania	megaloman:d0 megalomaniac:d0 psychopathi:h0 mental:h1 ill:h1 diseas:h1
@@ -6365,7 +6346,7 @@ menial	humbl:s0 lowli:s0 unskil:a0
 mental	outlook:s0 mindset:s0 intellectu:a0 ration:a0 noetic:a0 moral:a0 psychic:a0 psychogen:a0
 mention	refer:s0 cite:s0 advert:s0 name:s0 citat:d0 remark:h0 comment:h0 input:h0
 menu	card:s0 cart:s0 bill:h0 fare:s1 du:s1 jour:s1
-meq	milliequival:s0 atom:h1 mass:h1 weight:h1 rel:h1
+meq	milliequival:s0 atom:h1 mass:h1 weight:h1 relat:h1
 mercenari	adventur:h0 ventur:h0 soldier:s1 fortun:s1
 mercer	trader:h0 bargain:h0 dealer:h0 monger:h0
 merchandis	ware:s0 product:s0 trade:s0 sell:s0 market:s0 produc:d0 trader:d0 commod:h0
@@ -6379,14 +6360,14 @@ merger	amalgam:s0 unit:s0 merg:d0 consolid:h0 integr:h0
 merit	virtu:s0 deserv:s0 worth:h0 be:h0 deserving:s1 meritori:s1 worthi:h1
 meritori	merit:s0 worthi:a0
 mermaid	imaginari:h1 creatur:h1
-merri	gai:s0 jocund:s0 jolli:s0 jovial:s0 mirth:s0 jolliti:d0 joyou:a0 festal:s1
+merri	gay:s0 jocund:s0 jolli:s0 jovial:s0 mirth:s0 jolliti:d0 joyous:a0 festal:s1
 merriment	gaieti:s0 happi:h0 fun:s1 play:s1 funni:d1 divers:h1 recreat:h1
 merrymak	convivi:s0 jollif:s0 jollifi:d0 celebr:h0 festiv:h0 make:d1 merri:d1
 mesenter	mesenteri:d0
 mesh	engag:s0 lock:s0 oper:s0 move:h0 displac:h0 interlock:s1 linear:h1 unit:h1
 mesmer	magnet:s0 mesmeris:s0 magnetis:s0 bewitch:s0 spellbind:s0 charm:h0 influenc:h0 tempt:h0
 mess	messi:s0 muss:s0 mussi:s0 disorderli:h0 disord:h0 fix:s1 hole:s1 jam:s1
-messag	commun:h0 content:s1 substanc:s1 subject:s2 matter:s2
+messag	communic:h0 content:s1 substanc:s1 subject:s2 matter:s2
 messeng	courier:s0 travel:h0
 messi	mussi:s0 muss:d0 mess:d0 untidi:a0
 metabol	metabolis:s0
@@ -6399,16 +6380,16 @@ meteorit	meteoroid:h0 meteor:h0
 meteorolog	meteor:s0
 meter	metr:s0 metric:d0 measur:h0 quantifi:h0 linear:h1 unit:h1 instrument:h2 system:h2
 method	methodic:d0 organ:a0
-methodist	wesleyan:s0 weslei:d0
+methodist	wesleyan:s0 wesley:d0
 metrazol	pentylenetetrazol:s0 pentamethylenetetrazol:s0 medicin:h0 medic:h0 medica:h0 drug:h1
-metro	tube:s0 underground:s0 subwai:s0 railwai:h0 railroad:h0 system:s1 line:h1
+metro	tube:s0 underground:s0 subway:s0 railway:h0 railroad:h0 system:s1 line:h1
 metropoli	citi:s0 metropolitan:d0 citifi:d0 municip:h0 urban:s1 center:s1
 metropolitan	metropoli:d0
 mew	meow:s0 utter:h0 emit:h0 loos:h1
 mexican	mexico:d0 central:h1 american:h1
 mexico	mexican:d0 unit:s1 state:s1 north:h1 american:h1 countri:h1 nation:h1
 mg	milligram:s0 metric:h1 weight:h1 unit:h1
-micel	particl:h0 subatom:h1
+micell	particl:h0 subatom:h1
 michigan	mi:s0 wolverin:s1 state:s1 great:s1 lake:s1 american:h1
 microbi	microb:s0
 microcosm	model:h0 exampl:h0
@@ -6422,15 +6403,15 @@ microsecond	time:h1 unit:h1
 microwav	electromagnet:h1 radiat:h1 wave:h1 nonparticul:h1
 mid	middl:a0
 midair	point:h0
-middai	noon:s0 noondai:s0 noontid:s0 hour:h0 twelv:s1 high:s1 time:h1 dai:h1
-middl	center:s0 centr:s0 heart:s0 ey:s0 mediat:s0 central:d0 centric:d0 intermedi:a0
-midnight	hour:h0 time:h1 dai:h1
+midday	noon:s0 noonday:s0 noontid:s0 hour:h0 twelv:s1 high:s1 time:h1 day:h1
+middl	center:s0 centr:s0 heart:s0 eye:s0 mediat:s0 central:d0 centric:d0 intermedi:a0
+midnight	hour:h0 time:h1 day:h1
 midsect	middl:s0 midriff:s0 area:h0 region:h0
 midshipman	cadet:h0 plebe:h0
 midst	thick:s0 insid:h0 interior:h0
 midsumm	solstic:h0 summer:s1 june:s1 21:s1
-midwai	center:s0 halfwai:s0 middl:s0 central:a0
 midwatch	watch:h0 graveyard:s1 middl:s1 night:s1
+midway	center:s0 halfway:s0 middl:s0 central:a0
 midwest	middl:s1 west:s1 midwestern:s1 unit:s1 state:s1 geograph:h1 area:h1 region:h1
 midwestern	western:a0
 mien	bear:s0 comport:s0 presenc:s0 manner:h0 person:h1
@@ -6455,7 +6436,7 @@ millidegre	temperatur:h1 unit:h1
 milligram	mg:s0 metric:h1 weight:h1 unit:h1
 millilit	millilitr:s0 mil:s0 ml:s0 cc:s0 cubic:s1 centimet:s1 centimetr:s1 metric:h1
 millimet	millimetr:s0 mm:s0 metric:h1 linear:h1 unit:h1
-million	meg:s0 cardin:a0 on:s1 thousand:s1 larg:h1 integ:h1
+million	meg:s0 cardin:a0 one:s1 thousand:s1 larg:h1 integ:h1
 millivoltmet	voltmet:h0
 millpond	pond:h0 pool:h0
 millwheel	waterwheel:h0 mill:s1 wheel:s1 water:h1
@@ -6463,16 +6444,16 @@ milquetoast	sissi:s0 pantywaist:s0 pansi:s0 milksop:s0 coward:h0
 milwauke	citi:h0 metropoli:h0 urban:h1 center:h1
 mimesi	mimet:d0 imit:h0
 mimet	mimesi:d0 represent:a0
-mimicri	aperi:s0 ap:d0 imperson:h0 person:h0
-min	minut:s0 fukien:s1 fukkianes:s1 hokkianes:s1 amoi:s1 taiwanes:s1 time:h1 unit:h1
+mimicri	aperi:s0 ape:d0 imperson:h0 person:h0
+min	minut:s0 fukien:s1 fukkianes:s1 hokkianes:s1 amoy:s1 taiwanes:s1 time:h1 unit:h1
 minc	soften:s0 moder:s0 prim:s0 twee:s0 refin:a0 chang:h0 alter:h0 modifi:h0
-mind	head:s0 brain:s0 psych:s0 nou:s0 awar:s0 psychic:d0 reminisc:a0 care:a0
+mind	head:s0 brain:s0 psych:s0 nous:s0 awar:s0 psychic:d0 reminisc:a0 care:a0
 mindless	meaningless:a0 nonmeaning:a0 nonintellectu:a1
 mine	excav:s0 miner:d0 product:h0 exploit:h0 tap:h0 explos:h2 devic:h2
 miner	minework:s0 mine:d0 labor:h0 labour:h0 jack:h0 materi:h0 stuff:h0 manual:h1
-mineralog	mineralogist:d0 geologi:h0
+mineralog	mineralogist:d0 geolog:h0
 mingl	mix:s0 commix:s0 unifi:s0 amalgam:s0 unit:d0 commixtur:d0 mixtur:d0 chang:h0
-miniatur	illumin:s0 miniaturist:d0 small:a0 littl:a0 paint:h0 pictur:h0 toi:s1 miniaturis:d1
+miniatur	illumin:s0 miniaturist:d0 small:a0 littl:a0 paint:h0 pictur:h0 toy:s1 miniaturis:d1
 minim	minimis:s0 minimum:s0 decreas:a0 borderlin:a0 margin:a0 neglig:a0 nomin:a0 token:a0
 minimum	minim:s0 minimis:d0 borderlin:a0 margin:a0 neglig:a0 nomin:a0 token:a0 tokenish:a0
 minist	curat:s0 parson:s0 pastor:s0 rector:s0 pastorship:d0 ministeri:d0 ministr:d0 clergyman:h0
@@ -6482,7 +6463,7 @@ ministri	priesthood:h0 build:h1 edific:h1
 minneapoli	citi:h0 metropoli:h0 urban:h1 center:h1
 minnesota	mn:s0 gopher:s1 state:s1 north:s1 star:s1 american:h1
 minoan	mino:d0
-minor	child:s0 kid:s0 youngster:s0 shaver:s0 nipper:s0 fry:s0 tiddler:s0 tike:s0
+minor	child:s0 kid:s0 youngster:s0 shaver:s0 nipper:s0 fri:s0 tiddler:s0 tike:s0
 minstrel	jongleur:s0 troubadour:s0 singer:h0 vocalist:h0 vocal:h0 vocalis:h0 folk:s1
 mint	batch:s0 deal:s0 flock:s0 hat:s0 heap:s0 lot:s0 mass:s0 mess:s0
 minuet	ballroom:h1 danc:h1
@@ -6491,22 +6472,22 @@ minutia	detail:h0 item:h0 point:h0
 miracl	miracul:d0 happen:h0 occurr:h0 natur:h1 event:h1
 miracul	marvel:s0 miracl:d0 supernatur:a0
 mire	quagmir:s0 quag:s0 morass:s0 slack:s0 quaggi:d0 miri:d0 bog:h0 peat:h1
-mirror	reflector:h0 reflect:h0 reverber:h0 depict:h1 portrai:h1 portray:h1
+mirror	reflector:h0 reflect:h0 reverber:h0 depict:h1 portray:h1
 misanthrop	misanthropist:s0 misanthropi:d0 grouch:h0 grump:h0 crank:h0 churl:h0 crosspatch:h0
-misbehavior	misbehaviour:s0 misde:s0 misbehav:d0 wrongdo:h0 misconduct:h0 wrong:h1 conduct:h1 actu:h1
+misbehavior	misbehaviour:s0 misde:s0 misbehav:d0 wrongdo:h0 misconduct:h0 wrong:h1 conduct:h1 actus:h1
 misbrand	mislabel:s0 illeg:a0
 miscalcul	misreckon:s0 misestim:s0 mistak:h0 error:h0 fault:h0 misjudg:h0
 miscarri	fail:s0 miscarriag:d0 failur:d0 go:s1 wrong:s1
 miscegen	crossbreed:s0 interbreed:s0 interbre:d0 reproduct:h0 procreat:h0 breed:h0 fact:h1 life:h1
-miscellan	assort:s0 mix:s0 motlei:s0 sundri:s0 heterogen:a0
+miscellan	assort:s0 mix:s0 motley:s0 sundri:s0 heterogen:a0
 mischief	mischiev:s0 deviltri:s0 devilri:s0 devil:s0 rascal:s0 rogueri:s0 roguish:s0 shenanigan:s0
 mischiev	arch:s0 impish:s0 implik:s0 pixil:s0 prankish:s0 puckish:s0 wick:s0 play:a0
 misconcept	misconc:d0 idea:h0 thought:h0
 misconstru	misinterpret:s0 misconc:s0 misunderstand:s0 misapprehend:s0 misapprehens:d0 misconcept:d0 misconstruct:d0 interpret:h0
 misconstruct	misconstru:s0 misinterpret:h0 misunderstand:h0 mistak:h0 constitu:h1 grammat:h2
-misde	misbehavior:s0 misbehaviour:s0 misbehav:d0 wrongdo:h0 misconduct:h0 wrong:h1 conduct:h1 actu:h1
+misde	misbehavior:s0 misbehaviour:s0 misbehav:d0 wrongdo:h0 misconduct:h0 wrong:h1 conduct:h1 actus:h1
 misdemeanor	misdemeanour:s0 infract:s0 violat:s0 infring:s0 crime:h0 crimin:h1 offens:h1 offenc:h1
-miser	suffer:s0 wretch:s0 wretched:d0 unhappi:a0 hapless:s1 misfortun:s1 pathet:s1 piteou:s1
+miser	suffer:s0 wretch:s0 wretched:d0 unhappi:a0 hapless:s1 misfortun:s1 pathet:s1 piteous:s1
 miseri	wretched:s0 miser:s0 wretch:d0
 misfir	fail:h0 go:h0 die:h0 break:h0 bad:h1 conk:h1
 misfortun	troubl:h0 bad:s1 luck:s1 fortun:h1 destini:h1 fate:h1 lot:h1 circumst:h1
@@ -6515,14 +6496,14 @@ misgiv	scrupl:s0 qualm:s0 scrupul:d0 anxieti:h0 apprehens:s1 apprehend:d1 expect
 misguid	foolish:a0
 misinterpret	misunderstand:s0 mistak:s0 interpret:h0 rede:h0
 misjudg	err:h0 mistak:h0 slip:h0
-mislai	misplac:s0 lose:h0
+mislay	misplac:s0 lose:h0
 mislead	misdirect:s0 misguid:s0 decept:s0 deceiv:d0 dishonest:a0 dishonor:a0 lead:h0 take:h0
 mismanag	misdirect:s0 mishandl:s0 misconduct:s0 manag:h0 direct:h0 deal:h0 care:h0 handl:h0
 misnam	miscal:s0 call:h0
 misnom	name:h0
 misogynist	misogyni:d0 misanthrop:h0 misanthropist:h0 woman:s1 hater:s1
 misperc	perceiv:h0 comprehend:h0
-misplac	mislai:s0 disarrang:a0 lose:h0 put:h1 set:h1 place:h1 pose:h1 posit:h1
+misplac	mislay:s0 disarrang:a0 lose:h0 put:h1 set:h1 place:h1 pose:h1 posit:h1
 misquot	quot:h0 cite:h0
 misread	read:h0 scan:h0
 misrel	unrel:a0
@@ -6538,11 +6519,11 @@ missouri	mo:s0 state:s1 american:h1 river:h1
 mist	misti:d0 fog:h0 cover:h0 spread:h1
 mistak	error:s0 fault:s0 misunderstand:s0 misinterpret:s0 misidentifi:s0 faulti:d0 err:d0 nonaccomplish:h0
 mistaken	misguid:s0 wrong:a0 fals:s1 falsiti:d1 incorrect:a1
-misti	brumou:s0 foggi:s0 hazi:s0 mist:d0 haze:d0 fog:d0 cloudi:a0
+misti	brumous:s0 foggi:s0 hazi:s0 mist:d0 haze:d0 fog:d0 cloudi:a0
 mistress	woman:h0 lover:h0 kept:s1 fanci:s1 adult:h1 femal:h1
 mistrust	distrust:s0 suspect:s0 suspicion:d0 disbeliev:h0 discredit:h0
 misunderstand	misinterpret:s0 mistak:s0 misconstru:s0 misconc:s0 misapprehend:s0 misapprehens:d0 misconcept:d0 misconstruct:d0
-misus	abus:s0 misappli:s0 misappl:d0 us:a0 exploit:a0 victim:a0 victimis:a0 usag:h0
+misus	abus:s0 misappli:s0 misappl:d0 use:a0 exploit:a0 victim:a0 victimis:a0 usag:h0
 mite	touch:s0 hint:s0 ting:s0 pinch:s0 jot:s0 speck:s0 soupcon:s0 small:h1
 miter	bevel:h0 chamfer:h0
 mitig	extenu:s0 palliat:s0 mitigatori:d0 decreas:h0 diminut:h0 reduct:h0 apolog:h0 apologis:h0
@@ -6554,12 +6535,12 @@ moan	groan:s0 moaner:d0 groaner:d0 utter:h0 vocal:h0 emit:h0 loos:h1
 mob	rabbl:s0 rout:s0 crowd:h0 syndic:s1 famili:s1 mobster:d1 gangland:h1 gangdom:h1
 mobcap	cap:h0
 mobil	mobilis:s0 militar:s0 militaris:s0 marshal:s0 summon:s0 nomad:s0 peregrin:s0 rove:s0
-moblik	mobbish:s0 disorderli:a0
+moblik	mobbish:s0 disord:a0
 mock	bemock:s0 deris:s0 gibelik:s0 jeer:s0 taunt:s0 mocker:d0 mockeri:d0 derid:d0
 mocker	scoffer:s0 flouter:s0 jeerer:s0 jeer:d0 mock:d0 flout:d0 scoff:d0 unpleas:h1
 mockeri	jeer:s0 scoff:s0 scof:s0 mock:d0 deris:h0
 modal	averag:s0 mode:d0 normal:a0
-mode	manner:s0 style:s0 wai:s0 fashion:s0 stylist:d0 styliz:d0 mannerli:d0 properti:h0
+mode	manner:s0 style:s0 way:s0 fashion:s0 stylist:d0 styliz:d0 properti:h0
 model	framework:s0 pattern:s0 exemplari:s0 sculptur:s0 sculpturesqu:s0 exampl:d0 exemplar:d0 shape:a0
 moder	centrist:s0 moderationist:s0 chair:s0 lead:s0 centrism:d0 mild:a0 temper:a0 averag:a0
 modern	contemporan:s0 modernis:s0 overhaul:s0 modernist:d0 current:a0 late:a0 new:a0 contemporari:a0
@@ -6584,21 +6565,21 @@ momentari	fleet:s0 fugit:s0 momentan:s0 moment:d0 fleeting:d0 short:a0
 momentum	impuls:s0 forc:h0 strength:h0 physic:h2 properti:h2
 mommi	ma:s0 mama:s0 mamma:s0 mom:s0 momma:s0 mammi:s0 mum:s0 mummi:s0
 monarch	sovereign:s0 ruler:h0 swayer:h0 crown:s1 head:s1 state:h1 chief:h1
-monast	cloister:s0 cloistral:s0 conventu:s0 convent:d0 unworldli:a0
+monast	cloister:s0 cloistral:s0 conventu:s0 convent:d0 unworld:a0
 monasteri	cloister:h0 religi:h1 resid:h1
 monaur	mono:a0 monophon:a0
-mondai	mon:s0 weekdai:h0
-monei	monetari:d0 money:d0 medium:h1 exchang:h1 system:h1 wealth:h1
+monday	mon:s0 weekday:h0
+money	monetari:d0 medium:h1 exchang:h1 system:h1 wealth:h1
 moneymak	capitalist:h0 acquisit:h0
 monitor	supervis:s0 supervisor:d0 observ:h0 watch:h0
 monk	monast:s0 religi:h0
-monkei	primat:h0
+monkey	primat:h0
 monkish	nonindulg:a0 strict:a0
 monochrom	paint:h0 pictur:h0
 monocl	eyeglass:s0 len:h0 lens:h0 system:h1
 monograph	treatis:h0
 monologist	monologu:d0 perform:h0 artist:h1
-monologu	soliloqui:s0 soliloqu:d0 speech:h0 languag:h0 commun:h1 spoken:h1 voic:h1 oral:h1
+monologu	soliloquy:s0 soliloqu:d0 speech:h0 languag:h0 communic:h1 spoken:h1 voic:h1 oral:h1
 monom	compound:h0 chemic:h1
 mononuclear	mononucl:s0
 monophon	mono:s0 monaur:a0
@@ -6609,14 +6590,14 @@ monoton	drone:s0 humdrum:s0 dull:a0 inton:h0 modul:h0 decreas:a1 increas:a1 pitc
 monotoni	humdrum:s0 same:s0 unvaried:h0
 monsieur	man:h0 adult:h1 male:h1
 monsoon	wind:h0 air:h1 current:h1
-monster	giant:s1 goliath:s1 behemoth:s1 colossu:s1 coloss:d1 monstrou:d1 gigant:d1 imaginari:h1
-monstros	freak:s0 monster:s0 monstrou:d0 mutant:h0 mutat:h0 variat:h0 sport:h0 lusu:s1
-monstrou	monster:d0 monstros:d0 larg:a0 big:a0 atroci:s1 flagiti:s1 grievou:s1 atroc:d1
-month	monthli:d0 period:h0 calendar:s1 time:h1 unit:h2
+monster	giant:s1 goliath:s1 behemoth:s1 colossus:s1 coloss:d1 monstrous:d1 gigant:d1 imaginari:h1
+monstros	freak:s0 monster:s0 monstrous:d0 mutant:h0 mutat:h0 variat:h0 sport:h0 lusus:s1
+monstrous	monster:d0 monstros:d0 larg:a0 big:a0 atroci:s1 flagiti:s1 grievous:s1 atroc:d1
+month	period:h0 calendar:s1 time:h1 unit:h2
 montreal	citi:h0 metropoli:h0 urban:h1 center:h1
 monument	memori:s0 structur:h0 construct:h0
 moo	low:s0 utter:h0 emit:h0 loos:h1
-mood	temper:s0 humor:s0 humour:s0 moodi:d0 feel:h0 climat:s1 condit:h1 statu:h1
+mood	temper:s0 humor:s0 humour:s0 moodi:d0 feel:h0 climat:s1 condit:h1 status:h1
 moon	satellit:h0 object:h1 physic:h2
 moonlight	moonshin:s0 moon:s0 mooni:d0 light:h0 visibl:h1 radiat:h1
 moonlit	mooni:s0 moon:d0
@@ -6629,12 +6610,12 @@ morn	forenoon:s0 period:h0 time:s1 greet:h1 salut:h1 farewel:h1 good:s2 word:h2
 moroccan	maroc:s0 morocco:d0
 morocco	maroc:s0 marrueco:s0 moroccan:d0 kingdom:s1 african:h1 countri:h1 nation:h1 leather:h1
 moros	dark:s0 dour:s0 glower:s0 glum:s0 moodi:s0 saturnin:s0 sour:s0 sullen:s0
-morpholog	structur:s0 biologi:h0 biolog:h1 scienc:h1
+morpholog	structur:s0 biolog:h0 scienc:h1
 morphophonem	descript:h1 linguist:h1
-morrow	dai:h0 twenti:h1 four:h1 hour:h1 period:h1 24:h1 interv:h1 solar:h1
+morrow	day:h0 twenti:h1 four:h1 hour:h1 period:h1 24:h1 interv:h1 solar:h1
 mors	code:h0 intern:s1
 morsel	bit:s1 bite:s1 small:h1 indefinit:h1 quantiti:h1 amount:h1 tast:h1 mouth:h1
-mortal	person:s0 individu:s0 someon:s0 somebodi:s0 soul:s0 personhood:d0 personifi:d0 earthli:a0
+mortal	person:s0 individu:s0 someon:s0 somebodi:s0 soul:s0 personhood:d0 personifi:d0 earth:a0
 mortar	howitz:s0 plaster:h0 daub:h0 trench:s1 high:h1 angl:h1 gun:h1 build:h2
 mortgag	secur:h1 interest:h1
 mortician	undertak:s0 funer:s1 director:s1 skill:h1 worker:h1 train:h1 workman:h1
@@ -6646,16 +6627,16 @@ mosquito	dipteran:h0 dipteron:h0 dipter:h1 insect:h1 two:h1 wing:h1
 moss	mossi:d0 bryophyt:h0 nonvascular:h1 plant:h1
 motel	court:h0 motor:h1 hotel:h1 inn:h1 lodg:h1 tourist:h1
 moth	mothi:d0 lepidopteron:h0 lepidopteran:h0 lepidopter:h1 insect:h1
-mother	fuss:s0 overprotect:s0 motherli:d0 motherhood:d0 parent:h0 care:h0 femal:s1
+mother	fuss:s0 overprotect:s0 motherhood:d0 parent:h0 care:h0 femal:s1
 motherland	fatherland:s0 homeland:s0 countri:h0 land:h0 state:h0 mother:s1 origin:s1 nativ:s1
 motif	motiv:s0 design:h0 pattern:h0 figur:h0 theme:h1 idea:h1 themat:d2 melod:h2
-motion	gestur:s0 gesticul:s0 commun:h0 intercommun:h0 movement:s1 move:d1 visual:h1 happen:h1
+motion	gestur:s0 gesticul:s0 communic:h0 intercommun:h0 movement:s1 move:d1 visual:h1 happen:h1
 motionless	inact:s0 static:s0 still:s0 nonmov:a0 unmov:a0
 motiv	need:s0 actuat:s0 propel:s0 move:s0 prompt:s0 incit:s0 motor:s0 propuls:d0
 motor	drive:s0 centrifug:s0 motorist:d0 effer:a0 motori:a0 machin:h0 travel:h0 go:h0
 motorcar	car:s0 auto:s0 automobil:s0 machin:s0 machinist:d0 automobilist:d0 motor:h1 vehicl:h1
 mottl	streak:s0 blotch:s0 dappl:s0 pattern:a0 color:h0 coloris:h0 colouris:h0 colour:h0
-motto	slogan:s0 catchword:s0 shibboleth:s0 sai:h0 express:h0 locut:h0
+motto	slogan:s0 catchword:s0 shibboleth:s0 say:h0 express:h0 locut:h0
 mould	model:s0 mold:s0 moldabl:d0 shape:h0 form:h0 work:h0 forg:h0
 mound	hill:s0 pitcher:s1 knoll:s1 hillock:s1 hummock:s1 hammock:s1 basebal:h1 equip:h1
 mount	affix:a0 hors:h0 attach:h0 saddl:s1 ride:s1 climb:s1 rise:s1 wax:s1
@@ -6663,8 +6644,8 @@ mountain	mount:s0 crag:s0 craggi:s0 hilli:s0 hill:d0 rough:a0 unsmooth:a0 elev:h
 mountainsid	versant:s0 slope:h0 inclin:h0 side:h0
 mourn	plaintiv:s0 mourner:d0 sorrow:a0 griev:h0 observ:h1 celebr:h1 keep:h1
 mourner	griever:s0 sorrow:s0 lament:s0 griev:d0 mourn:d0 unfortun:h0 person:h1
-mous	mousi:d0 mousei:d0 rodent:h0 gnawer:h0
-mousi	mousei:s0 mous:d0 timid:a0
+mous	mousi:d0 mousey:d0 rodent:h0 gnawer:h0
+mousi	mousey:s0 mous:d0 timid:a0
 mouth	talk:s0 speak:s0 utter:s0 verbal:s0 verbalis:s0 speech:d0 speaker:d0 talker:d0
 mouthpiec	apertur:h0 acoust:h2 devic:h2
 move	travel:s0 go:s0 locomot:s0 motion:d0 movement:d0 mover:d0 mobil:a0 afoot:a0
@@ -6675,10 +6656,10 @@ moviego	spectat:h0 wit:h0 viewer:h0 watcher:h0 looker:h0 motion:s1 pictur:s1 fan
 mow	mower:d0 cut:h0
 mph	rate:h0 mile:s1 hour:s1 read:h1 indic:h1 meter:h2
 much	more:a0 overmuch:a0 some:a0 such:a0 untold:a0 incalcul:a0 hot:s1 activ:a1
-muck	remov:h0 take:h0 withdraw:h0 awai:h1
-mucosa	mucos:d0 membran:h0 mucou:s1 tissu:h1 layer:h1
-mucu	mucou:d0 secret:h0
-mud	clai:s0 muddi:d0 soil:h0 dirt:h0
+muck	remov:h0 take:h0 withdraw:h0 away:h1
+mucosa	mucos:d0 membran:h0 mucous:s1 tissu:h1 layer:h1
+mucus	mucous:d0 secret:h0
+mud	clay:s0 muddi:d0 soil:h0 dirt:h0
 muddi	dirti:s0 dingi:s0 boggi:s0 marshi:s0 miri:s0 mucki:s0 quaggi:s0 sloppi:s0
 muddl	clutter:s0 jumbl:s0 fuddl:s0 welter:s0 smother:s0 disorderli:h0 disord:h0 mare:s1
 muddlehead	addlebrain:s0 addlep:s0 puddinghead:s0 confus:a0
@@ -6691,26 +6672,26 @@ mule	mulet:d0 equin:h0 equid:h0
 mull	medit:s0 ponder:s0 excogit:s0 contempl:s0 muse:s0 reflect:s0 rumin:s0 specul:s0
 multidimension	dimension:a0 flat:a0
 multilater	bilater:a0 bipartit:a0 joint:a0 multipartit:a0 quadrilater:a0 quadripartit:a0 tetramer:a0 trilater:a0
-multipl	gener:s0 propag:s0 multipli:d0 aggreg:a0 bigemin:a0 binari:a0 doubl:a0 twofold:a0
+multipl	generat:s0 propag:s0 multipli:d0 aggreg:a0 bigemin:a0 binari:a0 doubl:a0 twofold:a0
 multipli	multipl:d0 increas:a0 calcul:h0 cipher:h0 cypher:h0 comput:h0 reckon:h0 figur:h0
 multitud	battalion:s0 plural:s0 pack:s0 multitudin:d0 larg:s1 number:s1 indefinit:h1 quantiti:h1
 multitudin	countless:s0 infinit:s0 innumer:s0 myriad:s0 numberless:s0 uncount:s0 unnumber:s0 unnumb:s0
 mum	silent:s0 silenc:d0 uncommun:a0 incommun:a0
 mumbl	mutter:s0 maunder:s0 mussit:s0 mumbler:d0 talk:h0 speak:h0 utter:h0 mouth:h0
-mundan	everydai:s0 quotidian:s0 routin:s0 unremark:s0 workadai:s0 everyday:d0 ordinari:a0
+mundan	everyday:s0 quotidian:s0 routin:s0 unremark:s0 workaday:s0 ordinari:a0
 munich	muenchen:s0 citi:h0 metropoli:h0 urban:h1 center:h1
 munit	weaponri:s0 arm:s0 instrument:h0 implement:s1 war:s1 weapon:s1 system:s1
-murder	slai:s0 execut:s0 liquid:s0 manslay:s0 hit:s0 dispatch:s0 off:s0 remov:s0
+murder	slay:s0 execut:s0 liquid:s0 manslay:s0 hit:s0 dispatch:s0 off:s0 remov:s0
 murki	cloudi:s0 muddi:s0 mirki:s0 turbid:s0 murk:d0 opaqu:a0
 murmur	mutter:s0 mussit:s0 sound:h0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0
-muscl	musculu:s0 contractor:h0 muscular:d1 contractil:h1 organ:h1 tissu:s2 anim:h2
+muscl	musculus:s0 contractor:h0 muscular:d1 contractil:h1 organ:h1 tissu:s2 anim:h2
 muscleman	muscl:s0 bulli:h0 tough:h0 hooligan:h0 ruffian:h0 roughneck:h0 rowdi:h0 yob:h0
 muscular	muscl:d0 mesomorph:s1 athlet:a1 power:a2
 musculatur	system:h0 muscular:s1 structur:s1 muscl:s1
 muse	contempl:s0 reflect:s0 reflexion:s0 rumin:s0 thought:s0 medit:s0 ponder:s0 excogit:s0
 museum	depositori:h0 deposit:h0 depositari:h0 repositori:h0
-music	musician:d0 plai:h0 movi:h0 film:h0 pictur:h0 pic:h0 flick:h0 euphoni:s1
-musician	instrumentalist:s0 player:s0 plai:d0 instrument:d0 musicianship:d0 music:d0 perform:h0 artist:h1
+music	musician:d0 play:h0 movi:h0 film:h0 pictur:h0 pic:h0 flick:h0 euphoni:s1
+musician	instrumentalist:s0 player:s0 play:d0 instrument:d0 musicianship:d0 music:d0 perform:h0 artist:h1
 musicianship	musician:d0 art:h0 artistri:h0 prowess:h0
 musket	muzzl:h1 loader:h1
 musketri	armi:h1 unit:h1
@@ -6744,44 +6725,43 @@ mytholog	fabul:s0 mythic:s0 mythologist:d0 myth:d0 fabl:d0 unreal:a0 collect:h0 
 nab	tag:h0 collar:s1 nail:s1 apprehend:s1 arrest:s1 cop:s1 pickup:d1 apprehens:d1
 nadir	advers:h0 hardship:h0 low:s1 water:s1 mark:s1 hard:h1 knock:h1
 nag	peck:s0 shrewish:s0 nagger:d0 complain:h0 kick:h0 plain:h0 quetch:h0 kvetch:h0
-nai	neg:h0
 nail	nailer:d0 ungui:h0 attach:h0 collar:s1 apprehend:s1 arrest:s1 nab:s1 cop:s1
-naiv	naif:s0 credul:a0 uninform:a0 unworldli:a0 childlik:a0 simpl:a0 fleeceabl:a0 green:a0
+naiv	naif:s0 credul:a0 uninform:a0 unworld:a0 childlik:a0 simpl:a0 fleeceabl:a0 green:a0
 nake	bare:s0 nude:s0 nuditi:d0 naked:d0 uncloth:a0 au:s1 naturel:s1 defenseless:s1
-naked	nuditi:s0 nude:s0 nake:d0 condit:h0 statu:h0
+naked	nuditi:s0 nude:s0 nake:d0 condit:h0 status:h0
 name	call:s0 namer:d0 label:h0 known:s1 identifi:s1 identif:d1 ident:d1 languag:h1
 nameless	unidentifi:s0 unknown:s0 unnam:s0 anonym:a0
 namesak	person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0
-napoleon	bonapart:s0 gener:h0 emperor:h0 littl:s1 corpor:s1 full:h1
+napoleon	bonapart:s0 general:h0 emperor:h0 littl:s1 corpor:s1 full:h1
 naprapath	therapist:h0 healer:h0
 narcot	narcotis:s0 drug:h0 dose:h0
-narr	narrat:s0 stori:s0 tale:s0 tell:d0 commun:a0 communicatori:a0 messag:h0 content:h0
-narrat	inform:h0
+narrat	stori:s0 tale:s0 tell:d0 communic:a0 communicatori:a0 messag:h0 content:h0 substanc:h0
 narrow	contract:s0 limit:a0 thin:a0 constrict:a0 slender:a0 strait:a0 straplik:a0 taper:a0
 nasal	rhinal:s0 utter:h0 emit:h0 adenoid:s1 pinch:s1 high:a1 loos:h1
-nashvil	capit:s1 tennesse:s1 state:h1
+nashvill	capit:s1 tennesse:s1 state:h1
 nassau	capit:s1 bahama:s1 nation:h1
 nasti	aw:s0 unpleas:a0 dirti:a0 filthi:a0 lousi:a0 grotti:a0 hate:a0 mean:a0
 nation	state:s0 countri:s0 land:s0 commonwealth:s0 subject:s0 patriot:s0 nationalis:s0 nationalist:d0
-nationalist	chauvinist:s0 jingoist:s0 ultranationalist:s0 superpatriot:s0 ultranation:d0 nation:d0 jingoism:d0 chauvin:d0
+nationalist	chauvinist:s0 jingoist:s0 ultranationalist:s0 superpatriot:s0 ultran:d0 nation:d0 jingoism:d0 chauvin:d0
 nativ	indigen:s0 aborigin:s0 autochthon:a0 endem:a0 domest:a0 homegrown:a0 person:h0 individu:h0
 natur	naturalis:s0 establish:s0 naturalist:d0 earthi:a0 foreign:a0 strang:a0 qualiti:h0 chang:h0
 naturopath	therapist:h0 healer:h0
 naught	noth:s0 nil:s0 nix:s0 nada:s0 null:s0 aught:s0 cipher:s0 cypher:s0
-nausea	sick:s0 nauseou:d0 nauseat:d0 symptom:h0
-nauseat	nauseou:s0 queasi:s0 sick:s0 sickish:s0 nausea:d0 ill:a0
+nausea	sick:s0 nauseous:d0 nauseat:d0 symptom:h0
+nauseat	nauseous:s0 queasi:s0 sick:s0 sickish:s0 nausea:d0 ill:a0
 nautic	maritim:s0 marin:s0
 naval	navi:d0
-navel	umbilicu:s0 bellybutton:s0 omphalo:s0 omphalu:s0 umbil:d0 point:h0 belli:s1 button:s1
+navel	umbilicus:s0 bellybutton:s0 omphalo:s0 omphalus:s0 umbil:d0 point:h0 belli:s1 button:s1
 navi	naval:d0 servic:h0 forc:s1 militari:h1 arm:h1 blue:h1 blueness:h1 dark:s2
 navig	pilotag:s0 pilot:s0 sail:s0 voyag:s0 steer:h0 guidanc:h0 direct:h0 offic:h0
+nay	negat:h0
 nazi	fascist:h0 german:s1 nation:s2 socialist:s2
 nazism	naziism:s0 nazifi:d0 social:h0 fascism:h0 nation:s1 socialist:h1 economi:h1
 neanderth	boorish:s0 loutish:s0 neandert:s0 oafish:s0 swinish:s0 unrefin:a0
 near	close:s0 approach:s0 nigh:s0 adjac:a0 nearbi:a0 warm:a0 hot:a0 distanc:h0
 nearbi	near:a0 close:a0 nigh:a0
 nearsight	shortsight:s0 myopic:s0 myopia:d0 shortsighted:d0 nearsighted:d0
-neat	orderli:s0 order:d0 tidi:a0 clean:s2 adroit:a2
+neat	order:s0 tidi:a0 clean:s2 adroit:a2
 nebraska	ne:s0 cornhusk:s1 state:s1 american:h1
 nebul	cloudi:s0 nebulos:s0 indistinct:a0
 necess	necessari:d0 necessit:d0 need:h0 demand:h0 essenti:s1 requir:s1 requisit:s1 thing:h1
@@ -6791,21 +6771,21 @@ neck	cervix:s0 cervic:d0 extern:h1 bodi:h1 part:h1
 necklac	jewelri:h0 jewelleri:h0
 neckti	tie:s0 neckwear:h0
 necropsi	autopsi:s0 postmortem:s0 pm:s0 examin:h0 scrutini:h0 post:s1 mortem:s1
-necrosi	mortif:s0 gangren:s0 sphacelu:s0 sphacel:d0 mortifi:d0 necrot:d0 death:h0
+necrosi	mortif:s0 gangren:s0 sphacelus:s0 sphacel:d0 mortifi:d0 necrot:d0 death:h0
 necrot	necrosi:d0
 nectar	secret:h0
-nectari	nectarifer:d0 honei:s1 gland:s1 plant:h1 organ:h1
+nectari	nectarifer:d0 honey:s1 gland:s1 plant:h1 organ:h1
 need	demand:s0 requir:s0 requisit:s0 necessit:s0 ask:s0 postul:s0 take:s0 involv:s0
 needl	goad:s0 harass:h0 hassl:h0 harri:h0 chivi:h0 chivvi:h0 chevi:h0 chevvi:h0
 needless	gratuit:s0 unnecessari:a0 unneed:a0
-neg	destruct:a0 pessimist:a0 unsupport:a0 antagonist:a0 counter:a0 pervers:a0 denial:h0 negat:d1
+negat	destruct:a0 pessimist:a0 unsupport:a0 antagonist:a0 counter:a0 pervers:a0 denial:h0 disinclin:a1
 neglect	disregard:s0 pretermit:s0 omit:s0 drop:s0 miss:s0 overlook:s0 overleap:s0 ignor:s0
 neglig	careless:s0 neglect:s0 nonperform:s0 inattent:a0 derelict:a0 delinqu:a0 remiss:a0 lax:a0
 negoti	dialogu:s0 talk:s0 negoci:s0 discuss:h0 word:h0 term:s1 hash:h1
 negro	black:s0 negroid:s0 color:s0 colour:s0 person:h0 individu:h0 someon:h0 somebodi:h0
-neighbor	neighbour:s0 neighbourli:d0 neighbourhood:d0 neighborli:d0 neighborhood:d0 person:h0 individu:h0 someon:h0
+neighbor	neighbour:s0 neighbourhood:d0 neighborhood:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
 neighborhood	vicin:s0 local:s0 neighbourhood:s0 neighbour:d0 neighbor:d0 section:h0 neck:s1 wood:s1
-neighborli	neighbourli:s0 friendli:h0
+neighborli	neighbourli:s0 neighbour:d0 neighbor:d0 friendli:h0
 neighbourhood	vicin:s0 local:s0 neighborhood:s0 neighbour:d0 neighbor:d0 section:h0 neck:s1 wood:s1
 nemesi	greek:h1 deiti:h1
 neo	modern:a0
@@ -6815,16 +6795,15 @@ neoliber	liber:a0
 neoromantic	artist:h1 movement:h1 art:h1
 nephew	kinsman:h0
 neptun	roman:h1 deiti:h1
-nerv	nervu:s0 nervous:s0 nervou:d0 fascicl:h0 fasciculu:h0 heart:s1 mettl:s1 spunk:s1
+nerv	nervus:s0 nervous:s0 fascicl:h0 fasciculus:h0 heart:s1 mettl:s1 spunk:s1 spunki:d1
 nerveless	cool:s0 coolhead:s0 compos:a0
-nervou	nervous:d0 tens:a0 anxiou:s1 queasi:s1 uneasi:s1 unquiet:s1 anxious:d1 troubl:a1
-nervous	jitteri:s0 jumpi:s0 restiv:s0 nervou:d0 anxieti:h0
+nervous	jitteri:s0 jumpi:s0 restiv:s0 tens:a0 anxieti:h0 anxious:s1 queasi:s1 uneasi:s1
 nest	nester:d0 popul:h0 dwell:h0 live:h0 inhabit:h0 natur:h1 object:h1 implant:h1
 nestl	cuddl:s0 snuggl:s0 nest:s0 nuzzl:s0 clutch:h0 babi:s1 bird:s1 draw:s1
 net	internet:s0 cyberspac:s0 sack:s0 clear:s0 nett:s0 profit:h0 gain:h0 benefit:h0
 netlik	laci:s0 net:s0 web:s0 weblik:s0 webbi:s0 reticul:a0 reticular:a0
-nettlesom	annoi:s0 bothersom:s0 gall:s0 irrit:s0 peski:s0 pester:s0 pestifer:s0 plagui:s0
-network	web:s0 system:h0 scheme:h0 net:s2 mesh:s2 meshwork:s2 commun:h2 equip:h2
+nettlesom	annoy:s0 bothersom:s0 gall:s0 irrit:s0 peski:s0 pester:s0 pestifer:s0 plaguy:s0
+network	web:s0 system:h0 scheme:h0 net:s2 mesh:s2 meshwork:s2 communic:h2 equip:h2
 neuron	neural:s0
 neuropsychiatr	neuropsychiatri:d0
 neurosi	neurotic:s0 psychoneurosi:s0 psychoneurot:d0 neurot:d0 disturb:h0 foli:h0 mental:h1 disord:h1
@@ -6833,15 +6812,16 @@ neuter	gender:h0 grammat:h1
 neutral	neutralis:s0 imperson:s0 neutralist:d0 object:a0 nonsubject:a0 nonparticip:h0 nullif:h0 overrid:h0
 neutralist	neutral:d0 advoc:h0 propon:h0 expon:h0
 neutrophil	leukocyt:h0 leucocyt:h0 wbc:h0 white:h1 blood:h1 cell:h1 corpuscl:h1
-new	intellig:s0 tide:s0 word:s0 current:a0 fresh:a0 modern:a0 hot:a0 newborn:a0
+new	current:a0 fresh:a0 modern:a0 hot:a0 newborn:a0 newfangl:a0 newfound:a0 novel:a0
 newborn	young:a0 immatur:a0 new:a1
 newcastl	citi:h0 metropoli:h0 port:h0 urban:h1 center:h1
 newcom	fledgl:s0 fledgel:s0 starter:s0 neophyt:s0 freshman:s0 newbi:s0 entrant:s0 start:d0
 newfoundland	dog:h0 domest:h1 cani:h1 familiari:h1
 newport	citi:h0 metropoli:h0 port:h0 urban:h1 center:h1
-newsboi	carrier:s0 deliveryman:h0 deliver:h0 deliveri:h1 boi:h1
-newslett	newssheet:s0 report:h0 stori:h0 account:h0 new:h1 write:h1
-newsman	report:s0 newsperson:s0 commun:h0
+news	intellig:s0 tide:s0 word:s0 inform:h0 info:h0 program:h2 broadcast:h2 programm:h2
+newsboy	carrier:s0 deliveryman:h0 deliver:h0 deliveri:h1 boy:h1
+newslett	newssheet:s0 report:h0 stori:h0 account:h0 news:h1 write:h1
+newsman	report:s0 newsperson:s0 communic:h0
 newspap	paper:s0 press:h0 public:h1 publish:h1 hous:h2 firm:h2 compani:h2 product:h2
 newspaperman	correspond:s0 newspaperwoman:s0 newswrit:s0 pressman:s0 journalist:h0
 newton	newtonian:d0 mathematician:h0 physicist:h0 isaac:s1 sir:s1
@@ -6855,18 +6835,18 @@ nickel	ni:s0 metal:h0 atom:s1 number:s1 28:s1 element:h1 coin:h1
 nicknam	monik:s0 cognomen:s0 sobriquet:s0 soubriquet:s0 bynam:s0 dub:s0 appel:h0 denomin:h0
 nicotin	phytotoxin:h0 alkaloid:h0 vasoconstrictor:h0 vasoconstrict:h0 pressor:h0 plant:h1 toxin:h1
 niec	kinswoman:h0
-night	nighttim:s0 dark:s0 benight:s0 nightli:d0 unpunctu:a0 period:h0 time:h1
+night	nighttim:s0 dark:s0 benight:s0 unpunctu:a0 period:h0 time:h1
 nightclub	cabaret:s0 club:s0 nightspot:s0 spot:h0 night:s1
 nightdress	nightgown:s0 gown:s0 nighti:s0 lingeri:h0 nightwear:h0 sleepwear:h0 nightcloth:h0 intim:h1
 nightfal	twilight:s0 dusk:s0 gloam:s0 evenfal:s0 fall:s0 crepuscul:s0 crepuscl:s0 crepuscular:d0
 nightingal	thrush:h0 luscinia:s1 megarhyncho:s1
-nightmar	incubu:s0 situat:h0 dream:h1
+nightmar	incubus:s0 situat:h0 dream:h1
 nightmarish	bloodcurdl:s0 alarm:a0
 nightshirt	nightwear:h0 sleepwear:h0 nightcloth:h0
-nighttim	night:s0 dark:s0 nightli:d0 period:h0 time:h1
+nighttim	night:s0 dark:s0 period:h0 time:h1
 nihil	nihilist:d0 doctrin:h0 philosophi:h0 ism:h0 philosoph:h1 system:h1 school:h1 thought:h1
 nihilist	nihil:d0
-nimbl	agil:s0 quick:s0 spry:s0 activ:a0
+nimbl	agil:s0 quick:s0 spri:s0 activ:a0
 nine	ix:s0 niner:s0 ennead:s0 cardin:a0 digit:h0 figur:h0 nina:s1 carolina:s1
 nineteen	xix:s0 cardin:a0 larg:h1 integ:h1
 nineteenth	ordin:a0
@@ -6875,19 +6855,19 @@ ninth	ordin:a0 rank:h0
 nip	pinch:s0 squeez:s0 twing:s0 tweet:s0 twitch:s0 nipper:d0 grip:h0 bite:h1
 nirvana	enlighten:s0 blessed:h0 beatitud:h0 beatif:h0
 nitrat	nitrifi:d0 compound:h0 chemic:h1
-nitrogen	nitrifi:d0 element:h0 ga:h0 atom:s1 number:s1 chemic:h1
-no	nari:a0 none:a0 zero:a0 neg:h0
+nitrogen	nitrifi:d0 element:h0 gas:h0 atom:s1 number:s1 chemic:h1
+no	nari:a0 none:a0 zero:a0 negat:h0
 nobil	aristocraci:s0 aristocrat:d0 nobl:d0 elit:h0 magnanim:s1 grandeur:s1 group:h1 honor:h1
 nobl	baroni:s0 impos:s0 state:s0 stateli:d0 baron:d0 impress:a0 nobil:d1 aristocrat:a1
 nobodi	cipher:s0 cypher:s0 nonent:s0 common:h0 man:h1 person:h1
 nocicept	sensit:a0
-nod	gestur:h0 motion:h0 gesticul:h0 inclin:h1 commun:h1 intercommun:h1
+nod	gestur:h0 motion:h0 gesticul:h0 inclin:h1 communic:h1 intercommun:h1
 nodul	nodular:d0 node:h0
 nodular	nodul:d0
 nois	sound:h0 disson:s1 racket:s1 auditori:h2 sensat:h2
 noisemak	devic:h0
 noisi	nois:d0 cacophon:a0 loud:a0 blatant:a0 clamant:a0 clamor:a0 strident:a0 vocifer:a0
-nomia	genu:s1 arthropod:h1
+nomia	genus:s1 arthropod:h1
 nomin	appoint:h0 assign:h0 design:h0 name:h0 propos:h0 put:s1 forward:s1 token:s1
 nonassert	unassert:a0
 nonchal	casual:s0 insouci:s0 unconcern:a0
@@ -6909,27 +6889,27 @@ nonoccurr	absenc:h0
 nonpolit	apolit:a0 unpolit:a0
 nonproduct	unproduct:a0
 nonsens	bunk:s0 meaningless:s0 hokum:s0 nonmeaning:a0 messag:h0 content:h0 substanc:h0 subject:h1
-nonverb	gestur:s0 commun:a0 communicatori:a0
+nonverb	gestur:s0 communic:a0 communicatori:a0
 nonvolatil	nonvolatiliz:s0 nonvolatilis:s0
-noon	middai:s0 noondai:s0 noontid:s0 hour:h0 twelv:s1 high:s1 time:h1 dai:h1
+noon	midday:s0 noonday:s0 noontid:s0 hour:h0 twelv:s1 high:s1 time:h1 day:h1
 noradrenalin	norepinephrin:s0 catecholamin:h0 vasoconstrictor:h0 vasoconstrict:h0 pressor:h0 monoamin:h1 neurotransmitt:h1
 norethandrolon	norethindron:s0 norlutin:s0 progestin:h0 progestogen:h0 acet:s1
 norm	standard:h0 criterion:h0 measur:h0 touchston:h0 averag:s1 statist:h1
 normal	sane:a0 standard:a0 averag:a0 mean:a0 median:a0 modal:a0 natur:a0 regular:a0
-north	northward:a0 northbound:a0 northerli:a0 northern:a0 northernmost:a0 northmost:a0 northeastern:a0 northeasterli:a0
-northeast	northeastward:s0 ne:s0 northeastern:s0 northeasterli:s0 north:a0 point:h0 compass:h1 unit:s2
-northerli	northern:s0 north:a0
+north	northward:a0 northbound:a0 norther:a0 northern:a0 northernmost:a0 northmost:a0 northeastern:a0 northeast:a0
+northeast	northeastward:s0 ne:s0 northeastern:s0 north:a0 point:h0 compass:h1 unit:s2 state:s2
+norther	northern:s0 north:a0
 northern	yanke:a0 blue:a0 union:a0 feder:a0 inhabit:h0 habit:h0 dweller:h0 denizen:h0
 northland	region:h0
-northwest	northwestern:s0 northwesterli:s0 north:a0 unit:s1 state:s1 geograph:h1 area:h1 region:h1
-norwai	norg:s0 noreg:s0 norwegian:d0 kingdom:s1 scandinavian:h1 countri:h1 nation:h1
-nose	intrud:s0 pry:s0 poke:s0 chemoreceptor:h0 search:h0 look:h0 olfactori:s1 organ:s1
+northwest	northwestern:s0 north:a0 unit:s1 state:s1 geograph:h1 area:h1 region:h1
+norway	norg:s0 noreg:s0 norwegian:d0 kingdom:s1 scandinavian:h1 countri:h1 nation:h1
+nose	intrud:s0 pri:s0 poke:s0 chemoreceptor:h0 search:h0 look:h0 olfactori:s1 organ:s1
 nostalgia	nostalg:d0 long:h0 yearn:h0 hungri:h0
-notabl	luminari:s0 celebr:s0 famou:s0 fame:s0 illustri:s0 note:s0 renown:s0 known:a0
+notabl	luminari:s0 celebr:s0 famous:s0 fame:s0 illustri:s0 note:s0 renown:s0 known:a0
 notar	notaris:s0 notari:d0 attest:h0 certifi:h0 manifest:h0 demonstr:h0 evid:h0
 notat	write:h0 system:s1
 notch	indent:h0 indentur:h0 incis:h0
-note	observ:s0 mention:s0 remark:s0 celebr:s0 fame:s0 famou:s0 illustri:s0 notabl:s0
+note	observ:s0 mention:s0 remark:s0 celebr:s0 fame:s0 famous:s0 illustri:s0 notabl:s0
 notebook	book:h0 volum:h0
 noth	nil:s0 nix:s0 nada:s0 null:s0 aught:s0 cipher:s0 cypher:s0 naught:s0
 notic	observ:s0 detect:s0 find:s0 discov:s0 notifi:d0 discover:d0 discoveri:d0 finder:d0
@@ -6945,16 +6925,16 @@ novelist	novel:d0 writer:h0 author:h0
 novelti	fresh:s0 origin:h0
 novemb	nov:s0 gregorian:h1 calendar:h1 month:h1
 noviti	novici:s0 period:h0 time:h1
-now	present:h0 nowadai:h0
+now	present:h0 nowaday:h0
 nowher	obscur:h0
 nozzl	nose:s0 spout:h0
 nuanc	niceti:s0 shade:s0 subtleti:s0 refin:s0 mean:h0 signific:h0 signif:h0 import:h0
 nubbin	nub:h0 stub:h0
 nubil	marriag:s0 matur:a0
 nuclear	atom:s0 thermonuclear:a0
-nucleat	nucleu:d0 becom:h0 turn:h0
-nucleolu	nucleol:s0 organel:h0 cell:h1 organ:h1
-nucleu	karyon:s0 nucleat:d0 organel:h0 cell:s1 organ:h1 center:h1 centr:h1 midpoint:h1
+nucleat	nucleus:d0 becom:h0 turn:h0
+nucleolus	nucleol:s0 organell:h0 cell:h1 organ:h1
+nucleus	karyon:s0 nucleat:d0 organell:h0 cell:s1 organ:h1 center:h1 centr:h1 midpoint:h1
 nude	bare:s0 nake:s0 nuditi:d0 naked:d0 uncloth:a0 paint:h0 pictur:h0 au:s1
 nudg	prod:s0 nudger:d0 push:h0 forc:h0 poke:s1
 nuisanc	annoy:h0 bother:h0 pain:h0 inflict:h0 neck:h1 ass:h1
@@ -6980,14 +6960,14 @@ oat	cereal:h0 grass:h1
 oath	curs:s0 explet:s0 swear:s0 swearword:s0 cuss:s0 profan:h0 word:s1 commit:h1
 oatmeal	burgoo:s0 porridg:h0
 obdur	cuss:s0 obstin:s0 unrepent:s0 cussed:d0 unregener:a0
-obedi	obeis:s0 obei:d0 submiss:a0 compliant:a0 docil:a0 good:a0 manag:a0 tractabl:a0
-obei	obedi:d0 obeis:d0 adjust:h0 conform:h0 adapt:h0
+obedi	obeis:s0 obey:d0 submiss:a0 compliant:a0 docil:a0 good:a0 manag:a0 tractabl:a0
 obelisk	column:h0 pillar:h0
+obey	obedi:d0 obeis:d0 adjust:h0 conform:h0 adapt:h0
 object	aim:s0 target:s0 expostul:s0 remonstr:s0 nonsubject:s0 objectifi:d0 objector:d0 clinic:a0
 objectif	objectifi:d0 realiz:h0 realis:h0 actual:h0 actualis:h0
 objection	obnoxi:s0 offens:a0
-oblig	duti:s0 respons:s0 compel:s0 duteou:d0 compuls:d0 beholden:a0 indebt:a0 suppos:a0
-obliqu	converg:a0 diverg:a0 inclin:a0 bia:a0 catacorn:a0 catercorn:a0 crabwis:a0 sidewai:a0
+oblig	duti:s0 respons:s0 compel:s0 duteous:d0 compuls:d0 beholden:a0 indebt:a0 suppos:a0
+obliqu	converg:a0 diverg:a0 inclin:a0 bias:a0 catacorn:a0 catercorn:a0 crabwis:a0 sideway:a0
 obliter	annihil:s0 kill:s0 wipeout:d0 destruct:h0 devast:h0 wipe:s1 obscur:s1 veil:s1
 oblivi	unmind:s0 unawar:a0 incogniz:a0
 oblivion	limbo:s0 obscur:h0
@@ -7004,7 +6984,7 @@ obstruct	obstructor:s0 impedi:s0 impedimenta:s0 blockad:s0 block:s0 hinder:s0 st
 obtain	gettabl:s0 getabl:s0 procur:s0 obtent:d0 avail:a0 get:h0 acquir:h0 receiv:s1
 obtrus	conspicu:h0
 obvers	option:h0 altern:h0 choic:h0
-obviou	obvious:d0 overt:a0 open:a0 appar:a0 evid:a0 manifest:a0 palpabl:a0 patent:a0
+obvious	overt:a0 open:a0 appar:a0 evid:a0 manifest:a0 palpabl:a0 patent:a0 plain:a0
 occas	junctur:s0 happen:h0 occurr:h0 busi:h0 caus:h0 do:h0 make:h0 affair:s1
 occasion	infrequ:a0 episod:s1 unpredict:a1
 occident	inhabit:h0 habit:h0 dweller:h0 denizen:h0 indwel:h0
@@ -7012,7 +6992,7 @@ occipit	occiput:d0
 occlud	obstruct:s0 obtur:s0 imped:s0 jam:s0 block:s0 occlus:d0 impedi:d0 obstructor:d0
 occlus	occlud:d0 attack:h0
 occup	tenanc:s0 resid:s0 occupi:s0 busi:s0 job:s0 line:s0 tenant:d0 abid:h0
-occupi	busi:s0 occup:d0 fill:a0 engag:a0 work:h0 resid:s1 us:a1 popul:h1
+occupi	busi:s0 occup:d0 fill:a0 engag:a0 work:h0 resid:s1 use:a1 popul:h1
 occur	happen:s0 hap:s0 pass:s0 go:s1 fall:s1 come:s1 take:s1 place:s1
 occurr	happen:s0 event:h0 natur:s1 presenc:h1
 ocean	water:h0 bodi:h1
@@ -7025,20 +7005,20 @@ octob	oct:s0 gregorian:h1 calendar:h1 month:h1
 ocular	optic:s0 ophthalm:s0
 odd	uneven:s0 likelihood:h0 likeli:h0 unusu:a1 inexact:a2
 odessa	odesa:s0 citi:h0 metropoli:h0 port:h0 urban:h1 center:h1
-odiou	abomin:s0 detest:s0 execr:s0 odium:d0 odious:d0 hate:a0
+odious	abomin:s0 detest:s0 execr:s0 odium:d0 hate:a0
 odor	smell:s0 aroma:s0 odour:s0 scent:s0 odouris:d0 aromat:d0 aromatis:d0 smelli:d0
-odyssei	journei:h0
+odyssey	journey:h0
 off	disconnect:a0 unsatisfactori:a1
 offbeat	kinki:s0 quirki:s0 quirk:d0 kink:d0 unconvent:a0
 offenc	offens:s0 oper:h0 militari:h1
 offend	wrongdoer:s0 piqu:s0 offens:d0 offenc:d0 anger:h0 bad:h1 person:h1
-offens	discourtesi:s0 offenc:s0 viol:s0 offend:d0 violat:d0 behavior:h0 behaviour:h0 conduct:h0
+offens	discourtesi:s0 offenc:s0 violat:s0 offend:d0 behavior:h0 behaviour:h0 conduct:h0 do:h0
 offer	messag:h0 content:h0 substanc:h0 suppli:h0 provid:h0 render:h0 furnish:h0 proffer:s1
 offic	serviceman:h0 man:h0 command:h0 busi:s1 agenc:s1 bureau:s1 author:s1 militari:s1
 offici	functionari:s0 function:d0 officialdom:d0 offic:d0 author:a0 authoris:a0 authorit:a0 formal:a0
-offsaddl	unsaddl:s0 remov:h0 take:h0 withdraw:h0 awai:h1
+offsaddl	unsaddl:s0 remov:h0 take:h0 withdraw:h0 away:h1
 offset	countervail:s0 balanc:h0 equilibr:h0 equilibris:h0 cancel:s1 set:s2
-offspr	progeni:s0 issu:s0 rel:h0 relat:h0 materi:s1 materialis:s1 consequ:h1 effect:h1
+offspr	progeni:s0 issu:s0 relat:h0 materi:s1 materialis:s1 consequ:h1 effect:h1 outcom:h1
 offstag	wing:s0 backstag:s0 stage:h0
 ogl	ogler:d0 look:h0
 ogress	ogr:h0
@@ -7048,36 +7028,37 @@ oil	oili:d0 oiler:d0 lipid:h0 lipoid:h0 cover:h0 color:s2 colour:s2 paint:h2
 oilcloth	fabric:h0 cloth:h0 materi:h0 textil:h0
 oilfield	field:h0
 oili	greasi:s0 sebac:s0 oleagin:s0 sebum:d0 oil:d0 fatti:a0 fat:a0 butteri:s1
-okai	fine:s0 ok:s0 cool:s0 satisfactori:a0 right:s1
+okay	fine:s0 ok:s0 cool:s0 satisfactori:a0 right:s1
 oklahoma	ok:s0 sooner:s1 state:s1 american:h1
-old	experienc:a0 experi:a0 matur:a0 senior:a0 ag:a0 elderli:a0 older:a0 senesc:a0
-older	ag:s0 elderli:s0 senior:s0 aged:d0 old:a0 elder:s1 experienc:a2 experi:a2
+old	experienc:a0 experi:a0 matur:a0 senior:a0 age:a0 elder:a0 older:a0 senesc:a0
+older	age:s0 elder:s0 senior:s0 aged:d0 old:a0 experienc:a2 experi:a2
 oldster	adult:h0 grownup:h0 old:s1 person:s1 senior:s1 citizen:s1 golden:s1 ager:s1
-oleand	rose:s1 bai:s1 nerium:s1 poison:h1 plant:h1
+oleand	rose:s1 bay:s1 nerium:s1 poison:h1 plant:h1
 oleophil	lipophil:a0 lipotrop:a0
 oliv	chromat:a0
-ologi	disciplin:h0 subject:h0 field:h0 studi:h0 bailiwick:h0 area:h1
+olog	disciplin:h0 subject:h0 field:h0 studi:h0 bailiwick:h0 area:h1
 olymp	olympiad:s0 athlet:h0 game:s1 contest:h1 competit:h1
 omen	portent:s0 presag:s0 prognost:s0 prodigi:s0 portend:d0 omin:d0 auguri:h0 sign:h0
 omin	bale:s0 forbid:s0 menac:s0 minaci:s0 minatori:s0 sinist:s0 threaten:s0 omen:d0
 omiss	skip:s0 omit:d0 mistak:h0 error:h0 fault:h0 neglect:h1 disus:h1 delet:s2
 omit	exclud:s0 except:s0 omiss:d0 exclus:d0 extinguish:h0 elimin:h0 leav:s1 take:s1
 omnisci	wise:a0
-on	ac:s0 singl:s0 uniti:s0 an:s0 connect:a0 cardin:a0 digit:h0 figur:h0
+on	connect:a0
 oncom	move:a0
+one	ace:s0 singl:s0 uniti:s0 ane:s0 cardin:a0 digit:h0 figur:h0 ident:h0
 onetim	erstwhil:s0 former:s0 old:s0 quondam:s0 sometim:s0 past:a0
 onlook	spectat:h0 wit:h0 viewer:h0 watcher:h0 looker:h0
 onrush	attack:s0 onslaught:s0 onset:s0 oper:h0 militari:h1 rush:h1 spate:h1 surg:h1
 onset	oncom:s0 start:h0
 onshor	inshor:s0 shoreward:s0
 onslaught	troubl:h0 attack:s1 onset:s1 onrush:s1 oper:h1 militari:h2
-opalesc	iridesc:s0 nacreou:s0 opalin:s0 pearlesc:s0 bright:a0
+opalesc	iridesc:s0 nacreous:s0 opalin:s0 pearlesc:s0 bright:a0
 opaqu	opac:d0 unclear:a0 cloudi:a0 muddi:a0 mirki:a0 murki:a0 turbid:a0 fog:a0
 open	clear:s0 gap:s0 unfasten:s0 start:a0 ajar:a0 yawn:a0 agap:a0 gape:a0
-openmouth	popei:s0 surpris:a0
+openmouth	popey:s0 surpris:a0
 openwork	work:h0 piec:h1
 oper	run:s0 work:a0 effect:a0 good:a0 action:h0 activ:h0 transact:h0 deal:h0
-opera	operat:d0 classic:h0 music:h1 seriou:h1
+opera	operat:d0 classic:h0 music:h1 serious:h1
 operago	patron:h0 frequent:h0
 operat	opera:d0
 operetta	bouff:h0 light:s1 opera:s1 comic:h1 comiqu:h1
@@ -7093,14 +7074,13 @@ optic	ocular:s1 visual:s1
 optim	optimum:s0 optimist:d0 best:a0 hope:h0
 optimist	optim:d0 hope:a0 posit:a0 bullish:a0 cheer:a0 pollyannaish:a0 upbeat:a0 rosi:a0
 optimum	optim:s0 optimis:d0 best:a0 good:h0
-opu	composit:s0 piec:s0 compos:d0 music:h0
-opul	delux:s0 gild:s0 grand:s0 luxuri:s0 princ:s0 sumptuou:s0 lush:s0 sumptuous:d0
-or	miner:h0
+opul	delux:s0 gild:s0 grand:s0 luxuri:s0 princ:s0 sumptuous:s0 lush:s0 sumptuos:d0
+opus	composit:s0 piec:s0 compos:d0 music:h0
 oral	unwritten:s0 spoken:a0
-orang	orangish:s0 chromat:a0 citru:h0 fruit:h1 citrou:h1 color:h2 colour:h2 spectral:h2
+orang	orangish:s0 chromat:a0 citrus:h0 fruit:h1 citrous:h1 color:h2 colour:h2 spectral:h2
 orat	speechmak:s0 rhetorician:s0 speechifi:s0 rhetor:d0 orator:d0 oratori:h0 speaker:h0 talker:h0
 orator	orat:d0 oratori:d0 rhetor:a0
-oratorio	cantata:s0 classic:h0 music:h1 seriou:h1
+oratorio	cantata:s0 classic:h0 music:h1 serious:h1
 orb	eyebal:s0 capsul:h0
 orbit	orb:s0 revolv:s0 revolut:d0 path:h0 rout:h0 itinerari:h0 circl:h0 celesti:s1
 orchard	grove:s0 woodlet:s0 plantat:s0 garden:h0
@@ -7109,10 +7089,11 @@ orchestra	orchestr:d0 music:h1 organ:h1 organis:h1 group:h1 seat:h1 room:h2 area
 orchid	flower:h0 orchidac:s1 plant:s1
 ordain	enact:s0 decre:h0 consecr:s1 ordin:s1 order:s1 invest:h1 vest:h1 enthron:h1
 ordeal	experi:h0
-order	ordin:s0 tell:s0 enjoin:s0 sai:s0 injunct:d0 consecut:a0 sequent:a0 sequenti:a0
-orderli	methodic:s0 method:d0 regular:h0 attend:h0 tender:h0 soldier:h0
+order	ordin:s0 tell:s0 enjoin:s0 say:s0 injunct:d0 orderli:d0 consecut:a0 sequent:a0
+orderli	methodic:s0 method:d0 order:d0 regular:h0
 ordin	regul:s0 rule:h0 prescript:h0 cartesian:h1 coordin:h1
 ordinari	common:a0 usual:a0 averag:a0 fair:a0 mediocr:a0 middl:a0 banaus:a0 characterless:a0
+ore	miner:h0
 oregon	or:s0 beaver:s1 state:s1 american:h1
 organ	be:s0 organis:s0 arrang:s0 form:s0 organism:d0 format:d0 structur:a0 configur:a0
 organif	organ:h1 process:h1 biolog:h1
@@ -7120,12 +7101,12 @@ organis	organ:s0 coordin:s0 arrang:h0 set:h1
 organiz	organis:s0
 orgi	bing:s0 splurg:s0 indulg:h0 pamper:h0 humor:h0 orgiast:d1 rite:h1 religi:h2
 orient	east:s0 point:s0 pointer:d0 mind:a0 eastern:a0 adjust:a0 familiar:a0 familiaris:a0
-orific	open:s0 porta:s0 passag:h0 passagewai:h0
+orific	open:s0 porta:s0 passag:h0 passageway:h0
 origin	begin:s0 root:s0 rootag:s0 sourc:s0 master:s0 aris:s0 rise:s0 develop:s0
 orinoco	river:h0
 ornament	decor:s0 adorn:s0 grace:s0 embellish:s0 beautifi:s0 beautif:d0 beauti:d0 artifact:h0
 orneri	cantanker:s0 crotcheti:s0 crotchet:d0
-orphan	child:h0 kid:h0 youngster:h0 minor:h0 shaver:h0 nipper:h0 fry:h0 tiddler:h0
+orphan	child:h0 kid:h0 youngster:h0 minor:h0 shaver:h0 nipper:h0 fri:h0 tiddler:h0
 orthicon	imag:s1 televis:h1 camera:h1 tube:h1 pickup:h1
 orthodox	conserv:a1 standard:a1 antiheret:a1 canon:a1 sanction:a1 conform:a1 conformist:a1 convent:a1
 orthodoxi	unorigin:h0
@@ -7134,28 +7115,28 @@ orthographi	orthograph:d0 write:h0 system:s1
 orthoped	orthopaed:s0
 orthophosph	phosphat:s0 salt:h0 inorgan:s1
 os	orific:h0 open:h0 porta:h0
-oscil	action:h0 activ:h0 gener:h0 vibrat:s1 natur:h1 process:h1 wave:h1 undul:h1
-osseou	osteal:s0 boni:s0 bone:d0
+oscil	action:h0 activ:h0 generat:h0 vibrat:s1 natur:h1 process:h1 wave:h1 undul:h1
+osseous	osteal:s0 boni:s0 bone:d0
 ossif	organ:h1 process:h1 biolog:h1
 ossifi	ossif:d0 turn:h0 chang:h1 state:h1
 ostentati	pretenti:s0 ostent:d0 flaunti:a0 flamboy:a0 showi:a0 splashi:a0
 osteoporosi	patholog:h0
 ostrac	banish:s0 ban:s0 ostracis:s0 shun:s0 blackbal:s0 expel:h0 cast:s1 throw:h1
 other	separ:a0 differ:a0 anoth:a0 new:a0 opposit:a0 otherwis:a0 past:a1
-ounc	troi:s1 apothecari:s1 unit:h1 weight:h1
+ounc	troy:s1 apothecari:s1 unit:h1 weight:h1
 oust	expel:s0 expuls:d0 ouster:d0 remov:h0 throw:s1 drum:s1 boot:s1 kick:s1
-out	excurs:s0 jaunt:s0 junket:s0 expedit:s0 sashai:s0 excursionist:d0 down:a0 journei:h0
+out	down:a0 far:a0 extinct:s1 dead:a1 imposs:a2
 outbreak	erupt:s0 irrupt:s0 happen:h0 occurr:h0 natur:h1 event:h1
 outburst	effus:s0 gush:s0 blowup:s0 ebullit:s0 gushi:d0 express:h0 manifest:h0 reflect:h0
-outcast	castawai:s0 pariah:s0 ishmael:s0 unfortun:h0 person:h1
+outcast	castaway:s0 pariah:s0 ishmael:s0 unfortun:h0 person:h1
 outclass	inferior:a0 subordin:h0
 outcom	result:s0 termin:s0 end:h0 conclus:h0 finish:h0 final:s1 consequ:s1 effect:s1
-outcri	cry:s0 call:s0 yell:s0 shout:s0 vocifer:s0 utter:h0 vocal:h0
+outcri	cri:s0 call:s0 yell:s0 shout:s0 vocifer:s0 utter:h0 vocal:h0
 outdat	superannu:s0 noncurr:a0
 outdist	outstrip:s0 distanc:s0 leav:h1 behind:h1
-outdo	surpass:s0 outstrip:s0 outmatch:s0 outgo:s0 exce:s0 surmount:s0 outperform:s0 excess:d0
+outdo	surpass:s0 outstrip:s0 outmatch:s0 outgo:s0 exceed:s0 surmount:s0 outperform:s0 excess:d0
 outdoor	outsid:s0 exterior:a0 alfresco:a0 outdoorsi:a0
-outdraw	surpass:h0 outstrip:h0 outmatch:h0 outgo:h0 exce:h0 outdo:h0 surmount:h0 outperform:h0
+outdraw	surpass:h0 outstrip:h0 outmatch:h0 outgo:h0 exceed:h0 outdo:h0 surmount:h0 outperform:h0
 outer	out:a0 outermost:a0 outmost:a0 outsid:a0 satellit:a0 outward:a1
 outfac	outstar:s0 stare:h0 gaze:h0
 outfield	tract:h0 parcel:h0 fielder:h0 piec:h1 land:h1 ground:h1
@@ -7165,17 +7146,17 @@ outflow	escap:s0 leak:s0 leakag:s0 leaki:d0 discharg:h0 outpour:h0 run:h0
 outgener	outmaneuv:h0 outmanoeuvr:h0 outsmart:h0
 outgo	past:a0 outbound:a0 outward:a0 effluent:a0 outflow:a0 out:a0 preced:a0 retir:a0
 outgrow	develop:h0 grow:h0
-outlai	spend:s0 disburs:s0 payment:h0 defray:h0
+outing	excurs:s0 jaunt:s0 junket:s0 expedit:s0 sashay:s0 excursionist:d0 journey:h0 pleasur:s1
 outlaw	crimin:s0 felon:s0 crook:s0 malefactor:s0 criminalis:s0 illeg:s0 illegalis:s0 crime:d0
+outlay	spend:s0 disburs:s0 payment:h0 defray:h0
 outlet	mercantil:s1 establish:s1 retail:s1 store:s1 sale:s1 place:h1 busi:h1 receptacl:h1
-outli	far:a0
 outlin	lineat:s0 sketch:s0 adumbr:s0 defin:s0 line:d0 distinct:a0 boundari:h0 bound:h0
 outliv	outlast:s0 surviv:s0 survivor:d0
 outlook	mental:s0 mindset:s0 attitud:h0 expect:s1 prospect:s1 belief:h1
 outmaneuv	outmanoeuvr:s0 outsmart:s0 outdo:h0 outflank:h0 trump:h0 best:h0 scoop:h0
 outmod	antiqu:s0 demod:s0 ex:s0 pass:s0 passe:s0 unfashion:a0 unstylish:a0 chang:h0
 outnumb	total:h0 number:h0 come:h0 amount:h0 add:h1
-outplai	beat:h0 crush:h0 shell:h0 trounc:h0 vanquish:h0
+outplay	beat:h0 crush:h0 shell:h0 trounc:h0 vanquish:h0
 outpost	outstat:s0 post:h0 station:h0 settlement:h1 coloni:h1 frontier:s2 militari:h3
 output	product:h0 produc:h0 make:h0 creat:h0 end:s1 yield:s1 signal:h2 sign:h2
 outrag	indign:s0 shock:s0 offend:s0 scandal:s0 scandalis:s0 appal:s0 incens:s0 umbrag:s0
@@ -7186,24 +7167,24 @@ outset	begin:s0 commenc:s0 first:s0 start:s0 kickoff:s0 showtim:s0 offset:s0 poi
 outsid	exterior:s0 foreign:s0 extern:a0 extracurricular:a0 right:a0 region:h0 part:h0 stranger:h0
 outskirt	fring:s0 section:h0 citi:h1 district:h1
 outsmart	outwit:s0 overreach:s0 outfox:s0 beat:s0 circumv:s0 beatabl:d0 surpass:h0 outstrip:h0
-outspoken	vocal:s0 commun:a0 communicatori:a0
+outspoken	vocal:s0 communic:a0 communicatori:a0
 outstand	superior:a0 promin:s1 salient:s1 spectacular:s1 strike:s1 striking:d1 spectacl:d1 salienc:d1
-outstrip	surpass:s0 outmatch:s0 outgo:s0 exce:s0 outdo:s0 surmount:s0 outperform:s0 excess:d0
+outstrip	surpass:s0 outmatch:s0 outgo:s0 exceed:s0 outdo:s0 surmount:s0 outperform:s0 excess:d0
 outward	superfici:a0 extern:a0 outer:a0
-outweigh	surpass:h0 outstrip:h0 outmatch:h0 outgo:h0 exce:h0 outdo:h0 surmount:h0 outperform:h0
+outweigh	surpass:h0 outstrip:h0 outmatch:h0 outgo:h0 exceed:h0 outdo:h0 surmount:h0 outperform:h0
 oval	ellips:s0 ellipt:s0 ovat:s0 oviform:s0 ovoid:s0 prolat:s0 round:a0 conic:h0
 oven	kitchen:h1 applianc:h1
 over	gluttoni:s0 gula:s0 complet:s0 conclud:s0 end:s0 termin:s0 overeat:d0 finish:a0
 overachiev	perform:h0 student:h0 pupil:h0 educate:h0
 overact	hyperact:s0 activ:a0
-overal	gener:a0 gross:a1 work:h1 cloth:h1
+overal	general:a0 gross:a1 work:h1 cloth:h1
 overbear	authoritarian:s0 dictatori:s0 overbearing:d0 domin:a0
 overburden	charg:h0 saddl:h0 burden:h0
 overcast	cloudi:s0 cloud:s0 sunless:s0 inclem:h0 inclement:h0 cover:s1 bad:h1 weather:h1
 overcoat	greatcoat:s0 topcoat:s0 coat:h0
 overcom	defeat:s0 get:s1 better:s1 subdu:s1 surmount:s1 master:s1 beat:h1 crush:h1
 overconfid	cocksur:s0 posit:s0 confid:a0
-overcuri	curiou:a0
+overcuri	curious:a0
 overdon	exagger:s0 overst:s0 immoder:a0
 overdr	overwork:h0 exploit:h0
 overeat	gorg:s0 ingurgit:s0 overindulg:s0 glut:s0 englut:s0 stuff:s0 engorg:s0 overgorg:s0
@@ -7222,12 +7203,12 @@ overhead	expens:h0 disburs:h0 oper:s1 cost:s1 budget:s1 item:s1
 overhear	catch:s0 hear:h0 take:s1
 overheat	overh:d0 heat:h0 hot:h1
 overindulg	gorg:s0 ingurgit:s0 glut:s0 englut:s0 stuff:s0 engorg:s0 overgorg:s0 overeat:s0
-overlai	cover:s0 overlay:d0
 overlap	coincid:h0 cooccur:h0 cover:h1 continu:h1 extend:h1
+overlay	cover:s0
 overload	overladen:s0 full:a0 load:h0 burden:h0 clog:s1 fill:h1 make:h2
 overlook	unmark:s0 unnot:s0 miss:h0 lose:h0 lie:h1 look:s2 across:s2 neglect:s2
 overnight	nightlong:s0 long:a0 guest:h0
-overpay	overpai:d0 payment:h0
+overpay	payment:h0
 overpow	overmast:s0 overwhelm:s0 beat:h0 crush:h0 shell:h0 trounc:h0 vanquish:h0 whelm:s1
 overpr	expens:a0
 overproduc	overproduct:d0 grow:h0 rais:h0 farm:h0 produc:h0
@@ -7254,22 +7235,22 @@ overvali	bold:a0
 overweight	fleshi:s0 heavi:s0 fat:a0
 overwhelm	overpow:s0 whelm:s0 overcom:s0 overtak:s0 irresist:a0 resistless:a0 arous:h0 elicit:h0
 overwork	work:h0 process:h0
-ow	outstand:s0 undischarg:s0 unpaid:a0 repos:h2 rest:h2 build:h2 be:h2
-owl	hooter:s0 owlet:d0 hoot:d0 raptor:h0 bird:s1 minerva:s1 night:s1 prei:h1
+owe	outstand:s0 undischarg:s0 unpaid:a0 repos:h2 rest:h2 build:h2 be:h2
+owl	hooter:s0 owlet:d0 hoot:d0 raptor:h0 bird:s1 minerva:s1 night:s1 prey:h1
 own	have:s0 possess:s0 ain:s0 possessor:d0 owner:d0 person:a0
 owner	proprietor:s0 proprietari:d0 proprietorship:d0 ownership:d0 own:d0 businessman:h0 possessor:s1 possess:d1
 ownership	owner:d0 relat:h0 possess:s1 control:h1
-ox	cattl:h0 cow:h0 kine:h0 oxen:h0 bo:h1 tauru:h1
+ox	cattl:h0 cow:h0 kine:h0 oxen:h0 bos:h1 taurus:h1
 oxcart	cart:h0
-oxen	cattl:s0 cow:s0 kine:s0 cattleship:d0 bovin:h0 bo:s1 tauru:s1
+oxen	cattl:s0 cow:s0 kine:s0 cattleship:d0 bovin:h0 bos:s1 taurus:s1
 oxford	oxonian:d0 citi:h0 metropoli:h0 urban:h1 center:h1
 oxid	oxidis:s0 reaction:h0 chemic:h1
 oxidis	oxid:s0 chang:h0 alter:h0 modifi:h0
-oxygen	element:h0 ga:h0 atom:s1 number:s1 chemic:h1
+oxygen	element:h0 gas:h0 atom:s1 number:s1 chemic:h1
 oxytetracyclin	hydroxytetracyclin:s0 terramycin:s0 antibiot:h0 hydrochlorid:s1 drug:h1
 oyabun	supervisor:h0
 oyster	bivalv:h0 pelecypod:h0 lamellibranch:h0
-ozon	ga:h0
+ozon	gas:h0
 pa	dad:s0 dada:s0 daddi:s0 papa:s0 pappa:s0 pop:s0 father:h0 begett:h0
 pace	gait:s0 tempo:s0 rate:h0 walk:h0 footstep:s1 step:s1 stride:s1 pacer:d1
 pachinko	pinbal:h0 game:h1
@@ -7283,17 +7264,16 @@ pact	treati:s0 accord:s0 written:h1 agreement:h1
 pad	tablet:s0 embroid:s0 lard:s0 embellish:s0 aggrand:s0 aggrandis:s0 dramat:s0 dramatis:s0
 paddl	paddler:d0 boat:h0
 padlock	lock:h0
-paean	encomium:s0 eulogi:s0 panegyr:s0 pean:s0 panegyrist:d0 eulogist:d0 encomiast:d0 prais:h0
+paean	encomium:s0 eulog:s0 panegyr:s0 pean:s0 panegyrist:d0 eulogist:d0 encomiast:d0 prais:h0
 pagan	heathen:s0 gentil:s0 infidel:s0 religion:h0 faith:h0 nonreligi:h1 person:h1 religi:h1
 page	pagin:d0 pager:d0 leaf:h0 folio:h0 utter:h0 vocal:h0 summon:h0
 pageant	pageantri:s0 represent:h0
-pai	wage:s0 earn:s0 remuner:s0 salari:s0 payment:d0 paye:d0 payer:d0 fund:a0
-paid	cash:a0 compens:a0 pai:a0 remun:a0 salari:a0 stipendiari:a0 remuner:a0 mercenari:a0
+paid	cash:a0 compens:a0 pay:a0 remun:a0 salari:a0 stipendiari:a0 remuner:a0 mercenari:a0
 pail	bucket:s0 vessel:h0
-pain	hurt:s0 strive:s0 nisu:s0 strain:s0 troubl:s0 ail:s0 strenuou:d0 ailment:d0
+pain	hurt:s0 strive:s0 nisus:s0 strain:s0 troubl:s0 ail:s0 strenuous:d0 ailment:d0
 painless	easi:a0
 paint	pigment:s0 pictur:s0 depict:d0 painter:d0 finish:a0 stain:a0 varnish:a0 whitewash:a0
-painter	painterli:d0 paint:d0 artist:h0 creativ:h1 person:h1
+painter	paint:d0 artist:h0 creativ:h1 person:h1
 pair	brace:s0 coupl:s0 mate:s0 match:a0 set:h0 unit:h0 unifi:h0 twosom:s1
 pakistan	islam:s1 republ:s1 west:s1 asian:h1 countri:h1 nation:h1
 palac	castl:s0 palati:d0 mansion:h0 mans:h0 hall:h0 resid:h0 hous:h1 govern:h1
@@ -7323,7 +7303,7 @@ pansi	viola:h0 tricolor:s1 hortensi:s1
 pant	heav:s0 puff:s0 gasp:s0 puf:d0 breath:h0 respir:h0 ventil:h0 blow:h0
 pantheon	collect:h0 aggreg:h0 accumul:h0 assemblag:h0
 panther	jaguar:s0 cat:h0 panthera:s1 onca:s1 feli:s1 big:h1
-pantomim	mime:s0 pantomimist:d0 mimic:d0 mimer:d0 act:h0 plai:h0 playact:h0 perform:h0
+pantomim	mime:s0 pantomimist:d0 mimic:d0 mimer:d0 act:h0 play:h0 playact:h0 perform:h0
 pantri	larder:s0 butteri:s0 storeroom:h0 stowag:h0 storag:h1 room:h1
 pap	pablum:s0 drivel:h0 garbag:h0
 papa	dad:s0 dada:s0 daddi:s0 pa:s0 pappa:s0 pop:s0 father:h0 begett:h0
@@ -7333,7 +7313,7 @@ paperback	softback:s0 book:h0 volum:h0 paper:s1 back:s1 soft:s1 cover:s1
 paperi	paper:d0 thin:a0
 paperwork	work:h0
 papillari	papillos:s0 papilla:d0
-par	score:h0 equal:s1 equival:s1 equat:s1 statu:h1 posit:h1
+par	score:h0 equal:s1 equival:s1 equat:s1 status:h1 posit:h1
 parabl	fabl:s0 allegori:s0 apologu:s0 allegor:d0 allegoris:d0 parabol:d0 fabul:d0 fabulist:d0
 parachut	chute:s0 parachutist:d0 rescu:h1 equip:h1
 parad	exhibit:s0 march:s0 process:h0 walk:h0 troop:s1 promenad:s1 success:h1
@@ -7355,7 +7335,7 @@ paraphernalia	gear:s0 appurten:s0 equip:h0
 paraphras	paraphrasi:s0 reword:s0 rephras:s0 paraphrast:d0 recast:h0 repeat:h0 reiter:h0 ingemin:h0
 parasit	organ:h0 be:h0
 parcel	packag:s0 contain:h0 divid:h0 split:h0 separ:h0 dissev:h0 portion:s1 share:s1
-parch	sear:s0 adust:s0 bake:s0 scorch:s0 sunbak:s0 dry:a0
+parch	sear:s0 adust:s0 bake:s0 scorch:s0 sunbak:s0 dri:a0
 parchment	paper:h0
 pardner	collabor:s0 cooper:s0 partner:s0 partnership:d0 associ:h0
 pardon	forgiv:s0 excus:s0 venial:a0 expiabl:a0 minor:a0 kind:h0 benign:h0
@@ -7366,14 +7346,14 @@ parenthesi	punctuat:h0 mark:h1
 parenthood	parentag:s0 parent:d0 adulthood:h0
 pari	parisian:d0 citi:s1 light:s1 french:s1 capit:s1 franc:s1 nation:h1
 parimutuel	bet:h0 wager:h0
-parish	parochi:d0 commun:h0
+parish	parochi:d0 communiti:h0
 parishion	churchgoer:h0 church:h1 member:h1
 parisian	pari:d0
 parisolog	ambigu:h0
-park	parkland:s0 tract:h0 parcel:h0 room:h0 wai:h0 put:h0 set:h0 place:h0
-parlai	back:h0 gage:h0 stake:h0 game:h0 punt:h0 doubl:s1 bet:h1
+park	parkland:s0 tract:h0 parcel:h0 room:h0 way:h0 put:h0 set:h0 place:h0
 parlanc	idiom:s0 idiomat:d0 formul:h0 express:h0
-parliament	parliamentari:d0 legislatur:h0 legisl:h1 assembl:h1 bodi:h1 gener:h1
+parlay	back:h0 gage:h0 stake:h0 game:h0 punt:h0 doubl:s1 bet:h1
+parliament	parliamentari:d0 legislatur:h0 legisl:h1 assembl:h1 bodi:h1 general:h1
 parliamentari	parliament:d0 democrat:a1
 parlor	parlour:s0 recept:h1 room:h1 live:s2 sit:s2 front:s2
 parochi	parish:d0
@@ -7394,11 +7374,11 @@ particl	atom:s0 molecul:s0 corpuscl:s0 mote:s0 speck:s0 molecular:d0 atomis:d0 m
 particular	specif:s0 peculiar:s0 special:s0 fact:h0 especi:s2 except:s2 uncommon:a2
 particularist	particular:d0
 partit	divid:s0 structur:h0 construct:h0
-partner	spous:s0 mate:s0 spousal:d0 rel:h0 relat:h0 suppli:h0 provid:h0 render:h0
+partner	spous:s0 mate:s0 spousal:d0 relat:h0 suppli:h0 provid:h0 render:h0 furnish:h0
 partnership	partner:d0 busi:h0 concern:h0 organ:h1 organis:h1
 pass	walk:s0 ephemer:s0 transient:s0 transitori:s0 fugaci:s0 fugac:d0 transienc:d0 ephemera:d0
-passag	transit:s0 pass:d0 chang:h1 state:h1 section:h1 subdivis:h1 wai:h2
-passagewai	passag:h0 structur:h1 anatom:h2 complex:h2 bodi:h2 part:h2 bodili:h2
+passag	transit:s0 pass:d0 chang:h1 state:h1 section:h1 subdivis:h1 way:h2
+passageway	passag:h0 structur:h1 anatom:h2 complex:h2 bodi:h2 part:h2 bodili:h2
 passeng	rider:s0 ride:d0 travel:h0
 passerbi	passer:s0 pass:d0 pedestrian:h0 walker:h0 footer:h0
 passion	emot:a0 enthusiast:a0 hot:a0 love:a0 ablaz:a0 aflam:a0 arous:a0 ardent:a0
@@ -7406,24 +7386,24 @@ passiv	inact:s0 resistless:a0 unresist:a0 supin:a0 inertia:h0 peac:s1 nonviol:a1
 past	yesteryear:s0 glue:s0 glu:s0 paster:d0 noncurr:a0 old:a0 outgo:a0 ago:a0
 pastel	delic:a0 light:a1 chromat:h1 color:h1 colour:h1 spectral:h1
 pastelik	pasti:s0 past:d0 colorless:a0 colourless:a0
-pasti	pastelik:s0 past:d0 colorless:a0 colourless:a0 gluei:s1 glutin:s1 gummi:s1 mucilagin:s1
+pasti	pastelik:s0 past:d0 colorless:a0 colourless:a0 gluey:s1 glutin:s1 gummi:s1 mucilagin:s1
 pastim	interest:s0 pursuit:s0 pursu:d0 divers:h0 recreat:h0
 pastor	curat:s0 minist:s0 parson:s0 rector:s0 pastorship:d0 ministeri:d0 clergyman:h0 reverend:h0
-pastur	pastureland:s0 lea:s0 lei:s0 grassland:h0 graze:s1 land:s1 eatag:s1 forag:s1
+pastur	pastureland:s0 lea:s0 ley:s0 grassland:h0 graze:s1 land:s1 eatag:s1 forag:s1
 pat	chuck:s0 caress:h0 fondl:h0 dab:s1 strike:h1
 patch	spot:s0 speckl:s0 dappl:s0 fleck:s0 macul:s0 piec:s0 patchi:d0 old:a0
 patchwork	hodgepodg:s0 jumbl:s0 theori:h0
 patent	patente:d0 document:h0 paper:h0 procur:h0 secur:h0 invent:s1 written:h1
 paternalist	patern:d0
-path	wai:s0 cours:h0 life:s1 action:h1 rout:s2 itinerari:s2 line:h2
-pathet	hapless:s0 miser:s0 misfortun:s0 piteou:s0 pitiabl:s0 piti:s0 poor:s0 wretch:s0
+path	way:s0 cours:h0 life:s1 action:h1 rout:s2 itinerari:s2 line:h2
+pathet	hapless:s0 miser:s0 misfortun:s0 piteous:s0 pitiabl:s0 piti:s0 poor:s0 wretch:s0
 pathless	roadless:s0 trackless:s0 untrack:s0 untrod:s0 untrodden:s0 inaccess:a0 unaccess:a0
 patho	poignanc:s0 poignant:d0 qualiti:h0
 pathogen	infect:s0 morbif:s0 unhealth:a0
 pathogenesi	patholog:h1 process:h1
 patholog	diseas:s0 morbid:s0 pathologist:d0 unhealthi:a0 neurot:a1 psychoneurot:a1 medic:h1 scienc:h1
 pathologist	diagnostician:s0 patholog:d0 diagnost:d0 specialist:h0 medic:h1
-pathwai	tract:s0 nerv:s1 footpath:s1 white:h1 matter:h1 substantia:h1 alba:h1 path:h1
+pathway	tract:s0 nerv:s1 footpath:s1 white:h1 matter:h1 substantia:h1 alba:h1 path:h1
 patienc	forbear:s0 longanim:s0 patient:d0 good:h1 natur:h1
 patient	patienc:d0 toler:a0 uncomplain:a0 dilig:a0 persev:a0 endur:a0 forbear:a0 longanim:a0
 patina	patin:d0 coat:h0
@@ -7434,37 +7414,37 @@ patrolman	flatfoot:s0 lawman:h0 law:h1 offic:h1 peac:h1
 patron	frequent:s0 patronis:s0 sponsor:s0 condescend:s0 arch:s0 condescending:d0 superior:a0 custom:h0
 patronag	back:s0 backup:s0 championship:s0 bless:h0 approv:h0
 patronn	patro:s0 patron:h0 sponsor:h0 support:h0
-patter	spiel:s0 line:h0 channel:h0 gab:s1 commun:h1
+patter	spiel:s0 line:h0 channel:h0 gab:s1 communic:h1
 pattern	form:s0 shape:s0 model:s0 structur:h0 imit:h0 copi:h0 simul:h0 practic:s1
 pauciti	dearth:s0 scarciti:h0 scarc:h0
 paus	intermiss:s0 break:s0 interrupt:s0 suspens:s0 hesit:s0 suspend:d0 hesitat:d0 interv:h0
 pave	seal:a0
-pavement	pave:s0 surfac:h1 artifact:h1 artefact:h1 materi:s2 sidewalk:s2 walk:h2 walkwai:h2
+pavement	pave:s0 surfac:h1 artifact:h1 artefact:h1 materi:s2 sidewalk:s2 walk:h2 walkway:h2
 paw	foot:h0 scrape:h0 grate:h0 pawer:d1 anim:h1 caress:h1 fondl:h1
+pay	wage:s0 earn:s0 remuner:s0 salari:s0 payment:d0 paye:d0 payer:d0 fund:a0
 payabl	collect:s0 due:a0
-paydai	dai:h0
-payment	pai:d0 cost:h0 defray:s1 defrai:d1 commerc:h1 commerci:h1 mercantil:h1
+payday	day:h0
+payment	pay:d0 cost:h0 defray:s1 commerc:h1 commerci:h1 mercantil:h1
 payrol	paysheet:s0 regist:h0
-pb	phosphat:s1 buffer:s1 solut:s1
+pbs	phosphat:s1 buffer:s1 solut:s1
 pea	legum:h0
 peac	peaceabl:s0 pacifi:d0 quiet:a0 amic:a0 nonviol:a0 unaggress:a0 nonaggress:a0 halcyon:a0
 peaceabl	peac:a0
 peacock	nymphalid:h0 butterfli:s1 inachi:s1 io:s1 brush:h1 foot:h1 four:h1 peafowl:h1
-peak	extremum:s0 ail:s0 indispos:s0 poorli:s0 sickli:s0 unwel:s0 seedi:s0 peaki:d0
+peak	extremum:s0 ail:s0 indispos:s0 poor:s0 sick:s0 unwel:s0 seedi:s0 peaki:d0
 peaki	spiki:s0 peak:d0 high:a0
 peal	roll:s0 sound:h0
-pear	pome:h0 edibl:h1 fruit:h1 fals:h1
-pearl	jewel:h0 gem:h0 bone:s1 ivori:s1 pearli:d1 preciou:h1 stone:h1 white:h1
-pearli	pearl:d0 achromat:a0 neutral:a0
+pear	pearl:d0 achromat:a0 neutral:a0 pome:h0 edibl:h1 fruit:h1 fals:h1
+pearl	jewel:h0 gem:h0 bone:s1 ivori:s1 pear:d1 precious:h1 stone:h1 white:h1
 peasant	provinci:s0 bucol:s0 peasanthood:d0 rustic:h0 agricultur:h2 labor:h2 labour:h2
 pebbl	rock:h0 stone:h0
-pec	pector:s0 pectorali:s0 muscl:s1 musculu:s1 skelet:h1 striat:h1
+pec	pector:s0 pectorali:s0 muscl:s1 musculus:s1 skelet:h1 striat:h1
 peck	pick:s0 beak:s0 pecker:d0 strike:h0 eat:h1
-pector	pectorali:s0 pec:s0 muscl:s1 musculu:s1 skelet:h1 striat:h1
-pectorali	pector:s0 pec:s0 muscl:s1 musculu:s1 skelet:h1 striat:h1
-peculiar	curiou:s0 funni:s0 odd:s0 queer:s0 rum:s0 rummi:s0 singular:s0 odditi:d0
+pector	pectorali:s0 pec:s0 muscl:s1 musculus:s1 skelet:h1 striat:h1
+pectorali	pector:s0 pec:s0 muscl:s1 musculus:s1 skelet:h1 striat:h1
+peculiar	curious:s0 funni:s0 odd:s0 queer:s0 rum:s0 rummi:s0 singular:s0 odditi:d0
 pedagog	pedagogi:d0
-pedant	academ:s0 donnish:s0 pedantri:d0 scholarli:a0
+pedant	academ:s0 donnish:s0 pedantri:d0 scholar:a0
 peddl	monger:s0 huckster:s0 hawk:s0 vend:s0 pitch:s0 vendibl:d0 vendabl:d0 vendit:d0
 peddler	pedlar:s0 packman:s0 hawker:s0 pitchman:s0 hawk:d0 peddl:d0 seller:h0 market:h0
 pedest	base:s0 stand:s0 support:h0
@@ -7472,7 +7452,7 @@ pedigre	lineag:s0 line:s0 descent:s0 bloodlin:s0 blood:s0 ancestri:s0 origin:s0 
 peel	skin:s0 pare:s0 parer:d0 peeler:d0 skinner:d0 strip:h0
 peep	peeper:d0 look:h0
 peer	equal:s0 match:s0 compeer:s0 equat:d0 person:h0 individu:h0 someon:h0 somebodi:h0
-peevish	cranki:s0 fractiou:s0 irrit:s0 nettlesom:s0 peckish:s0 pettish:s0 petul:s0 scratchi:s0
+peevish	cranki:s0 fractious:s0 irrit:s0 nettlesom:s0 peckish:s0 pettish:s0 petul:s0 scratchi:s0
 peg	nog:s0 pin:h0
 pegboard	board:h0 gameboard:h0
 pelt	rain:s0 bombard:s0 pelter:d0 sequenc:h0 success:h0 throw:h0 pepper:s1 chronolog:h1
@@ -7485,9 +7465,9 @@ penalti	punish:s0 penal:s0 penalis:s0 social:h1 control:h1 payment:h1 disadvanta
 penanc	repent:s0 penit:s0 penitenti:d0 penitentiari:d0 compunct:h0 remors:h0 sacrament:h1
 pencil	write:h1 implement:h1
 pend	unfinish:a0
-pendulum	apparatu:h0 setup:h0
+pendulum	apparatus:h0 setup:h0
 penetr	incurs:s0 perfor:s0 acut:s0 discrimin:s0 incis:s0 keen:s0 knifelik:s0 pierc:s0
-peninsula	peninsular:d0 land:h0 earth:h0 ground:h0 dry:h1 solid:h1 terra:h1 firma:h1
+peninsula	peninsular:d0 land:h0 earth:h0 ground:h0 dri:h1 solid:h1 terra:h1 firma:h1
 pennant	crown:s0 award:h0 accolad:h0 honor:h0 honour:h0 laurel:h0
 penni	subunit:h0 cent:s1 centim:s1 fraction:h1 monetari:h1 unit:h1 coin:h1
 pennsylvania	pa:s0 keyston:s1 state:s1 american:h1
@@ -7519,8 +7499,8 @@ perform	execut:s0 do:s0 doer:d0 show:h0 entertain:h0 public:s1 present:s1 artist
 perfum	aroma:s0 fragranc:s0 scent:s0 fragrant:d0 aromat:d0 aromatis:d0 smell:h0 odor:h0
 perfunctori	casual:s0 cursori:s0 pass:s0 superfici:s0 careless:a0
 perfus	insert:h0 introduct:h0 intromiss:h0
-peril	hazard:s0 jeopardi:s0 risk:s0 endanger:s0 parlou:s0 precari:s0 riski:d0 jeopard:d0
-period	cyclic:s0 oscillatori:a0 oscil:a0 diurnal:a0 daili:a0 nightli:a0 weekli:a0 hebdomad:a0
+peril	hazard:s0 jeopardi:s0 risk:s0 endanger:s0 parlous:s0 precari:s0 riski:d0 jeopard:d0
+period	cyclic:s0 oscillatori:a0 oscil:a0 diurnal:a0 daili:a0 night:a0 week:a0 hebdomad:a0
 peripher	peripheri:d0 circumferenti:a0 fringi:a0 margin:a0 encircl:a0 skirt:a0 incident:a1 incid:a1
 peripheri	fring:s0 fringi:d0 peripher:d0 boundari:h0 edg:h0 bound:h0 outer:s1
 perish	die:s0 deceas:s0 go:s0 exit:s0 pass:s0 expir:s0 conk:s0 choke:s0
@@ -7546,7 +7526,7 @@ personifi	bodi:s0 personif:d0 person:d0 embodi:h0 be:h0 persona:d1 typifi:h1 sym
 personnel	forc:s0 organ:h0 organis:h0
 perspect	posit:s0 view:s0 orient:h0 appear:h1 linear:s2 visual:h2 aspect:h2
 perspir	sweat:s0 sudor:s0 secret:h0
-persuad	carri:s0 swai:s0 persuas:d0 influenc:h0 work:h0 act:h1 induc:h1 stimul:h1
+persuad	carri:s0 sway:s0 persuas:d0 influenc:h0 work:h0 act:h1 induc:h1 stimul:h1
 persuas	persuad:d0 convinc:a0 coax:a0 ingratiatori:a0 cogent:a0 tell:a0 weighti:a0 compel:a0
 pert	impertin:s0 irrever:s0 sauci:s0 spirit:a0
 pertain	refer:s0 relat:s0 concern:s0 touch:s0 pertin:d0 come:s1 bear:s1 appertain:s1
@@ -7556,11 +7536,11 @@ peru	peruvian:d0 republ:s1 south:h1 american:h1 countri:h1 nation:h1
 perus	studi:s0 read:h0 examin:h0 see:h0 pore:s1
 pervad	permeat:s0 penetr:s0 interpenetr:s0 diffus:s0 imbu:s0 riddl:s0 diffusor:d0 pervas:d0
 pervapor	concentr:h0
-pervers	neg:a0
+pervers	negat:a0
 pessim	pessimist:d0 despair:h0
-pessimist	pessim:d0 hopeless:a0 neg:a0 bearish:a0 demor:a0 demoralis:a0 discourag:a0 dishearten:a0
-pester	teas:s0 badger:s0 bug:s0 beleagu:s0 annoi:s0 harass:s0 harri:s0 vex:s0
-pestilenti	pestil:s0 pestifer:s0 plaguei:s0 plagu:d0 epidem:a0
+pessimist	pessim:d0 hopeless:a0 negat:a0 bearish:a0 demor:a0 demoralis:a0 discourag:a0 dishearten:a0
+pester	teas:s0 badger:s0 bug:s0 beleagu:s0 annoy:s0 harass:s0 harri:s0 vex:s0
+pestilenti	pestil:s0 pestifer:s0 plaguey:s0 plagu:d0 epidem:a0
 pet	caress:s0 cuddl:s0 fondl:s0 hug:s0 kiss:s0 neck:s0 smooch:s0 snuggl:s0
 petal	flower:s1 floral:h1 leaf:h1
 petit	request:s0 postul:s0 bantam:s0 diminut:s0 lilliputian:s0 midget:s0 tini:s0 flyspeck:s0
@@ -7582,7 +7562,7 @@ phase	stage:s0 period:h0 form:s1 time:h1 state:h1 matter:h2 point:h2 angl:s3
 pheasant	phasianid:h0
 phenomenon	process:h0 physic:h1 develop:h1
 phenothiazin	thiodiphenylamin:s0 thiazin:h0
-philadelphia	citi:h0 metropoli:h0 brotherli:s1 love:s1 urban:h1 center:h1
+philadelphia	citi:h0 metropoli:h0 brother:s1 love:s1 urban:h1 center:h1
 philanthrop	benefic:s0 benevol:s0 eleemosynari:s0 charit:a0
 philanthropist	altruist:s0 altruism:d0 philanthropi:d0 donor:h0 giver:h0 present:h0 bestow:h0 conferr:h0
 philipp	tirad:s0 broadsid:s0 denunci:h0 denounc:h0 declam:h0
@@ -7594,13 +7574,13 @@ phoenix	capit:s1 arizona:s1 state:h1
 phone	telephon:s0 call:s0 ring:s0 phoner:d0 caller:d0 telecommun:h0 set:s1 electron:h1
 phonem	phonolog:s0 phonologist:d0 phone:h0 sound:h0 speech:h1 descript:h1 linguist:h1
 phonet	phonic:s0 phonetician:d0 phone:d0 acoust:h0
-phoni	hypocrit:s0 dissembl:s0 dissimul:s0 phonei:s0 pretend:s0 bogu:s0 fake:s0 bastard:s0
+phoni	hypocrit:s0 dissembl:s0 dissimul:s0 phoney:s0 pretend:s0 bogus:s0 fake:s0 bastard:s0
 phonograph	machin:h0 record:s1 player:s1
 phonolog	phonem:s0 phonologist:d0 descript:h1 linguist:h1
-phosgen	ga:h0
+phosgen	gas:h0
 phosphat	orthophosph:s0 salt:h0 inorgan:s1
 phosphoresc	light:a0
-phosphoru	phosphor:d0 element:h0 atom:s1 number:s1 15:s1 chemic:h1
+phosphorus	phosphor:d0 element:h0 atom:s1 number:s1 15:s1 chemic:h1
 photo	photograph:s0 exposur:s0 pictur:s0 pic:s0 photographi:d0 represent:h0
 photograph	photo:s0 exposur:s0 pictur:s0 pic:s0 snap:s0 shoot:s0 photographi:d0 represent:h0
 photographi	photograph:d0 pictur:h0 take:s1 pictori:h1 represent:h1
@@ -7609,12 +7589,12 @@ photon	gaug:h1 boson:h1
 phrase	formul:s0 word:s0 articul:s0 phrasal:d0 construct:h0 express:h0 group:h0 show:h0
 phraseolog	word:s0 diction:s0 phrase:s0 verbiag:s0 formul:h0 express:h0 choic:s1
 phylum	social:h1 group:h1
-physic	materi:s0 corpor:s0 physicist:d0 anim:a0 carnal:a0 fleshli:a0 sensual:a0 bodili:a0
+physic	materi:s0 corpor:s0 physicist:d0 anim:a0 carnal:a0 flesh:a0 sensual:a0 bodili:a0
 physician	doctor:s0 doc:s0 md:s0 medico:s0 doctori:d0 medic:h1 practition:h1 man:h1
 physicist	physic:d0 scientist:h0
 physiognomi	counten:s0 phiz:s0 visag:s0 kisser:s0 smiler:s0 mug:s0 smile:d0 face:h0
-physiolog	physiologist:d0 biologi:h0 biolog:h1 scienc:h1
-physiqu	build:s0 habitu:s0 bodili:h1 properti:h1
+physiolog	physiologist:d0 biolog:h0 scienc:h1
+physiqu	build:s0 habitus:s0 bodili:h1 properti:h1
 pianism	perform:h0 public:h1 present:h1
 pianist	piano:d0 player:h0 musician:h0 instrumentalist:h0
 piano	pianofort:s0 pianist:d0 keyboard:h1 instrument:h1 string:h1 percuss:h1
@@ -7624,7 +7604,7 @@ pick	choic:s0 select:s0 picker:d0 decid:h0 choos:h0 take:h0 pluck:s1 cull:s1
 picket	lookout:s0 sentinel:s0 sentri:s0 watch:s0 spotter:s0 scout:s0 spot:d0 watchman:h0
 pickl	relish:h0
 pickup	truck:h0 motortruck:h0 pick:d2 bench:h2 warrant:h2 arrest:h2 correct:h2 restor:h2
-picnic	out:s0 picnick:d0 picknick:d0 vacat:h0 holidai:h0 eat:h0 field:s1 dai:s1
+picnic	outing:s0 picnick:d0 picknick:d0 vacat:h0 holiday:h0 eat:h0 field:s1 day:s1
 pictori	pictur:s0 graphic:s1 lifelik:s1 vivid:s1 realist:a1
 pictur	imag:s0 icon:s0 ikon:s0 envis:s0 visual:s0 visualis:s0 project:s0 fanci:s0
 picturesqu	beauti:a0 color:a1 colour:a1
@@ -7634,37 +7614,37 @@ piec	patch:s0 part:h0 portion:h0 join:h0 conjoin:h0 item:h1 thing:h2
 piedmont	geograph:h1 area:h1 region:h1
 pier	wharf:s0 wharfag:s0 dock:s0 platform:h0
 pierc	penetr:h0 perfor:h0 affect:h1 impress:h1 move:h1 strike:h1
-pieti	pious:s0 piou:d0 righteous:h0
+pieti	pious:s0 righteous:h0
 piezoelectr	electr:h0 effect:s1 piezo:s1
-pig	hog:s0 grunter:s0 squealer:s0 squeal:d0 grunt:d0 piglet:d0 swine:h0 su:s1
+pig	hog:s0 grunter:s0 squealer:s0 squeal:d0 grunt:d0 piglet:d0 swine:h0 sus:s1
 pigeon	columbiform:h1 bird:h1
 pighead	bullhead:s0 pigheaded:d0 bullheaded:d0 stubborn:a0 obstin:a0 unregener:a0
 pigment	color:h0 colour:h0 materi:h1
 pigskin	leather:h0
-pike	expresswai:s0 freewai:s0 motorwai:s0 superhighwai:s0 throughwai:s0 thruwai:s0 highwai:h0 state:s1
-pile	heap:s0 mound:s0 agglomer:s0 cumul:s0 cumulu:s0 stack:s0 stacker:d0 collect:h0
+pike	expressway:s0 freeway:s0 motorway:s0 superhighway:s0 throughway:s0 thruway:s0 highway:h0 state:s1
+pile	heap:s0 mound:s0 agglomer:s0 cumul:s0 cumulus:s0 stack:s0 stacker:d0 collect:h0
 pilfer	cabbag:s0 purloin:s0 pinch:s0 abstract:s0 snarf:s0 swipe:s0 hook:s0 sneak:s0
 pilgrim	wayfar:h0 journey:h0
-pilgrimag	journei:h0 pilgrim:s1
+pilgrimag	journey:h0 pilgrim:s1
 pill	thing:h0 lozeng:s1 tablet:s1 tab:s1 dose:h1 dosag:h1
 pillar	principl:h0 rule:h0
-pillori	gibbet:s0 expos:h0 exhibit:h0 displai:h0
+pillori	gibbet:s0 expos:h0 exhibit:h0 display:h0
 pillow	cushion:h0
-pilot	aviat:s0 fly:s0 flier:d0 flyer:d0 pilotag:d0 aeronaut:h0 airman:h0 oper:h0
+pilot	aviat:s0 fli:s0 flier:d0 flyer:d0 pilotag:d0 aeronaut:h0 airman:h0 oper:h0
 pimp	procur:s0 pander:s0 pandar:s0 ponc:s0 wrongdoer:h0 offend:h0 fanci:s1 man:s1
-pimpl	hickei:s0 zit:s0 pimpli:d0 acn:h0
+pimpl	hickey:s0 zit:s0 pimpli:d0 acn:h0
 pin	trap:s0 immobil:s0 immobilis:s0 jewelri:h0 jewelleri:h0 promis:h0 fasten:h1 fix:h1
 pinafor	jumper:s0 pinni:s0 dress:h0 frock:h0
 pinbal	game:h0
 pinch	squeez:s0 twing:s0 tweet:s0 nip:s0 twitch:s0 adenoid:s0 nasal:s0 nipper:d0
 pine	conif:h0 tree:s1 true:s1 conifer:h1 wood:h1
-pinecon	cone:h0 strobilu:h0 strobil:h0
+pinecon	cone:h0 strobilus:h0 strobil:h0
 ping	hit:h0 strike:h0 imping:h1 run:h1 collid:h1
 pink	pinkish:s0 pinkifi:d0 chromat:a0 color:h1 colour:h1 spectral:h1
 pinnacl	steepl:h0 spire:h0
 pinpoint	nail:s0 moment:h0 minut:h0 second:h0 instant:h0 locat:h0 speck:s1 spot:h1
 pioneer	innov:s0 trailblaz:s0 groundbreak:s0 origin:h0 conceiv:h0 mastermind:h0 introduc:h0 open:s1
-pipe	shriek:s0 shrill:s0 tube:h0 shout:h0 cry:h0 call:h0 yell:h0 scream:h0
+pipe	shriek:s0 shrill:s0 tube:h0 shout:h0 cri:h0 call:h0 yell:h0 scream:h0
 piper	bagpip:s0 pipe:d0 musician:h0 instrumentalist:h0 player:h0
 piqu	fabric:h0 cloth:h0 materi:h0 textil:h0
 pirat	plagiarist:s0 plagiar:s0 plagiaris:s0 thief:h0 stealer:h0 literari:s1 buccan:s1 plunder:h1
@@ -7673,34 +7653,33 @@ pisc	fish:s0 sign:h0 mansion:h0 hous:h0 zodiac:h1 star:h1 planetari:h1
 piss	make:s0 urin:s0 piddl:s0 puddl:s0 mictur:s0 pee:s0 wee:s0 pisser:d0
 pistol	handgun:s0 firearm:h0 piec:h0 soldier:h0 side:s1 arm:s1 shoot:s1 iron:s1
 pit	caviti:s0 oppos:s0 match:s0 playoff:d0 oppon:d0 hole:h0 hollow:h0 confront:h0
-pitch	flip:s0 toss:s0 sky:s0 tosser:d0 plai:h0 fling:h0 deliveri:s1 lurch:s1
+pitch	flip:s0 toss:s0 sky:s0 tosser:d0 play:h0 fling:h0 deliveri:s1 lurch:s1
 pitcher	hurler:s0 twirler:s0 twirl:d0 hurl:d0 pitch:d0 thrower:h0 ballplay:h0 ewer:s1
 pitchfork	hand:h1
-piteou	hapless:s0 miser:s0 misfortun:s0 pathet:s0 pitiabl:s0 piti:s0 poor:s0 wretch:s0
+piteous	hapless:s0 miser:s0 misfortun:s0 pathet:s0 pitiabl:s0 piti:s0 poor:s0 wretch:s0
 pitfal	difficulti:h0 boobi:s1 trap:s1
 pith	plant:h1 tissu:h1
 pithi	sententi:s0 pith:d0 concis:a0
-piti	commiser:s0 ruth:s0 patho:s0 pathet:s0 compassion:s0 pitiabl:s0 piteou:d0 compass:d0
+piti	commiser:s0 ruth:s0 patho:s0 pathet:s0 compassion:s0 pitiabl:s0 piteous:d0 compass:d0
 pitiabl	pathet:s0 piti:s0 contempt:a0
 pitiless	remorseless:s0 ruthless:s0 unpiti:s0 merciless:a0 unmerci:a0
 pittsburgh	citi:h0 metropoli:h0 urban:h1 center:h1
 pituitari	hypophysi:s0 hypophys:d0 endocrin:h0 gland:s1 bodi:s1 ductless:h1
 pivot	swivel:s0 turn:h0
-pixi	elf:s0 hob:s0 gremlin:s0 browni:s0 imp:s0 fairi:h0 faeri:h0 fai:h0
+pixi	elf:s0 hob:s0 gremlin:s0 browni:s0 imp:s0 fairi:h0 faeri:h0 fay:h0
 pizza	dish:h0 pie:s1
-place	spot:s0 put:s0 set:s0 pose:s0 posit:s0 lai:s0 position:d0 placement:d0
+place	spot:s0 put:s0 set:s0 pose:s0 posit:s0 lay:s0 position:d0 placement:d0
 placement	arrang:s0 place:d0 posit:h0 spatial:h1 relat:h1 contact:h1 locat:s2 emplac:s2
 placid	quiet:s0 still:s0 tranquil:s0 smooth:s0 unruffl:s0 calm:a0 equabl:s1
 plagu	blight:s0 afflict:h0 smite:h0 harass:s1 hassl:s1 harri:s1 chivi:s1 chivvi:s1
-plai	drama:s0 dramat:d0 dramatist:d0 dramatis:d0 playlet:d0 player:d0 compet:h0 vie:h0
 plain	field:s0 champaign:s0 appar:s0 evid:s0 manifest:s0 palpabl:s0 patent:s0 unmistak:s0
 plainclothesman	detect:h0 investig:h0 tec:h0 polic:h1
 plan	program:s0 programm:s0 intend:a0 contriv:a0 premedit:a0 preset:a0 predetermin:a0 idea:h0
 planar	plane:d0 coplanar:a0 flat:a0 placoid:a0 platelik:a0 planat:a0 flatten:a0 tabular:a0
 plane	airplan:s0 aeroplan:s0 level:s0 shave:s0 flat:s0 planer:d0 even:a0 cut:h0
-planet	planetari:d0 major:s1 satellit:s1 celesti:h1 bodi:h1 heavenli:h1 follow:h1
+planet	planetari:d0 major:s1 satellit:s1 celesti:h1 bodi:h1 heaven:h1 follow:h1
 planetari	planet:s0
-planetoid	minor:s1 planet:s1 celesti:h1 bodi:h1 heavenli:h1
+planetoid	minor:s1 planet:s1 celesti:h1 bodi:h1 heaven:h1
 plank	board:s0 lumber:h0 timber:h0 cover:h0
 planner	contriv:s0 devis:s0 plan:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
 plant	work:s0 set:s0 implant:s0 ingrain:s0 planter:d0 establish:a0 constitut:a0 complex:h0
@@ -7720,23 +7699,24 @@ platon	realism:s0 realist:d0 platonist:d0 plato:d0 philosoph:h1 doctrin:h1 theor
 platonist	platon:d0 advoc:h0 propon:h0 expon:h0
 platoon	armi:h1 unit:h1 squad:h1 polic:h2
 plausibl	credibl:a0 believ:a0 arguabl:a0 glib:a0 pat:a0 slick:a0
-play	coltish:a0 frolicsom:a0 frolicki:a0 rollick:a0 sportiv:a0 devilish:a0 rascal:a0 roguish:a0
-playact	act:s0 plai:s0 perform:s0 activ:h0 art:h1
-playback	plai:d1 back:d1 sound:h1 reproduct:h1
-player	particip:s0 plai:d0 contest:h0 musician:s1 instrumentalist:s1 instrument:d1 musicianship:d1 music:d1
+play	drama:s0 dramat:d0 dramatist:d0 dramatis:d0 playlet:d0 player:d0 coltish:a0 frolicsom:a0
+playact	act:s0 play:s0 perform:s0 activ:h0 art:h1
+playback	play:d1 back:d1 sound:h1 reproduct:h1
+player	particip:s0 play:d0 contest:h0 musician:s1 instrumentalist:s1 instrument:d1 musicianship:d1 music:d1
 playground	area:h0 countri:h0 resort:s1 vacat:s1 spot:s1
 playmat	playfellow:s0 companion:h0 comrad:h0 fellow:h0 familiar:h0 associ:h0
 playwright	dramatist:s0 drama:d0 dramatis:d0 dramat:d0 writer:h0 author:h0
 plead	appeal:h0 invok:h0 apolog:h1 apologis:h1 excus:h1 ration:h1 rationalis:h1 declar:h2
 pleas	delight:s0 pleasant:d0 pleasur:d0 pleaser:d0 gratifi:a0 content:a0 amus:a0 divert:a0
 pleasant	pleasanc:d0 pleas:d0 nice:a0 aesthet:a0 esthet:a0 agreeabl:a0 beauti:a0 dulcet:a0
-pleasur	pleasanc:s0 pleasant:d0 pleas:d0 feel:h0 joi:s1 delight:s1 posit:h2 stimulu:h2
+pleasur	pleasanc:s0 pleasant:d0 pleas:d0 feel:h0 joy:s1 delight:s1 posit:h2 stimulus:h2
 pleat	plait:s0 fold:h0 creas:h0 plicat:h0 flexur:h0 crimp:h0 bend:h0
 pledg	plight:s0 pledger:d0 promis:h0 assur:h0
-plenitud	plenti:s0 plenteous:s0 plentitud:s0 plenteou:d0 abund:h0 copious:h0 teeming:h0
-plenti	plenteous:s0 plenitud:s0 plentitud:s0 plenteou:d0 abund:a0 copious:h0 teeming:h0 batch:s1
-pleura	pleural:d0 serosa:h0 serou:h1 membran:h1
+plenitud	plenti:s0 plenteous:s0 plentitud:s0 abund:h0 copious:h0 teeming:h0
+plenti	plenteous:s0 plenitud:s0 plentitud:s0 abund:a0 copious:h0 teeming:h0 batch:s1 deal:s1
+pleura	pleural:d0 serosa:h0 serous:h1 membran:h1
 pleural	pleura:d0
+pli	provid:s0 suppli:s0 cater:s0 provis:d0 give:h0
 pliant	plastic:s0 plianci:d0 impression:a0 waxi:a0 impress:a0
 plight	predica:s0 quandari:s0 difficulti:h0
 plod	drudgeri:s0 grind:s0 donkeywork:s0 slog:s0 footslog:s0 trudg:s0 pad:s0 tramp:s0
@@ -7754,8 +7734,7 @@ plung	dip:s0 immers:s0 plunger:d0 swim:h0 penetr:h0 perfor:h0 dive:s1 plunk:s1
 plunk	clop:s0 clump:s0 clunk:s0 sound:h0 go:h0 plank:s1 flump:s1 plonk:s1
 plunker	plunk:s0 hit:h0 strike:h0
 pluralist	plural:d0
-plush	lavish:s0 lucullan:s0 plushi:s0 lucullu:d0 rich:a0
-ply	provid:s0 suppli:s0 cater:s0 provis:d0 give:h0
+plush	lavish:s0 lucullan:s0 plushi:s0 lucullus:d0 rich:a0
 pm	autopsi:s0 necropsi:s0 postmortem:s0 examin:h0 scrutini:h0 post:s1 mortem:s1
 pneumonia	pneumon:d0 respiratori:h1 diseas:h1 ill:h1 disord:h1
 poach	poacher:d0 hunt:h0 run:h0 track:h1 cook:h1
@@ -7769,7 +7748,7 @@ poignant	affect:s0 touch:s0 poignanc:d0 move:a0 pain:a1
 point	indic:s0 design:s0 show:s0 pointer:d0 pointed:d0 angular:a0 angul:a0 sharp:a0
 pois	balanc:a0 hover:h0 brace:s1 unit:h1 viscos:h1 fix:h1 prepar:h1 set:h1
 poison	toxic:s0 substanc:h0 corrupt:h0 pervert:h0 subvert:h0 demor:h0 demoralis:h0 debauch:h0
-poke	jab:s0 prod:s0 stab:s0 dig:s0 thrust:h0 intrud:s1 pry:s1 nose:s1
+poke	jab:s0 prod:s0 stab:s0 dig:s0 thrust:h0 intrud:s1 pri:s1 nose:s1
 poland	polska:s0 republ:s1 european:h1 countri:h1 nation:h1
 polar	polaris:s0 pole:d0 charg:a0 opposit:h0 chang:h0 alter:h0 modifi:h0 mutual:s1
 pole	punt:s0 punter:d0 rod:h0 propel:h0 impel:h0 european:h1 polar:d2 opinion:h2
@@ -7779,10 +7758,10 @@ policeman	offic:s0 lawman:h0 polic:s1 law:h1 peac:h1
 polici	plan:h1 action:h1 argument:h1 line:h1 insur:s2 logic:h2 reason:h2 contract:h2
 polio	poliomyel:s0 infantil:s1 paralysi:s1 acut:s1 anterior:s1 infecti:h1 diseas:h1
 polish	gloss:s0 glossi:s0 burnish:s0 shine:s0 smooth:s0 smoothen:s0 finish:a0 bright:a0
-polit	nice:s0 politician:d0 mannerli:a0 courteou:a0 graciou:a0 diplomat:a0 expedi:a0 sagaci:a0
+polit	nice:s0 politician:d0 manner:a0 courteous:a0 gracious:a0 diplomat:a0 expedi:a0 sagaci:a0
 politician	polit:d0 leader:h0 politico:s1 pol:s1
 polka	danc:h1 music:h1
-poll	canvass:s0 pollster:d0 inquiri:h0 enquiri:h0 research:h0 posit:h0 place:h0 survei:h0
+poll	canvass:s0 pollster:d0 inquiri:h0 enquiri:h0 research:h0 posit:h0 place:h0 survey:h0
 pollen	pollin:d0 spore:h0
 pollut	contamin:s0 impur:a0 environment:h1 condit:h1
 polybuten	polybutylen:s0 butylen:h0 buten:h0
@@ -7796,15 +7775,14 @@ polyphosph	salt:h0
 polyton	tonal:a0
 pomad	groom:a0
 pommel	pummel:s0 biff:s0 hit:h0
-pompou	grandiloqu:s0 overblown:s0 pontif:s0 portent:s0 pomp:d0 pompos:d0 pompous:d0 pretenti:a0
-pompous	ostent:s0 ostentati:s0 pompos:s0 pretenti:s0 puffi:s0 splashi:s0 inflat:s0 pompou:d0
+pompous	ostent:s0 ostentati:s0 pompos:s0 pretenti:s0 puffi:s0 splashi:s0 inflat:s0 grandiloqu:s0
 poncho	cloak:h0
 pond	pool:s0 lake:h0
 ponder	medit:s0 excogit:s0 contempl:s0 muse:s0 reflect:s0 mull:s0 rumin:s0 specul:s0
-poni	hors:h0 equu:h1 caballu:h1 racehors:h1 bangtail:h1 race:h2
+poni	hors:h0 equus:h1 caballus:h1 racehors:h1 bangtail:h1 race:h2
 pooch	purs:h0
 pool	excav:h0 share:h0 pond:s1 lake:h1 organ:h2 organis:h2
-poor	hapless:s0 miser:s0 misfortun:s0 pathet:s0 piteou:s0 pitiabl:s0 piti:s0 wretch:s0
+poor	hapless:s0 miser:s0 misfortun:s0 pathet:s0 piteous:s0 pitiabl:s0 piti:s0 wretch:s0
 pop	dad:s0 dada:s0 daddi:s0 pa:s0 papa:s0 pappa:s0 start:s0 protrud:s0
 pope	pontiff:s0 pontif:d0 papal:d0 cathol:h0 roman:s1 holi:s1 father:s1 vicar:s1
 poplin	fabric:h0 cloth:h0 materi:h0 textil:h0
@@ -7814,32 +7792,31 @@ populac	public:s0 world:s0 peopl:h0
 popular	fashion:a0 favorit:a0 favourit:a0 hot:a0 tourist:a0 touristi:a0 music:h0 qualiti:h0
 porch	structur:h0 construct:h0
 porcupin	hedgehog:s0 rodent:h0 gnawer:h0
-pore	concentr:s0 focu:s0 center:s0 centr:s0 rivet:s0 porou:d0 porifer:d0 focuss:d0
+pore	concentr:s0 focus:s0 center:s0 centr:s0 rivet:s0 porous:d0 porifer:d0 focuss:d0
 pork	porc:s0 meat:h0
 porkchop	chop:h0
-poros	porous:s0 porou:d0 consist:h0 substanc:h0 bodi:h0
-porou	poros:d0 porous:d0 permeabl:a0
+poros	porous:s0 consist:h0 substanc:h0 bodi:h0
+porous	poros:d0 permeabl:a0
 port	geograph:h1 point:h1 wine:s2 embrasur:s2 porthol:s2 fortifi:h2 open:h2
 portabl	movabl:a0 takeout:a0
-portal	entranc:h0 entrancewai:h0 entrywai:h0 entri:h0 entre:h0
+portal	entranc:h0 entranceway:h0 entryway:h0 entri:h0 entre:h0
 portend	bode:s0 auspic:s0 prognost:s0 omen:s0 presag:s0 betoken:s0 foreshadow:s0 augur:s0
 portent	prodigi:s0 signific:a0 import:a0 fate:s1 forebod:s1 prophet:a1
 porter	port:d0 labor:h0 labour:h0 jack:h0 doorkeep:s1 doorman:s1 gatekeep:s1 ostiari:s1
 porterhous	beefsteak:h0 steak:s1
 portfolio	case:h0
 portion	part:s0 compon:s0 constitu:s0 partial:d0 relat:h0 object:h1 parcel:s2 share:s2
-portrai	portraitur:d0 portrait:d0 portray:d0 repres:h0 depict:s1 limn:s1 limner:d1 pictur:d1
-portrait	portray:s0 portraitur:s0 portrai:d0 pictur:h0 delin:h0 depict:h0 character:h0 characteris:h0
-portray	portraitur:s0 portrait:s0 portrai:d0 pictur:h0 delin:h0 depict:h0 character:h0 characteris:h0
+portrait	portray:s0 portraitur:s0 pictur:h0 delin:h0 depict:h0 character:h0 characteris:h0 word:h1
+portray	portraitur:s0 portrait:s0 pictur:h0 delin:h0 depict:h0 character:h0 characteris:h0 repres:h0
 portug	portugues:s1 republ:s1 european:h1 countri:h1 nation:h1
 portugues	romanc:h0 languag:h1 latinian:h1
 portwatch	watcher:h0 watchman:h0 port:s1 secur:h1 guard:h1
 pose	air:s0 present:s0 affected:h0 constitut:h0 repres:h0 compris:h0 be:h0 model:s1
 poseur	poser:s0 pose:d0 exhibitionist:h0
 posit	place:s0 position:d0 affirm:a0 affirmatori:a0 construct:a0 optimist:a0 support:a0 point:h0
-positiv	positivist:d0 empiric:h0 sensation:h0 logic:s1 empiricist:h1 philosophi:h1
+positiv	positivist:d0 empiric:h0 sensat:h0 logic:s1 empiricist:h1 philosophi:h1
 positivist	rationalist:s0 posit:s0 ration:d0 positiv:d0 nonreligi:h1 person:h1
-poss	polic:h0 constabulari:h0 law:h0 comitatu:s1 forc:h1
+poss	polic:h0 constabulari:h0 law:h0 comitatus:s1 forc:h1
 posseman	man:h0 adult:h1 male:h1
 possess	ownership:s0 obsess:s0 genit:s0 owner:d0 control:a0 have:h0 featur:h0 own:s1
 possibl	like:a0 practic:a0 realist:a0 thinkabl:a0 accomplish:a0 achiev:a0 doabl:a0 manag:a0
@@ -7861,9 +7838,9 @@ potent	power:s0 influenti:a0 strong:s1 potenc:d1 stiff:s2 effect:a2 effectu:a2 e
 potenti	potenc:s0 possibl:s0 latent:a0 capabl:s1 like:s1 likeli:d1 prospect:a1 aptitud:h1
 potentiomet	measur:h1 instrument:h1 system:h1 devic:h1
 pothol	chuckhol:s0 hole:h0 hollow:h0
-potpourri	assort:s0 mixtur:s0 miscellani:s0 miscellanea:s0 varieti:s0 salmagundi:s0 smorgasbord:s0 motlei:s0
+potpourri	assort:s0 mixtur:s0 miscellani:s0 miscellanea:s0 varieti:s0 salmagundi:s0 smorgasbord:s0 motley:s0
 potshot	shoot:h0 shot:h0
-potter	thrower:s0 ceramicist:s0 ceramist:s0 putter:s0 tinker:s0 monkei:s0 ceram:d0 throw:d0
+potter	thrower:s0 ceramicist:s0 ceramist:s0 putter:s0 tinker:s0 monkey:s0 ceram:d0 throw:d0
 potteri	claywar:s0 ceram:h1 ware:h1 trade:h1 craft:h1
 pouch	bag:h0
 poultri	fowl:s0 gallinacean:h0 domest:s1 gallinac:h1 bird:h1
@@ -7881,24 +7858,24 @@ practic	pattern:s0 exercis:s0 practis:s0 do:s0 oper:s0 adept:s0 expert:s0 good:s
 practis	rehears:s0 practic:s0 experienc:a0 experi:a0 perform:h0 execut:h0 do:h0
 practition	practician:s0 profession:h0 person:h1
 pragmat	practic:a0
-prai	prayer:d0 commun:h0 beg:s1 implor:s1 beggari:d1 plead:h1
 prairi	grassland:h0
 prais	congratul:s0 kudo:s0 extol:s0 approv:h0 commend:h0 measur:h0 evalu:h0 valuat:h0
-pranc	tittup:s0 swagger:s0 ruffl:s0 strut:s0 sashai:s0 cock:s0 prancer:d0 walk:h0
+pranc	tittup:s0 swagger:s0 ruffl:s0 strut:s0 sashay:s0 cock:s0 prancer:d0 walk:h0
 prank	buffooneri:s0 clown:s0 japeri:s0 frivol:s0 harlequinad:s0 folli:h0 fooleri:h0 tomfooleri:h0
 prattl	chatter:s0 piffl:s0 palav:s0 prate:s0 twaddl:s0 clack:s0 maunder:s0 blab:s0
-prayer	supplic:s0 prai:d0 worship:h0 petit:s1 orison:s1 request:h1 ask:h1 entreati:s2
+pray	prayer:d0 commune:h0 beg:s1 implor:s1 beggari:d1 plead:h1
+prayer	supplic:s0 pray:d0 worship:h0 petit:s1 orison:s1 request:h1 ask:h1 entreati:s2
 preach	sermon:s0 discours:s0 prophesi:s0 sermonis:d0 preachment:d0 preacher:d0 address:h0 speech:h0
 preacher	sermon:s0 sermonis:s0 preach:d0 clergyman:h0 reverend:h0 man:s1 cloth:h1
 preambl	introduct:h0
 prearrang	arrang:h0 set:h0
-precari	unstabl:s0 uneasi:a0 parlou:s1 peril:s1 danger:a1 unsaf:a1
+precari	unstabl:s0 uneasi:a0 parlous:s1 peril:s1 danger:a1 unsaf:a1
 precast	form:a0
 precaut	safeguard:s0 guard:s0 precautionari:d0 measur:h0 step:h0 circumspect:h1 caution:h1 care:s2
 preced	prioriti:s0 predat:s0 forego:s0 forgo:s0 anteced:s0 anted:s0 priorit:d0 precedenti:d0
 prechlorin	chlorin:h0
 precinct	citi:h1 district:h1
-preciou	cherish:s0 treasur:s0 want:s0 precious:d0 love:a0 valuabl:a1
+precious	cherish:s0 treasur:s0 want:s0 love:a0 valuabl:a1
 precipic	precipit:d0 cliff:h0 drop:h0
 precipit	solid:h0 effect:h0 effectu:h0 set:h1 turn:h1 chang:h2 state:h2
 precipitin	antibodi:h0
@@ -7928,10 +7905,9 @@ preferenti	discriminatori:s0 prefer:d0 discrimin:d0 advantag:a0 favor:a0 favour:
 prefix	affix:h0
 pregnant	pregnanc:d0 big:a0 enceint:a0 expect:a0 gravid:a0 great:a0 larg:a0 heavi:a0
 prehistor	prehistori:d0 past:a0
-prei	quarri:s0 target:s0 feed:s0 victim:h0 exploit:h0 work:h0 fair:s1 game:s1
 preisol	isol:h0
 prejud	subject:a0
-prejudic	bia:s0 preconcept:s0 prejudici:d0 partial:h0 partisanship:h0
+prejudic	bias:s0 preconcept:s0 prejudici:d0 partial:h0 partisanship:h0
 prejudici	damag:s0 detriment:s0 harm:a0
 preliminari	exploratori:a0 explor:a0
 preliter	illiter:a0 nonliter:s1 noncivil:a1 noncivilis:a1
@@ -7948,7 +7924,7 @@ prepackag	prepack:s0 packag:a0
 prepar	readi:s0 fix:s0 set:s0 preparatori:s0 propaedeut:s0 prepared:d0 process:a0 preced:a0
 preparatori	prepar:s0 propaedeut:s0 preced:a0
 preposit	word:h1 close:h1 class:h1
-preposter	absurd:s0 cockei:s0 derisori:s0 idiot:s0 laughabl:s0 ludicr:s0 nonsens:s0 ridicul:s0
+preposter	absurd:s0 cockey:s0 derisori:s0 idiot:s0 laughabl:s0 ludicr:s0 nonsens:s0 ridicul:s0
 prepubesc	prepubert:s0 prepuberti:d0 immatur:a0
 prepup	immatur:a0
 prerequisit	requir:s0 duti:h0 respons:h0 oblig:h0
@@ -7958,8 +7934,8 @@ prescrib	order:s0 dictat:s0 prescript:d0 nonarbitrari:a0 unarbitrari:a0 inflict:
 prescript	prescrib:d0 direct:h0 instruct:h0 medicin:h1 medic:h1 medica:h1 drug:s2 ethic:s2
 preseason	season:h0
 presenc	present:d0 be:h0 being:h0 exist:h0 front:s1 face:h1 earth:h1 proxim:h1
-present	nowadai:s0 demonstr:s0 show:s0 notif:s0 now:s0 demo:s0 exhibit:s0 exhibitor:d0
-preserv	save:s0 continu:s0 uphold:s0 ag:a0 cure:a0 candi:a0 crystal:a0 crystalis:a0
+present	nowaday:s0 demonstr:s0 show:s0 notif:s0 now:s0 demo:s0 exhibit:s0 exhibitor:d0
+preserv	save:s0 continu:s0 uphold:s0 age:a0 cure:a0 candi:a0 crystal:a0 crystalis:a0
 presid	administr:s0 presidenti:d0 administ:d0 presidentship:d0 tenur:h0 incumb:h0 control:h0 command:h0
 presidenti	presid:d0
 press	imper:s0 insist:s0 pressur:s0 urgent:s0 urgenc:d0 urg:d0 push:h0 touch:h0
@@ -7976,16 +7952,17 @@ pretens	pretenc:s0 pretend:s0 simul:s0 feign:s0 decept:h0 deceit:h0 dissembl:h0 
 pretext	pretens:h0 pretenc:h0 feign:h0 dissembl:h0
 pretti	cute:s0 beauti:a0 bad:a1
 prevail	predomin:s0 domin:s0 rule:s0 reign:s0 preval:d0 hold:s1 obtain:s1 exist:h1
-preval	prevail:d0 gener:h0
+preval	prevail:d0 general:h0
 prevent	bar:s0 forestal:s0 foreclos:s0 preclud:s0 forbid:s0 prophylact:s0 preclus:d0 prophylaxi:d0
-previou	old:s0 preced:a0 former:s1 late:s1 past:a1
+previous	old:s0 preced:a0 former:s1 late:s1 past:a1
 previs	vision:h0
-price	cost:s0 costli:d0 valu:h0 evalu:h0 valuat:h0 rate:h0 determin:h0 set:h0
+prey	quarri:s0 target:s0 feed:s0 victim:h0 exploit:h0 work:h0 fair:s1 game:s1
+pri	prise:s0 prize:s0 lever:s0 jimmi:s0 leverag:d0 open:h0 ask:h1 inquir:h1
+price	cost:s0 valu:h0 evalu:h0 valuat:h0 rate:h0 determin:h0 set:h0 monetari:s1
 priceless	invalu:s0 valuabl:a0
 prick	asshol:s0 bastard:s0 cocksuck:s0 dickhead:s0 shit:s0 motherfuck:s0 whoreson:s0 sob:s0
-prickli	bristli:s0 splenet:s0 waspish:s0 spleen:d0
 pride	plume:s0 congratul:s0 congratulatori:d0 feel:h0 experi:h0 satisfact:h1 trait:h2
-priest	priestli:d0 priesthood:d0 clergyman:h0 reverend:h0 order:h0 man:h1 cloth:h1 holi:h1
+priest	priesthood:d0 clergyman:h0 reverend:h0 order:h0 man:h1 cloth:h1 holi:h1 non:s2
 primaci	import:h0 grand:h0
 primari	essenti:a0 first:a0 origin:a0 capit:a0 direct:a0 firsthand:a0 particular:a0 special:a0
 primat	archpriest:s0 hierarch:s0 prelat:s0 primateship:d0 priest:h0 high:s1 order:s1 anim:h1
@@ -7996,11 +7973,11 @@ primit	crude:s0 rude:s0 cruditi:d0 earli:a0 archaic:s1 noncivil:a2 noncivilis:a2
 primp	dress:h0 groom:h0
 princ	princedom:d0 aristocrat:h0 patrician:h0 blue:h1 blood:h1
 princip	chief:s0 main:s0 primari:s0 master:s0 import:a0 debt:h0 head:s1 headship:d1
-principl	rule:s0 gener:h0 generalis:h0 valu:h1 law:h2 natur:h3
+principl	rule:s0 general:h0 generalis:h0 valu:h1 law:h2 natur:h3
 print	publish:s0 public:d0 printer:d0 write:h0 produc:h0 make:h0 creat:h0 written:h1
 prior	anterior:s0 prioriti:d0 anteced:a0
-prioriti	preced:s0 priorit:d0 precedenti:d0 high:h1 statu:h1
-prise	pry:s0 prize:s0 lever:s0 jimmi:s0 leverag:d0 open:h0
+prioriti	preced:s0 priorit:d0 precedenti:d0 high:h1 status:h1
+prise	pri:s0 prize:s0 lever:s0 jimmi:s0 leverag:d0 open:h0
 prison	captiv:s0 unfortun:h0 hous:s1 correct:h1 institut:h1 person:h1
 privaci	privat:s0 seclus:s0 reclus:h0 secreci:s1 conceal:s1 isol:h1
 privat	esoter:a0 person:a0 clannish:a0 cliquish:a0 clubbi:a0 snobbish:a0 snobbi:a0 cloister:a0
@@ -8012,20 +7989,18 @@ prizewin	champion:s0 best:a0
 pro	profession:s0 athlet:h0 jock:h0
 probabl	chanc:s0 like:s0 probabilist:d0 likeli:d0 equiprob:a0 presumpt:a0 verisimilar:a0 measur:h0
 probe	examin:s0 investig:h0 look:h1 penetr:h1 perfor:h1 dig:s2 poke:s2
-problem	job:s0 problemat:d0 difficulti:h0 question:h1 head:h1 troubl:s2 troublou:d2
-proce	return:s0 issu:s0 take:s0 yield:s0 payoff:s0 continu:s0 incom:h0 talk:h0
-procedur	process:s0 proce:d0 activ:h0 oper:s1 work:h1
-proceed	proce:d0 legal:s1 due:h1 process:h1 law:h1
-process	procedur:s0 treat:s0 proce:d0 treatment:d0 processor:d0 prepar:a0 activ:h0 affect:h0
+problem	job:s0 problemat:d0 difficulti:h0 question:h1 head:h1 troubl:s2 troublous:d2
+procedur	process:s0 proceed:d0 activ:h0 oper:s1 work:h1
+proceed	return:s0 issu:s0 take:s0 yield:s0 payoff:s0 continu:s0 incom:h0 talk:h0
+process	procedur:s0 treat:s0 proceed:d0 treatment:d0 processor:d0 prepar:a0 activ:h0 affect:h0
 processor	process:d0 busi:h0 concern:h0 organ:h1 organis:h1
 proclaim	announc:s0 proclam:d0 declar:a0 entitl:h0 titl:h0 exclaim:s1 promulg:s1 exclamatori:d1
 proclam	announc:s0 annunci:s0 declar:s0 proclaim:d0 statement:h0
-procr	gener:s0 reproduct:s0 reproduc:d0 procreat:d0 fruit:a0
-procrastin	cunctat:s0 shillysh:s0 stall:s0 dillyd:s0 dillydalli:d0 delai:h0 holdup:h0 drag:s1
-procreat	reproduct:s0 breed:s0 reproduc:d0 sex:h0 fact:s1 life:s1 sexual:h1 activ:h1
+procrastin	cunctat:s0 shillysh:s0 stall:s0 dillyd:s0 dillydalli:d0 delay:h0 holdup:h0 drag:s1
+procreat	reproduct:s0 breed:s0 generat:s0 reproduc:d0 fruit:a0 sex:h0 fact:s1 life:s1
 procur	pimp:s0 pander:s0 pandar:s0 ponc:s0 secur:s0 acquisit:h0 wrongdoer:h0 offend:h0
 prod	nudg:s0 nudger:d0 push:h0 forc:h0 poke:s1 incit:s1 egg:s2
-prodigi	coloss:s0 stupend:s0 colossu:d0 larg:a0 big:a0
+prodigi	coloss:s0 stupend:s0 colossus:d0 larg:a0 big:a0
 produc	manufactur:s0 food:h0 maker:h0 shaper:h0 make:h0 creat:h0 green:s1 good:s1
 product	merchandis:s0 ware:s0 produc:d0 fruit:a0 fecund:a0 creativ:a0 origin:a0 fertil:a0
 profan	blasphem:s0 blue:s0 blasphemi:d0 dirti:a0 utter:h0 vocal:h0
@@ -8036,10 +8011,10 @@ professorship	chair:s0 professor:d0 posit:h0 post:h0 berth:h0 offic:h0 spot:h0 b
 proffer	offer:s0 offeror:d0 give:h0
 profici	adept:s0 expert:s0 good:s0 practic:s0 skill:s0 skil:s0 compet:h0
 profil	chart:h0 graph:h0 outlin:h1 lineat:h1 biographi:h2 life:h2 stori:h3 histori:h3
-profit	net:s0 lucr:s0 earn:s0 gain:s0 benefit:s0 gainer:d0 advantag:a0 favor:a0
-profound	profund:d0 intens:a0 scholarli:a0 deep:a0 thought:a0
+profit	net:s0 lucr:s0 earn:s0 gain:s0 lucrat:s0 benefit:s0 gainer:d0 advantag:a0
+profound	profund:d0 intens:a0 scholar:a0 deep:a0 thought:a0
 profund	recondit:s0 abstrus:s0 profound:s0 wisdom:h0 depth:h1
-profus	rich:s0 cornucopia:s0 exuber:s0 lush:s0 luxuri:s0 riotou:s0 abund:a0 copious:h0
+profus	rich:s0 cornucopia:s0 exuber:s0 lush:s0 luxuri:s0 riotous:s0 abund:a0 copious:h0
 program	plan:s0 programm:s0 schedul:s0 idea:h0 thought:h0 system:h1 broadcast:s2 rule:h2
 progress	advanc:s0 forward:a0 industri:a0 innov:a0 modern:a0 modernis:a0 develop:h0 seri:h0
 progressiv	ideolog:h0 polit:h1 orient:h1 theori:h1
@@ -8050,7 +8025,7 @@ proletariat	labor:s0 labour:s0 proletarian:d0 class:h0 stratum:h0 work:s1 social
 prolif	fecund:s0 fertil:s0 product:a0
 prolifer	growth:h0 grow:h0 matur:h0 develop:h0 ontogeni:h0 ontogenesi:h0
 prolong	protract:s0 perpetu:s0 lengthen:s0 extend:s0 lengthi:s0 length:d0 long:a0 continu:h0
-prometheu	titan:h0
+prometheus	titan:h0
 promin	outstand:s0 salient:s0 spectacular:s0 strike:s0 striking:d0 spectacl:d0 salienc:d0 conspicu:a0
 promis	assur:s0 promissori:d0 promise:d0 promisor:d0 like:a0 commit:h0 dedic:h0 declar:h0
 promot	booster:s0 plugger:s0 boost:s0 promo:s0 public:s0 packag:s0 advanc:s0 further:s0
@@ -8058,22 +8033,22 @@ prompt	motiv:s0 actuat:s0 propel:s0 move:s0 incit:s0 propuls:d0 act:d0 punctual:
 promulg	proclaim:s0 exclaim:s0 exclamatori:d0 exclam:d0 proclam:d0 lawgiv:h0 lawmak:h0 declar:h0
 prone	inclin:a0 prostrat:s1 unerect:a1
 pronoun	word:h1 close:h1 class:h1
-pronounc	dictum:s0 articul:s0 enounc:s0 enunci:s0 sai:s0 mark:s0 articulatori:d0 pronunci:d0
+pronounc	dictum:s0 articul:s0 enounc:s0 enunci:s0 say:s0 mark:s0 articulatori:d0 pronunci:d0
 proof	evid:h0 ground:h0 cogent:s1 argument:h1 statement:h1
 prop	shore:s0 support:h0 hold:h0 sustain:h0
-propag	extens:s0 dissemin:h0 air:h0 spread:h0 gener:s1 multipl:s1 multipli:d1 public:h1
+propag	extens:s0 dissemin:h0 air:h0 spread:h0 generat:s1 multipl:s1 multipli:d1 public:h1
 propaganda	propagandist:d0 propagand:d0 propagandis:d0 inform:h0 info:h0
-propagandist	propaganda:d0 commun:h0
+propagandist	propaganda:d0 communic:h0
 propel	propellor:s0 impel:s0 impuls:d0 propuls:d0 move:h0 displac:h0 mechan:h1 devic:h1
-proper	appropri:a0 correct:a0 right:a0 decent:a0 decor:a0 becom:a0 come:a0 seemli:a0
+proper	appropri:a0 correct:a0 right:a0 decent:a0 decor:a0 becom:a0 come:a0 seem:a0
 properti	belong:s0 hold:s0 possess:h0 attribut:h1 place:s2 geograph:h3 area:h3 region:h3
 propheci	prognost:s0 vaticin:s0 prophet:d0 predict:h0 anticip:h0 previs:h0 divin:s1 foretel:h1
 prophesi	vaticin:s0 predict:h0 foretel:h0 prognost:h0 call:h0 forebod:h0 anticip:h0 promis:h0
 prophet	prophesi:s0 oracl:s0 seer:s0 vaticin:s0 oracular:d0 propheci:d0 adumbr:a0 foreshadow:a0
-propiti	auspici:a0 favor:a0 favour:a0 golden:a0 lucki:a0 prosper:a0 graciou:a0
+propiti	auspici:a0 favor:a0 favour:a0 golden:a0 lucki:a0 prosper:a0 gracious:a0
 propon	advoc:s0 expon:s0 propound:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
-proport	rel:s0 proportion:a0 quotient:h0 dimens:s1 magnitud:h1 symmetri:s2 symmetr:d2 symmetris:d2
-proportion	proport:d0 rel:a0 ratio:h0 capita:a1 commensur:a1
+proport	relat:s0 proportion:a0 quotient:h0 ratio:h0 dimens:s1 magnitud:h1 symmetri:s2 symmetr:d2
+proportion	proport:a0 relat:a0 capita:a1 commensur:a1
 propos	suggest:s0 advis:s0 proposit:d0 messag:h0 content:h0 substanc:h0 declar:h0 project:s1
 proposit	statement:h0 suggest:h0 propos:h0 advis:h0 proffer:s1
 proprieti	proper:s0 correctitud:s0 demeanor:h0 demeanour:h0 behavior:h0 behaviour:h0 conduct:h0 deport:h0
@@ -8083,10 +8058,10 @@ propylthiouracil	organ:h1 compound:h1
 proscrib	forbid:s0 prohibit:s0 interdict:s0 veto:s0 disallow:s0 nix:s0 proscript:d0 forbidd:d0
 prose	genr:h0 write:h1 style:h1 literari:h1
 prosecut	prosecutor:d0 action:h0 act:h0 move:h0 crimin:s1 legal:h1 law:h1 collect:h1
-prosecutor	prosecut:d0 attornei:h0 offici:h0 functionari:h0 lawyer:h0 public:s1 offic:s1
+prosecutor	prosecut:d0 attorney:h0 offici:h0 functionari:h0 lawyer:h0 public:s1 offic:s1
 prosodi	inflect:s0 speech:h0 deliveri:h0 manner:h1 speak:h1
 prospect	chanc:s0 potenti:a0 futur:a0 like:a0 potenc:h0 expect:s1 outlook:s1 belief:h1
-prosper	thrive:s0 flourish:s0 comfort:s0 easi:s0 rich:a0 turn:h0 success:s1 fly:s1
+prosper	thrive:s0 flourish:s0 comfort:s0 easi:s0 rich:a0 turn:h0 success:s1 fli:s1
 prostitut	cocott:s0 whore:s0 harlot:s0 bawd:s0 tart:s0 cyprian:s0 whoredom:s0 harlotri:s0
 prostrat	flat:s0 unerect:a0 lie:h0 bow:s1 chang:h1 alter:h1 modifi:h1
 protagonist	support:s0 champion:s0 admir:s0 booster:s0 friend:s0 boost:d0 advoc:h0 propon:h0
@@ -8111,14 +8086,14 @@ protuber	bulg:s0 bump:s0 hump:s0 swell:s0 gibbos:s0 gibbous:s0 jut:s0 promin:s0
 proud	immodest:a0 arrog:a0 chesti:a0 beam:a0 big:a0 swell:a0 vainglori:a0 bighead:a0
 prove	proven:s0 establish:a0 evidenc:a0 test:a0 tri:a0 verifi:a0 be:h0 turn:s1
 proven	birthplac:s0 cradl:s0 proveni:s0 origin:h0 begin:h0 root:h0 rootag:h0 sourc:h0
-proverb	adag:s0 saw:s0 byword:s0 proverbi:d0 sai:h0 express:h0 locut:h0
+proverb	adag:s0 saw:s0 byword:s0 proverbi:d0 say:h0 express:h0 locut:h0
 proverbi	proverb:d0
 provid	suppli:s0 render:s0 furnish:s0 provis:d0 supplier:d0 give:h0 capit:s1 rhode:s1
 providenti	miracul:s0 miracl:d0 fortun:a0
 provinc	state:s0 provinci:d0 respons:s1 administr:h1 district:h1 divis:h1 territori:h1 sphere:h1
-provinci	provinc:d0 narrow:h0 section:s1 local:s1 bumpkinli:a1 hick:a1 rustic:a1 unsophist:a1
-provis	proviso:s0 commissariat:s0 provend:s0 viand:s0 victual:s0 purvei:s0 provisionari:d0 provid:d0
-provision	probationari:s0 provisionari:s0 tent:s0 provis:d0 probat:d0 condit:a0
+provinci	provinc:d0 narrow:h0 section:s1 local:s1 bumpkin:a1 hick:a1 rustic:a1 unsophist:a1
+provis	proviso:s0 commissariat:s0 provend:s0 viand:s0 victual:s0 purvey:s0 provisionari:d0 provid:d0
+provision	probationari:s0 provisionari:s0 tentat:s0 provis:d0 probat:d0 condit:a0
 proviso	provis:s0 provisionari:d0 provid:d0 condit:h0 precondit:h0 stipul:h0
 provoc	aggrav:s0 irrit:s0 provok:d0 excit:a0 agit:a0 challeng:a0 intrigu:a0 charg:a0
 provok	arous:s0 elicit:s0 enkindl:s0 kindl:s0 evok:s0 fire:s0 rais:s0 provoc:d0
@@ -8128,12 +8103,11 @@ prowler	sneak:s0 stalker:s0 stalk:d0 sneaki:d0 prowl:d0 intrud:h0 interlop:h0 tr
 proxim	propinqu:s0 immedi:a0 near:h0 close:h0
 prudenc	prudenti:d0 discret:h0 discern:h0 natur:h1 virtu:h1
 prurient	lubrici:s0 lust:s0 salaci:s0 salac:d0 prurienc:d0 sexi:a0
-pry	prise:s0 prize:s0 lever:s0 jimmi:s0 leverag:d0 open:h0 ask:h1 inquir:h1
 pseudo	counterfeit:a0 imit:a0
 pseudophloem	plant:h1 tissu:h1
 psi	pound:s1 squar:s1 inch:s1 pressur:h1 unit:h1
-psithyru	genu:s1 arthropod:h1
-psych	mind:s0 head:s0 brain:s0 nou:s0 psychic:d0 cognit:h0 knowledg:h0 noesi:h0
+psithyrus	genus:s1 arthropod:h1
+psych	mind:s0 head:s0 brain:s0 nous:s0 psychic:d0 cognit:h0 knowledg:h0 noesi:h0
 psychiatr	psychiatri:d0
 psychiatrist	shrink:s0 psychiatri:d0 specialist:h0 medic:h1
 psychic	psych:d0 mental:a0
@@ -8148,14 +8122,14 @@ psychotherapi	psychotherapeut:s0 psychotherapist:d0 psychiatri:h0 psychopatholog
 pterygium	conjunctiva:h0
 pubesc	immatur:a0
 public	populac:s0 world:s0 promot:s0 promo:s0 packag:s0 publicis:s0 air:s0 bare:s0
-publicist	public:s0 publicis:s0 commun:h0
+publicist	public:s0 publicis:s0 communic:h0
 publish	public:s0 print:s0 printer:d0 hous:h0 firm:h0 busi:h0 produc:h0 make:h0
 pucker	ruck:s0 rumpl:s0 cockl:s0 crumpl:s0 knit:s0 fold:h0 creas:h0 plicat:h0
 puckish	arch:s0 impish:s0 implik:s0 mischiev:s0 pixil:s0 prankish:s0 wick:s0 play:a0
 puff	whiff:s0 puf:d0 smoke:h0 drag:s1 draw:s1 inhal:h1 inspir:h1 pant:s2
 puke	rotter:s0 rat:s0 skunk:s0 stinker:s0 stinkpot:s0 bum:s0 crumb:s0 lowlif:s0
 pull	draw:s0 puller:d0 propuls:h0 actuat:h0 move:h0 displac:h0 attract:s1 along:a1
-pullei	block:s0 machin:h0 simpl:h1
+pulley	block:s0 machin:h0 simpl:h1
 pulmonari	pneumon:s0 pulmon:s0
 pulp	mush:s0 mushi:d0 pulpi:d0 mass:h0 flesh:s1 plant:h2 tissu:h2
 pulpit	dai:s0 podium:s0 rostrum:s0 ambo:s0 stump:s0 soapbox:s0 platform:h0
@@ -8165,13 +8139,13 @@ pulseless	breathless:s0 inanim:s0 dead:a0
 pulver	powder:s0 powderis:s0 pulveris:s0 powderi:s0 fine:a0 disintegr:h0
 pummel	pommel:s0 biff:s0 hit:h0
 pump	wield:h0 handl:h0 manag:h0 mechan:h1 devic:h1 blast:h1 shoot:h1 draw:h2
-pun	wordplai:s0 paronomasia:s0 punster:d0 fun:h0 plai:h0 sport:h0
+pun	wordplay:s0 paronomasia:s0 punster:d0 fun:h0 play:h0 sport:h0
 punch	clout:s0 poke:s0 lick:s0 biff:s0 slug:s0 plug:s0 puncher:d0 blow:h0
-puncher	cowboi:s0 cowpunch:s0 cowman:s0 cattleman:s0 cowpok:s0 cowhand:s0 cowherd:s0 ranch:h1
+puncher	cowboy:s0 cowpunch:s0 cowman:s0 cattleman:s0 cowpok:s0 cowhand:s0 cowherd:s0 ranch:h1
 punctual	prompt:s0 time:h0
 punctuat	mark:s0 add:h0
 punctur	pierc:s0 perfor:s0 cut:a0
-pundit	initi:s0 savant:s0 scholar:h0 bookman:h0 student:h0 learn:s1 person:s1 scholarli:h1
+pundit	initi:s0 savant:s0 scholar:h0 bookman:h0 student:h0 learn:s1 person:s1
 puni	weak:a0
 punish	penalti:s0 penal:s0 penalis:s0 punit:d0 punitori:d0 guilti:a0 social:h1 control:h1
 punit	punitori:s0 punish:d0 correct:a0 penal:a0 penitentiari:a0 retaliatori:a0 retali:a0 retribut:a0
@@ -8184,28 +8158,28 @@ pupil	student:s0 educate:s0 educ:d0 studentship:d0 studi:d0 enrolle:h0 pupillari
 puppet	marionett:s0 figur:h0
 puppi	pup:h0 whelp:h0 dog:h0 domest:h1 cani:h1 familiari:h1
 puppyish	puppylik:s0 young:a0 immatur:a0
-purchas	bui:s0 buyer:d0 acquisit:h0 get:h0 acquir:h0 influenc:h2
+purchas	buy:s0 buyer:d0 acquisit:h0 get:h0 acquir:h0 influenc:h2
 pure	puriti:d0 clean:a0 process:a0 axen:a0 fresh:a0 clear:a0 light:a0 uncloud:a0
 purg	clean:h0 cleans:h0 cleanup:h0 persecut:h0 oppress:h0
 purgatori	situat:h0
 purif	purifi:d0 clean:h0 cleans:h0 cleanup:h0
 purifi	sublim:s0 distil:s0 purif:d0 puriti:d0 better:h0 improv:h0 amend:h0 amelior:h0
-puriti	pure:s0 purifi:d0 condit:h0 statu:h0 sinless:s1 innoc:s1 white:s1
+puriti	pure:s0 purifi:d0 condit:h0 status:h0 sinless:s1 innoc:s1 white:s1
 purl	eddi:s0 whirlpool:s0 swirl:s0 whirl:s0 run:h0 flow:h0 feed:h0 cours:h0
 purloin	pilfer:s0 cabbag:s0 pinch:s0 abstract:s0 snarf:s0 swipe:s0 hook:s0 sneak:s0
 purpl	violet:s0 purplish:s0 purpur:d0 chromat:a0 color:h1 colour:h1 spectral:h1
 purport	claim:h0 aim:s1 purpos:s1 propos:s1 intend:h1 mean:h1 think:h1
 purpos	intent:s0 aim:s0 design:s0 intend:d0 resolut:a0 meaning:a0 businesslik:a0 earnest:a0
-purs	bag:s0 handbag:s0 pocketbook:s0 contain:h0 round:h0 sum:h1 amount:h1 monei:h2
+purs	bag:s0 handbag:s0 pocketbook:s0 contain:h0 round:h0 sum:h1 amount:h1 money:h2
 pursu	chase:s0 prosecut:s0 engag:s0 pursuit:d0 pursuer:d0 follow:a0 act:h0 move:h0
 pursuant	pursu:d0 consist:a0
 pursuer	chaser:s0 chase:d0 pursu:d0 follow:h0
 pursuit	chase:s0 pursual:s0 follow:s0 pursu:d0 motion:h0 movement:h0 move:h0 pursuanc:s1
-purveyor	purvei:d0 supplier:h0 provid:h0
+purveyor	purvey:d0 supplier:h0 provid:h0
 push	forc:s0 forcibl:d0 pusher:d0 propuls:h0 actuat:h0 move:h0 displac:h0 thrust:s1
 pushup	arm:h1 exercis:h1
 pussi	cunt:s0 puss:s0 slit:s0 snatch:s0 twat:s0 fanni:h0 femal:h1 genitalia:h1
-put	set:s0 place:s0 pose:s0 posit:s0 lai:s0 position:d0 placement:d0 move:h0
+put	set:s0 place:s0 pose:s0 posit:s0 lay:s0 position:d0 placement:d0 move:h0
 putout	out:h0 put:d1
 putt	putter:d0 put:d0 hit:h0
 puzzl	perplex:s0 vex:s0 stick:s0 get:s0 mystifi:s0 baffl:s0 beat:s0 pose:s0
@@ -8217,7 +8191,7 @@ pyromet	thermomet:h0
 python	boa:h0
 quack	unqualifi:a0 doctor:h0 doc:h0 physician:h0 md:h0 medico:h0 mountebank:h0 charlatan:h0
 quackeri	empiric:s0 empir:d0 quack:d0 medic:h1 practic:h1
-quadricep	quad:s0 extensor:h0 femori:s1 musculu:s1 muscl:h1
+quadricep	quad:s0 extensor:h0 femori:s1 musculus:s1 muscl:h1
 quadrupl	multipl:h0 multipli:h0 manifold:h0
 quail	flinch:s0 squinch:s0 funk:s0 cring:s0 shrink:s0 winc:s0 recoil:s0 move:h0
 quaint	strang:a0 unusu:a0
@@ -8234,19 +8208,18 @@ quarrel	wrangl:s0 row:s0 word:s0 dustup:s0 disput:s0 scrap:s0 argufi:s0 alterc:s
 quarrelsom	argument:a0
 quart	unit:h1 state:h1 liquid:h1
 quarter	fourth:s0 quartern:s0 hous:h0 lodg:h0 part:s1 twenti:s1 five:s1 percent:s1
-quarterback	back:h0 signal:s1 caller:s1 field:s1 gener:s1
-quarterli	quarter:d0
-quartz	lechatelierit:s0 crystal:s0 glass:s1 vitreou:s1 silica:s1 natur:h1
+quarterback	back:h0 signal:s1 caller:s1 field:s1 general:s1
+quartz	lechatelierit:s0 crystal:s0 glass:s1 vitreous:s1 silica:s1 natur:h1
 quash	repress:s0 subdu:s0 subjug:s0 reduc:s0 subduer:d0 oppress:h0 suppress:h0 crush:h0
 quasi	similar:a0
 quatrain	stanza:h0
 quaver	tremul:s0 unsteadi:a0 sound:h0
-queen	insect:h0 queenli:d1 regnant:s2 femal:s2 monarch:s2 aristocrat:h2
-queer	curiou:s0 funni:s0 odd:s0 peculiar:s0 rum:s0 rummi:s0 singular:s0 odditi:d0
+queen	insect:h0 regnant:s2 femal:s2 monarch:s2 aristocrat:h2
+queer	curious:s0 funni:s0 odd:s0 peculiar:s0 rum:s0 rummi:s0 singular:s0 odditi:d0
 quell	squelch:s0 quench:s0 squelcher:d0 suppress:h0 subdu:h0 conquer:h0 stamp:h1
-quench	slake:s0 allai:s0 assuag:s0 fit:h0 meet:h0 satisfi:h0 fill:h0 fulfil:h0
+quench	slake:s0 allay:s0 assuag:s0 fit:h0 meet:h0 satisfi:h0 fill:h0 fulfil:h0
 queri	question:s0 inquiri:s0 enquiri:s0 interrog:s0 inquir:d0 enquir:d0 querier:d0 ask:h0
-querul	fret:s0 whinei:s0 whini:s0 whine:d0 complain:a0 complaint:a0
+querul	fret:s0 whiney:s0 whini:s0 whine:d0 complain:a0 complaint:a0
 quest	pursuit:s0 pursuanc:s0 pursu:d0 search:h0
 question	inquiri:s0 enquiri:s0 queri:s0 interrog:s0 inquir:s0 enquir:s0 querier:s0 asker:s0
 questionnair	form:h0
@@ -8259,11 +8232,11 @@ quiescent	quiescenc:d0 inact:a0
 quiet	lull:s0 soundless:s0 quieten:s0 hush:s0 quiesc:s0 quiescent:d0 peac:a0 peaceabl:a0
 quill	pen:h0 spine:h1
 quilt	comfort:s0 puff:s0 thick:a0 bedcloth:h0 bed:h0 cloth:h1
-quintet	quintett:s0 composit:h0 opu:h0 piec:h0 music:h1
+quintet	quintett:s0 composit:h0 opus:h0 piec:h0 music:h1
 quip	gag:s0 joke:h0 jest:h0
 quirk	odditi:s0 queer:s0 quirki:s0 crotchet:s0 crotcheti:d0 unfamiliar:h0 strang:h0 twist:h0
 quirt	whip:h0
-quit	discontinu:s0 stop:s0 ceas:s0 cessat:d0 stoppag:d0 lai:s1 resign:s1 leav:h1
+quit	discontinu:s0 stop:s0 ceas:s0 cessat:d0 stoppag:d0 lay:s1 resign:s1 leav:h1
 quiver	frisson:s0 shiver:s0 chill:s0 shudder:s0 thrill:s0 tingl:s0 quak:s0 palpit:s0
 quixot	romant:s0 romantic:d0 romanc:d0 impract:a0
 quiz	examin:h0 exam:h0 test:h0
@@ -8272,37 +8245,36 @@ quota	number:h0
 quotat	citat:s0 cite:s0 acknowledg:s0 credit:s0 refer:s0 mention:s0 note:h0 annot:h0
 rabat	capit:s1 morocco:s1 nation:h1
 rabbi	rabbin:d0 spiritu:h1 leader:h1
-rabbit	conei:s0 coni:s0 leporid:h0 mammal:h1
+rabbit	coney:s0 coni:s0 leporid:h0 mammal:h1
 rabbl	mob:s0 rout:s0 crowd:h0
 race	rush:s0 hotfoot:s0 hasten:s0 hie:s0 speed:s0 contest:h0 competit:h0 sport:h0
 raci	live:s0 liveli:d0 spirit:a0
 racial	race:d0 biraci:a1 interraci:a1 multiraci:a1 racist:a1
 racin	dramatist:h0 playwright:h0 poet:h0 jean:s1 baptist:s1
 racist	racialist:s0 racial:d0 racism:d0 bigot:h0
-rack	framework:h0 frame:h0 pace:h0 try:h1 strain:h1 stress:h1
+rack	framework:h0 frame:h0 pace:h0 tri:h1 strain:h1 stress:h1
 racket	racketi:d0 nois:h0 crimin:h0 felon:h0 crook:h0 outlaw:h0 malefactor:h0 enterpris:h1
 radar	radioloc:s0 microwav:s1 radio:s1 detect:s1 rang:s1 measur:h1 instrument:h1 system:h1
-radial	radiu:d0
+radial	radius:d0
 radianc	glow:s0 light:h0 shine:s1 effulg:s1 refulg:s1 radiat:d1 shini:d1 radiant:d1
 radiant	beam:s0 beami:s0 effulg:s0 refulg:s0 radianc:d0 radiat:d0 bright:a0
 radiat	radiant:d0 radianc:d0 energi:h0 emit:h0 free:h1 emiss:h1 eman:h1 natur:h1
 radic	group:s0 extremist:s0 ultra:s0 immoder:a0 unit:h0 ideolog:h0 chemic:s1 revolutionari:s1
-radio	radiocommun:s0 wireless:s0 broadcast:h0 commun:h0 intercommun:h0 tuner:s1 receiv:h1 set:s2
+radio	radiocommun:s0 wireless:s0 broadcast:h0 communic:h0 intercommun:h0 tuner:s1 receiv:h1 set:s2
 radioact	hot:a0
 radiochlorin	chlorin:h0 cl:h0 atom:h1 number:h1 17:h1
 radish	root:h1 veget:h1 crucifer:h1
-radiu	length:h0 radial:d1 straight:h2 line:h2 region:h2 part:h2
+radius	length:h0 radial:d1 straight:h2 line:h2 region:h2 part:h2
 raft	float:h0
 rafter	balk:s0 baulk:s0 ceiling:a0 beam:h0
 rag	shred:s0 tag:s0 tatter:s0 ragged:d0 worn:a0 end:s1 tire:a1 piec:h1
 ragamuffin	tatterdemalion:s0 urchin:h0
-rage	furi:s0 mad:s0 ramp:s0 storm:s0 furiou:d0 infuri:d0 rampant:d0 rampag:d0
-rai	beam:s0 shaft:s0 irradi:s0 beami:d0 light:h0 visibl:h1 radiat:h1 pedicel:h1
-raid	forai:s0 maraud:s0 bust:s0 penetr:h0 incurs:h0 attack:h0 assail:h0 raider:d1
-rail	inveigh:s0 barrier:h0 complain:h0 kick:h0 plain:h0 quetch:h0 kvetch:h0 railwai:h1
+rage	furi:s0 mad:s0 ramp:s0 storm:s0 furious:d0 infuri:d0 rampant:d0 rampag:d0
+raid	foray:s0 maraud:s0 bust:s0 penetr:h0 incurs:h0 attack:h0 assail:h0 raider:d1
+rail	inveigh:s0 barrier:h0 complain:h0 kick:h0 plain:h0 quetch:h0 kvetch:h0 railway:h1
 railhead	storehous:h0 depot:h0 entrepot:h0 storag:h0 store:h0
-railroad	railwai:s0 line:h0 system:s1
-railwai	railroad:s0 line:h0 system:s1 track:h1
+railroad	railway:s0 line:h0 system:s1
+railway	railroad:s0 line:h0 system:s1 track:h1
 rain	rainfal:s0 raini:d0 precipit:h0 downfal:h0 fall:h0 rainwat:s1 freshwat:h1 come:h1
 rainbow	bow:h0 arc:h0
 rainfal	rain:s0 raini:d0 precipit:h0 downfal:h0
@@ -8311,7 +8283,7 @@ rajah	raja:s0 aristocrat:h0 patrician:h0 blue:h1 blood:h1
 rake	move:h0 displac:h0 smooth:h1 smoothen:h1
 ralli	encourag:a0 gather:h0 assemblag:h0 mobil:h0 mobilis:h0 collect:h0 mass:s1 meet:s1
 ram	pound:s0 rammer:d0 thrust:h0 random:s1 access:s1 memori:s1 read:s1 write:s1
-rambl	jog:s0 rambler:d0 continu:h0 proce:h0 go:h1 carri:h1
+rambl	jog:s0 rambler:d0 continu:h0 proceed:h0 go:h1 carri:h1
 ramif	branch:s0 fork:s0 bifurc:d0 ramifi:d0 divis:h0
 ramp	inclin:s0 plane:h1
 rampant	ramp:d0 uncontrol:a0
@@ -8322,16 +8294,16 @@ rancher	ranch:d0 farmer:h0 husbandman:h0 granger:h0 sodbust:h0
 rancor	resent:s0 bitter:s0 gall:s0 rancour:s0 hostil:h0 enmiti:h0 ill:h1
 random	randomis:s0 ergod:a0 haphazard:a0 stochast:a0 organ:h0 organis:h0
 rang	scope:s0 reach:s0 orbit:s0 compass:s0 ambit:s0 run:s0 scopal:d0 extent:h0
-rangi	gangl:s0 gangli:s0 lanki:s0 tall:a0
+rangi	gangl:s0 gang:s0 lanki:s0 tall:a0
 rank	grade:s0 stratifi:s0 ranker:d0 fertil:a0 hierarch:a0 line:h0 be:h0 rate:s1
-ransack	plunder:s0 despoil:s0 loot:s0 reav:s0 strip:s0 rifl:s0 pillag:s0 forai:s0
-ransom	cost:h0 monei:s1 payment:h1 defray:h1
+ransack	plunder:s0 despoil:s0 loot:s0 reav:s0 strip:s0 rifl:s0 pillag:s0 foray:s0
+ransom	cost:h0 money:s1 payment:h1 defray:h1
 rap	blame:s0 knap:s0 blameworthi:d0 reproach:h0 strike:h0
 rape	ravish:s0 violat:s0 assault:s0 dishonor:s0 dishonour:s0 outrag:s0 despoil:s0 pillag:s0
 rapid	celer:s0 quick:s0 speedi:s0 fast:a0 pace:h0 rate:h0
 rapist	raper:s0 rape:d0 attack:h0 aggressor:h0 assail:h0 assault:h0 crimin:h0 felon:h0
 rapport	reson:s0 affin:h0 kinship:h0
-raptur	ecstasi:s0 transport:s0 exalt:s0 raptu:s0 ecstat:d0 spirit:h0 emot:h1 state:h1
+raptur	ecstasi:s0 transport:s0 exalt:s0 raptus:s0 ecstat:d0 spirit:h0 emot:h1 state:h1
 rare	uncommon:a0 infrequ:a1 rariti:d2 scarc:a2
 rarifi	rare:s0 rarefi:s0 rariti:d0 thin:a0
 rascal	rogu:s0 knave:s0 rapscallion:s0 scalawag:s0 scallywag:s0 varlet:s0 villain:h0 scoundrel:h0
@@ -8347,10 +8319,11 @@ rational	principl:s0 ratiocin:d0 explan:h0
 rattl	rale:s0 nois:h0 sound:h0 go:h0 rattler:d1 shake:h1 agit:h1
 rattler	rattlesnak:s0 rattl:d0 pit:h1 viper:h1
 rattlesnak	rattler:s0 rattl:d0 pit:h1 viper:h1
-raucou	strident:s0 stridenc:d0 cacophon:a0 rowdi:s1 disorderli:a1
+raucous	strident:s0 stridenc:d0 cacophon:a0 rowdi:s1 disord:a1
 ravag	depred:s0 destruct:h0 demolit:h0 wipeout:h0
 raw	natur:s0 rude:s0 unprocess:a0 injur:a1 underdon:a2 rare:a2 uncook:a2 untoast:a2
 rawhid	hide:h0 fell:h0
+ray	beam:s0 shaft:s0 irradi:s0 beami:d0 light:h0 visibl:h1 radiat:h1 pedicel:h1
 razor	edg:h1
 rbi	run:h0 talli:h0 bat:s1
 reach	rang:s0 make:s0 attain:s0 hit:s0 gain:s0 limit:h0 scope:s1 orbit:s1
@@ -8359,10 +8332,10 @@ reactant	react:d0 chemic:h0 substanc:h1
 reaction	react:d0 chemic:s1 process:h1 chang:h1 action:h1 idea:h1 thought:h1 respons:s2
 reactionari	ultraconserv:s0 reactionist:s0 reaction:d0 right:a0 conserv:h0 conservativist:h0 extrem:s1 winger:s1
 reactiv	respons:s0 sensit:h0 sensibl:h0 activ:h0 suscept:h1
-read	reader:d0 languag:h0 interpret:h0 constru:h0 see:h0 sai:s1 linguist:h1 process:h1
+read	reader:d0 languag:h0 interpret:h0 constru:h0 see:h0 say:s1 linguist:h1 process:h1
 readabl	clear:s0 decipher:s0 clariti:d0 legibl:a0
 readapt	adjust:h0 conform:h0 adapt:h0
-reader	readership:d0 read:d0 scholar:h0 bookman:h0 student:h0 subscrib:s1 scholarli:h1 person:h1
+reader	readership:d0 read:d0 scholar:h0 bookman:h0 student:h0 subscrib:s1 person:h1 custom:h1
 readi	prepared:s0 prepar:s0 cook:s0 fix:s0 make:s0 cooker:d0 cookeri:d0 set:a0
 readjust	readapt:s0 adjust:h0 accommod:h0 fit:h0 conform:h0 adapt:h0
 reaffirm	affirm:h0
@@ -8405,10 +8378,10 @@ reced	withdraw:s0 retreat:s0 retir:s0 pullback:d0 move:h0 travel:h0 go:h0 locomo
 receipt	recept:s0 gross:s0 revenu:s0 receptionist:d0 receiv:d0 acquir:h0 get:h0 sum:h0
 receiv	have:s0 recept:d0 recipi:d0 set:h0 get:h0 acquir:h0 system:s1 liquid:s1
 recent	recenc:d0 new:a0 late:s1 past:a1
-recept	respons:s0 receptionist:d0 receiv:d0 perviou:a0 greet:h0 salut:h0 parti:h1 broadcast:h2
+recept	respons:s0 receptionist:d0 receiv:d0 pervious:a0 greet:h0 salut:h0 parti:h1 broadcast:h2
 receptacl	contain:h0
 receptionist	recept:d0 secretari:h0 assist:h1
-recess	put:h0 set:h0 place:h0 pose:h0 posit:h0 lai:h0 econom:h1 condit:h1
+recess	put:h0 set:h0 place:h0 pose:h0 posit:h0 lay:h0 econom:h1 condit:h1
 recipi	receiv:s0 acquir:h0
 reciproc	mutual:s0 bilater:a0 trilater:a0 correl:a0 interact:a0 reciprocatori:a0
 recit	narrat:s0 yarn:s0 declaim:s0 declam:d0 report:h0 account:h0 perform:h0 execut:h0
@@ -8430,12 +8403,12 @@ recondit	condit:h0
 reconnoit	scout:s0 reconnoitr:s0 reconnaiss:d0 scouter:d0 observ:h0
 reconsid	reconsider:d0 see:h0 consid:h0 reckon:h0 view:h0 regard:h0
 reconsider	reconsid:d0 consider:h0
-reconstruct	construct:s0 retrac:s0 ag:h0 specul:h0 theoriz:h0 theoris:h0 conjectur:h0 hypothes:h0
+reconstruct	construct:s0 retrac:s0 age:h0 specul:h0 theoriz:h0 theoris:h0 conjectur:h0 hypothes:h0
 reconven	conven:h0
 reconvert	convert:h0
 recopi	copi:h0
 record	enter:s0 entri:d0 tape:a0 can:a0 transcrib:a0 film:a0 prerecord:a0 evid:h0
-recount	tell:s0 narrat:s0 recit:s0 narr:d0 tale:d0 teller:d0 inform:h0
+recount	tell:s0 narrat:s0 recit:s0 tale:d0 teller:d0 inform:h0
 recoup	reimburs:s0 compens:h0 recompens:h0 remuner:h0
 recours	resort:s0 refug:s0 aid:h0 assist:h0 help:h0
 recov	retriev:s0 find:s0 regain:s0 recover:d0 recoveri:d0 get:h0 acquir:h0 recuper:s1
@@ -8472,7 +8445,7 @@ redoubt	formid:s0 unnerv:s0 alarm:a0
 redress	damag:s0 amend:s0 indemn:s0 indemnif:s0 restitut:s0 compens:s0 right:s0 correct:s0
 reduc	reduct:s0 cut:s0 trim:s0 decreas:s0 cutback:d0 ablat:a0 attenu:a0 fade:a0
 reduct	decreas:s0 diminut:s0 reduc:d0 step:d1 chang:h1 magnitud:h1 reaction:h1 simplif:s2
-redund	superflu:s0 excess:s0 extra:s0 spare:s0 supererogatori:s0 supernumerari:s0 surplu:s0 unnecessari:a0
+redund	superflu:s0 excess:s0 extra:s0 spare:s0 supererogatori:s0 supernumerari:s0 surplus:s0 unnecessari:a0
 reecho	resound:h0 echo:h0 ring:h0 reverber:h0
 reef	reefi:d0 ridg:h0
 reek	smack:s0 smell:s0 wateri:s0 wet:a0 suggest:h0 evok:h0 stink:s1 stinker:d1
@@ -8492,14 +8465,14 @@ refin	polish:s0 cultur:s0 cultiv:s0 finish:s0 down:s0 civil:a0 civilis:a0 eleg:a
 reflect	contempl:s0 reflexion:s0 rumin:s0 muse:s0 thought:s0 medit:s0 ponder:s0 brood:s0
 reflector	reflect:d0 devic:h0 telescop:s2 optic:h2
 reflex	respons:h0 reaction:h0 action:s1 instinct:s1 innat:s1 inborn:s1 uncondit:s1 physiolog:s1
-refocus	refocu:d0 focal:h0 focalis:h0 focus:h0
+refocus	focal:h0 focalis:h0 focus:h0
 reform	reformist:d0 unorthodox:a0 improv:h0 better:h0 amend:h0 amelior:h0 melior:h0 campaign:h1
-refrain	choru:s0 forbear:s0 choral:d0 music:h0
+refrain	chorus:s0 forbear:s0 choral:d0 music:h0
 refresh	fresh:s0 invigor:s0 reinvigor:s0 brace:s0 brisk:s0 tonic:s0 rest:a0
 refriger	infrigid:s0 icebox:s0 cold:a0 cool:h0 chill:h0 preserv:h0 temperatur:h1 reduct:h1
 refuel	fuel:s0 provis:h0 suppli:h0
 refuge	exil:h0 expatri:h0 expat:h0
-refund	repai:s0 return:s0 repay:d0 payment:h0 pai:h0 back:s1 defray:h1
+refund	repay:s0 return:s0 payment:h0 pay:h0 back:s1 defray:h1
 refurbish	renov:s0 regener:h0 renew:h0 freshen:s1
 refus	garbag:s0 scrap:s0 declin:s0 denial:h0 wast:h0 react:h0 respond:h0 food:s1
 refut	rebut:s0 rebutt:d0 disown:h0 renounc:h0 repudi:h0 controvert:s1 disprov:h1 confut:h1
@@ -8522,9 +8495,9 @@ reharmon	reharmonis:s0 harmon:h0 harmonis:h0
 rehash	recycl:h0 reprocess:h0 reus:h0
 rehear	relisten:s0 listen:h0 hear:h0
 rehears	practic:s0 practis:s0 exercis:h0 drill:h0 recit:h0 perform:h0 execut:h0 do:h0
-reich	state:h0 nation:h0 countri:h0 land:h0 commonwealth:h0 re:h1 publica:h1 bodi:h1
+reich	state:h0 nation:h0 countri:h0 land:h0 commonwealth:h0 res:h1 publica:h1 bodi:h1
 reign	period:h0 govern:h0 rule:h0 predomin:s1 domin:s1 prevail:s1 preval:d1 time:h1
-reimburs	compens:h0 refund:h0 return:h0 repai:h0 back:h1
+reimburs	compens:h0 refund:h0 return:h0 repay:h0 back:h1
 rein	har:s0 strap:h0 control:h0 command:h0 draw:s1
 reinforc	support:s0 reenforc:s0 oper:h0 strengthen:h0 fortifi:h0 reward:s1 militari:h1 beef:h1
 reinstal	instal:h0 put:h1 set:h1
@@ -8533,16 +8506,15 @@ reinterpret	rede:h0 interpret:h0
 reissu	reprint:s0 public:h0 reproduc:h0
 reiter	repeat:s0 ingemin:s0 iter:s0 restat:s0 retel:s0 repetit:d0 tell:h0
 reject	act:h0 deed:h0 evalu:h0 judg:h0 refus:s1 declin:s1 turndown:d1 human:h1
-rejoic	joi:s0 exult:s0 jubil:s0 triumphant:s0 pride:s0 triumphal:s0 triumph:d0 elat:a0
-rejoin	join:h0 retort:s1 repai:s1 return:s1 ripost:s1 comeback:d1 fall:h1 get:h1
-rel	relat:s0 compar:s0 freestand:s0 separ:s0 relationship:d0 detach:a0 person:h0 individu:h0
+rejoic	joy:s0 exult:s0 jubil:s0 triumphant:s0 pride:s0 triumphal:s0 triumph:d0 elat:a0
+rejoin	join:h0 retort:s1 repay:s1 return:s1 ripost:s1 comeback:d1 fall:h1 get:h1
 relac	lace:h0
-relai	passag:h0 commun:h0 pass:h0 hand:h1 along:h1 put:h1 across:h1
-relat	deal:s0 associ:s0 link:s0 collig:s0 connect:s0 relationship:d0 connexion:d0 linkag:d0
+relat	deal:s0 associ:s0 link:s0 collig:s0 connect:s0 compar:s0 freestand:s0 separ:s0
 related	relat:d0 connect:h0 connexion:h0 connected:h0
 relationship	relat:d0 human:s1 state:h1
-relativist	rel:d0
+relativist	relat:d0
 relax	unbend:s0 unwind:s0 decompress:s0 easi:a0 unagit:a0 degag:a0 mellow:a0 unstrain:a0
+relay	passag:h0 communic:h0 pass:h0 hand:h1 along:h1 put:h1 across:h1
 relearn	learn:h0 larn:h0 acquir:h0
 releas	relinquish:s0 merchandis:h0 ware:h0 product:h0 liber:s1 free:s1 go:s1 unloos:s1
 releg	submit:s0 pass:s1 demot:s1 bump:s1 break:s1 deleg:h1 design:h1 deput:h1
@@ -8554,17 +8526,17 @@ reliabl	depend:s0 trustworthi:a0 trusti:a0 certain:a0 sure:a0 test:a0 tri:a0 und
 relianc	trust:s0 reli:d0 certainti:h0 reliant:d1 depend:h1
 relic	antiqu:h0
 relief	allevi:s0 assuag:s0 comfort:h0 eas:s1 damag:h2 amend:h2 indemn:h2 indemnif:h2
-reliev	allevi:s0 palliat:s0 assuag:s0 eas:s0 palli:d0 alleviatori:d0 mitig:a0 better:h0
-religi	devout:s0 spiritu:s0 religion:d0 religios:d0 sacr:a0 pieti:h0 pious:h0 piou:a1
+reliev	allevi:s0 palliat:s0 assuag:s0 eas:s0 alleviatori:d0 mitig:a0 better:h0 improv:h0
+religi	devout:s0 spiritu:s0 religion:d0 religios:d0 sacr:a0 pieti:h0 pious:h0 churchgo:a1
 religion	faith:s0 religi:d0 religionist:d0 belief:h0 theolog:h1 virtu:h1 supernatur:h1 institut:h1
 religionist	religion:d0 religi:h1 person:h1
 relinquish	releas:s0 resign:s0 free:s0 pass:h0 hand:h0 reach:h0 give:h0 turn:h1
-relish	gusto:s0 zest:s0 enjoi:s0 bask:s0 savor:s0 savour:s0 enjoy:d0 zesti:d0
+relish	gusto:s0 zest:s0 enjoy:s0 bask:s0 savor:s0 savour:s0 zesti:d0 enthusiasm:h0
 reliv	experi:h0 live:h0 know:h0
 reload	recharg:s0 load:h0 charg:h0
 reluct	loath:s0 loth:s0 unwil:a0 disinclin:a1 uneag:a2
 relyr	lyric:h0
-remain	stai:s0 rest:s0 leftov:s0 left:s0 odd:s0 unexpend:s0 unexhaust:a0 object:h0
+remain	stay:s0 rest:s0 leftov:s0 left:s0 odd:s0 unexpend:s0 unexhaust:a0 object:h0
 remaind	balanc:s0 residu:s0 residuum:s0 rest:s0 residuari:d0 remain:d0 part:h0 portion:h0
 remak	refashion:s0 redo:s0 makeov:d0 make:h0 produc:h0 creat:h0
 remand	remit:s0 remiss:d0 challeng:h0 send:s1 back:s1
@@ -8575,20 +8547,20 @@ rememb	retriev:s0 recal:s0 recollect:s0 think:s0 thought:d0 remembr:d0 call:s1 b
 remembr	recollect:s0 anamnesi:s0 anamnest:d0 rememb:d0 memori:h0 retent:h0
 remind	messag:h0 content:h0 substanc:h0 prompt:s1 cue:s1 prompter:d1 subject:h1 matter:h1
 reminisc	rememb:h0 think:h1 back:h1
-remiss	remitt:s0 subsid:s0 remit:d0 suspens:h0 respit:h0 repriev:h0 hiatu:h0 abat:h0
-remit	remitt:d0 pai:h0
+remiss	remitt:s0 subsid:s0 remit:d0 suspens:h0 respit:h0 repriev:h0 hiatus:h0 abat:h0
+remit	remitt:d0 pay:h0
 remnant	leftov:s0 remain:d0 remaind:h0 balanc:h0 residu:h0 residuum:h0 rest:h0
 remodel	reconstruct:s0 redo:s0 chang:h0 alter:h0 modifi:h0
-remonstr	expostul:s0 object:s0 commun:h0
+remonstr	expostul:s0 object:s0 communic:h0
 remors	compunct:s0 rueful:s0 contrit:s0 ruth:s0 penit:a0 repent:a0 sorrow:h0 regret:h0
 remorseless	pitiless:s0 ruthless:s0 unpiti:s0 merciless:a0 unmerci:a0
 remot	distant:s0 distanc:d0 far:a0 outsid:s1 unlik:a1 remov:s2
 remount	mount:h0 bestrid:h0 hop:h1 get:h1 jump:h1 climb:h1
-remov	remot:s0 take:s0 withdraw:s0 separ:h0 awai:s1 get:s3 rid:s3
+remov	remot:s0 take:s0 withdraw:s0 separ:h0 away:s1 get:s3 rid:s3
 remuda	herd:h0
-remun	compens:s0 pai:s0 salari:s0 stipendiari:s0 remuner:d0 paid:a0
-remuner	wage:s0 pai:s0 earn:s0 salari:s0 regular:h1 payment:h1
-renaiss	renasc:s0 ag:h0 rebirth:s1 histor:h1 period:h1 reviv:h1 resurg:h1 revit:h1
+remun	compens:s0 pay:s0 salari:s0 stipendiari:s0 remuner:d0 paid:a0
+remuner	wage:s0 pay:s0 earn:s0 salari:s0 regular:h1 payment:h1
+renaiss	renasc:s0 age:h0 rebirth:s1 histor:h1 period:h1 reviv:h1 resurg:h1 revit:h1
 renam	name:h0 call:h0 known:h1
 rend	rip:s0 rive:s0 pull:s0 split:s0 cacophon:a0 tear:h0 ruptur:h0 snap:h0
 render	rendit:s0 perform:h0 make:h0 get:h0 interpret:s1 suppli:s1 provid:s1 furnish:s1
@@ -8602,10 +8574,9 @@ reopen	open:h0
 reorder	rate:h0 rank:h0 rang:h0 order:h0 grade:h0 place:h0
 reorgan	reorganis:s0 shakeup:d0 organ:h0 organis:h0 shake:s1 regroup:s1 form:h1
 reorient	orient:h0
-repai	refund:s0 return:s0 repay:d0 pai:h0 back:s1 requit:s1 give:h1
 repair	fix:s0 fixtur:s0 mend:s0 repar:s0 bushel:s0 doctor:s0 restor:s0 fixer:d0
 repairman	mender:h0 repair:h0 fixer:h0 mainten:s1 man:s1 servic:s1
-repay	refund:s0 repai:d0 due:a0 payment:h0 defray:h0
+repay	refund:s0 return:s0 due:a0 payment:h0 defray:h0 pay:h0 back:s1 requit:s1
 repeal	abrog:s0 annul:s0 revok:s0 lift:s0 countermand:s0 revers:s0 overturn:s0 rescind:s0
 repeat	repetit:s0 recurr:s0 reiter:s0 ingemin:s0 iter:s0 restat:s0 retel:s0 perenni:s0
 repel	drive:s0 repuls:s0 forc:h0 push:h0 back:s1 beat:s1 displeas:h1 rebuff:s2
@@ -8616,12 +8587,12 @@ rephras	paraphras:s0 reword:s0 repeat:h0 reiter:h0 ingemin:h0 iter:h0 restat:h0 
 replac	substitut:h0 exchang:h0 commut:h0 regener:h0 renew:h0 surrog:s1 altern:s1 supplant:s1
 replant	plant:h0 set:h0
 replenish	refil:s0 replac:s0 renew:s0 fill:h0 make:h1 full:h1
-repli	answer:s0 respons:s0 respond:s0 statement:h0 state:h0 sai:h0 tell:h0 speech:h2
+repli	answer:s0 respons:s0 respond:s0 statement:h0 state:h0 say:h0 tell:h0 speech:h2
 replic	reproduct:s0 reproduc:d0 copi:h0
 report	studi:s0 account:s0 newsman:s0 newsperson:s0 coverag:s0 reportag:s0 describ:s0 cover:d0
 repos	rest:s0 eas:s0 relax:s0 inact:h0 put:h0 assign:h0
 repositori	depositori:s0 deposit:s0 depositari:s0 facil:h0 instal:h0 secretari:s1 confid:h1 intim:h1
-reprehens	condemn:s0 crimin:s0 deplor:s0 viciou:s0 reprehend:d0 wrong:a0
+reprehens	condemn:s0 crimin:s0 deplor:s0 vicious:s0 reprehend:d0 wrong:a0
 repres	correspond:s0 represent:d0 typic:a0 negoti:h0 treater:h0 equal:h0 be:h0 spokesperson:s1
 represent	repres:d0 delin:a0 depict:a0 eidet:a0 figur:a0 mimet:a0 naturalist:a0 realist:a0
 repress	subjug:s0 quash:s0 subdu:s0 reduc:s0 inhibitori:s0 subduer:d0 inhibit:d0 restrict:a0
@@ -8673,35 +8644,35 @@ resolut	declar:s0 resolv:s0 firm:a0 purpos:a0 brave:a0 courag:a0 decis:a0 bent:a
 resolv	resolut:s0 firm:s0 decid:s0 settl:s0 adjud:s0 adjudicatori:d0 judg:d0 settlement:d0
 reson	reverber:s0 resound:s0 reverb:s0 physic:h1 phenomenon:h1 oscil:h1 vibrat:h1 plangenc:s2
 resorcinol	phenol:h0
-resort	recur:s0 hotel:h0 us:h0 util:h0 utilis:h0 appli:h0 emploi:h0 holidai:s1
+resort	recur:s0 hotel:h0 use:h0 util:h0 utilis:h0 appli:h0 employ:h0 holiday:s1
 resound	echo:s0 ring:s0 reverber:s0 reverb:s0 reson:s0 sound:h0 go:h0
-resourc	asset:h0 plu:h1 imagin:s2 invent:h2 ingeni:h2 ingenu:h2 clever:h2
-respect	regard:s0 esteem:s0 valu:s0 prize:s0 prise:s0 sever:s0 variou:s0 valuabl:d0
+resourc	asset:h0 plus:h1 imagin:s2 invent:h2 ingeni:h2 ingenu:h2 clever:h2
+respect	regard:s0 esteem:s0 valu:s0 prize:s0 prise:s0 sever:s0 various:s0 valuabl:d0
 respir	metabol:h0 intern:s1 cellular:s1 process:h1
 respiratori	respir:d0
 respit	repriev:s0 relief:h0 eas:h0 recess:s1 break:s1 paus:h1 time:s2 suspens:s2
-resplend	gloriou:s0 splendid:s0 splendifer:s0 glori:d0 beauti:a0
+resplend	glorious:s0 splendid:s0 splendifer:s0 glori:d0 beauti:a0
 respond	react:s0 respons:d0 reactiv:d0 reaction:d0 act:h0 move:h0 answer:s1 repli:s1
-respons	duti:s0 oblig:s0 reactiv:s0 duteou:d0 answer:a0 trustworthi:a0 trusti:a0 prudent:a0
+respons	duti:s0 oblig:s0 reactiv:s0 duteous:d0 answer:a0 trustworthi:a0 trusti:a0 prudent:a0
 rest	remaind:s0 balanc:s0 residu:s0 residuum:s0 residuari:d0 remain:d0 rester:d0 part:h0
 restat	repeat:s0 reiter:s0 ingemin:s0 iter:s0 retel:s0 repetit:d0 statement:h0 tell:h0
 restaur	eateri:s0 build:h0 edific:h0 eat:s1 hous:s1 place:s1
 restiv	edgi:s0 jitteri:s0 jumpi:s0 nervi:s0 overstrung:s0 uptight:s0 edg:d0 tens:a0
 restless	ungratifi:s0 unsatisfi:s0 discont:a0 mobil:h0 move:a1
 restock	stock:h0
-restor	reconstruct:s0 ag:h0 regener:h0 renew:h0 rejuven:s1 histor:h1 period:h1 repair:h1
+restor	reconstruct:s0 age:h0 regener:h0 renew:h0 rejuven:s1 histor:h1 period:h1 repair:h1
 restrain	confin:s0 hold:s0 constrain:s0 retic:s0 unemot:s0 restraint:d0 undemonstr:a0 disabl:h0
 restraint	restrain:d0 control:h0 disciplin:h1
 restrict	limit:s0 curtail:s0 curb:s0 confin:s0 constrain:s0 constrict:s0 regul:a0 circumscrib:a0
 result	consequ:s0 effect:s0 outcom:s0 event:s0 issu:s0 upshot:s0 ensu:s0 attend:s0
-resum	sketch:s0 survei:s0 restart:s0 sketchi:d0 resumpt:d0 summari:h0 continu:h0 uphold:h0
+resum	sketch:s0 survey:s0 restart:s0 sketchi:d0 resumpt:d0 summari:h0 continu:h0 uphold:h0
 resumpt	recommenc:s0 recomm:d0 resum:d0 begin:h0 start:h0 commenc:h0
 resurrect	rais:s0 uprais:s0 resuscit:h0 reviv:h0
 resuspend	resuspens:d0 suspend:h0
 resuspens	resuspend:d0 suspens:h0
 retail	sell:h0 merchandis:h0 market:h0 merchant:h0 distributor:h0 distribut:h0
 retain	maintain:s0 retent:d0 preserv:a0 hold:h0 bear:h0 carri:h0 contain:h0 continu:s1
-retali	reveng:s0 aveng:s0 retaliatori:d0 return:h0 punish:h0 penal:h0 penalis:h0 pai:h1
+retali	reveng:s0 aveng:s0 retaliatori:d0 return:h0 punish:h0 penal:h0 penalis:h0 pay:h1
 retard	deceler:s0 slow:s0 unintellig:a0 stupid:a0 backward:a0 feeblemind:a0 imbecil:a0 idiot:a0
 retch	vomit:s0 purg:s0 cast:s0 sick:s0 cat:s0 disgorg:s0 regorg:s0 puke:s0
 retent	keep:s0 hold:s0 memori:s0 recollect:s0 long:s0 tenaci:s0 retain:d0 memor:d0
@@ -8710,8 +8681,8 @@ reti	tie:h0 bind:h0
 reticul	reticular:s0 reticulum:d0 cancel:a0 clathrat:a0 crisscross:a0 fret:a0 interlac:a0 lattic:a0
 retin	retina:d0
 retina	retin:d0 membran:h0 tissu:h1 layer:h1
-retir	retire:d0 inact:a0 statu:h0 posit:h0 quit:h0 resign:h0 withdraw:s1 termin:h1
-retort	rejoind:s0 return:s0 ripost:s0 replic:s0 comeback:s0 counter:s0 repai:s0 rejoin:s0
+retir	retire:d0 inact:a0 status:h0 posit:h0 quit:h0 resign:h0 withdraw:s1 termin:h1
+retort	rejoind:s0 return:s0 ripost:s0 replic:s0 comeback:s0 counter:s0 repay:s0 rejoin:s0
 retrac	trace:s0 return:h0
 retract	abjur:s0 recant:s0 forswear:s0 resil:s0 disown:h0 renounc:h0 repudi:h0
 retrain	train:h0 prepar:h0 groom:h0
@@ -8725,14 +8696,14 @@ retrovis	vision:h0
 return	instrument:h0 travel:h0 go:h0 move:h0 locomot:h0 tax:s1 incom:s1 homecom:s1
 reunion	parti:h0 reunif:s1 reunifi:d1 reunit:d1 union:h1 unif:h1 unit:h1 conjug:h1
 reunit	reunion:d0 meet:h0 reunifi:s1 reunif:d1 get:h1 togeth:h1 unit:h1 unifi:h1
-reus	recycl:s0 reprocess:s0 us:h0 util:h0 utilis:h0 appli:h0 emploi:h0
+reus	recycl:s0 reprocess:s0 use:h0 util:h0 utilis:h0 appli:h0 employ:h0
 rev	increas:h0
 revamp	regener:h0 renew:h0
 reveal	unveil:s0 tell:s0 telltal:s0 inform:a0 informatori:a0 show:h0 bring:s1 unwrap:s1
-revel	revelri:s0 merrymak:s0 disclosur:s0 reveal:s0 delight:s0 enjoi:s0 disclos:d0 enjoy:d0
+revel	revelri:s0 merrymak:s0 disclosur:s0 reveal:s0 delight:s0 enjoy:s0 disclos:d0 convivi:h0
 revelri	revel:s0 merrymak:h0 convivi:h0 jollif:h0
-reveng	retali:s0 aveng:s0 retaliatori:d0 return:h0 punish:h0 penal:h0 penalis:h0 pai:h1
-revenu	gross:s0 receipt:s0 sum:h0 amount:h0 monei:h1
+reveng	retali:s0 aveng:s0 retaliatori:d0 return:h0 punish:h0 penal:h0 penalis:h0 pay:h1
+revenu	gross:s0 receipt:s0 sum:h0 amount:h0 money:h1
 rever	idol:s0 idolis:s0 worship:s0 fear:s0 vener:s0 august:s0 worshipp:d0 honor:a0
 reverber	echo:s0 replic:s0 resound:s0 ring:s0 reverb:d0 reson:d0 sound:h0 reflect:h0
 reverend	clergyman:s0 man:s1 cloth:s1 spiritu:h1 leader:h1
@@ -8753,7 +8724,7 @@ revolv	rotat:s0 revolut:d0 pistol:h0 handgun:h0 turn:h0 go:s1 around:s1 orb:s1
 revuls	repugn:s0 repuls:s0 horror:s0 disgust:h0
 reward	wage:s0 payoff:s0 honor:s0 honour:s0 honore:d0 pleas:a0 profit:a0 bounti:a0
 rewrit	write:h0
-rh	antigen:h0 rhesu:s1 factor:s1
+rh	antigen:h0 rhesus:s1 factor:s1
 rhetorician	orat:s0 speechmak:s0 speechifi:s0 rhetor:d0 orator:d0 speaker:h0 talker:h0 utter:h0
 rheumat	diseas:h0
 rhino	rhinocero:s0 perissodactyl:h0 odd:h1 to:h1 ungul:h1 mammal:h1
@@ -8765,7 +8736,7 @@ rhythm	beat:s0 music:s1 rhythmic:d1 time:h1 cyclic:h1 period:h1 regular:s2 recur
 rhythmic	rhythm:d0 regular:a0 adon:a0 cadenc:a0 cadent:a0 danceabl:a0 jazzi:a0 lilt:a0
 rib	support:h0 costa:s1 costal:d1 bone:h1 os:h1
 ribbon	thread:s0 threadi:d0 ribboni:d0 object:h0 physic:h1
-ribe	genu:s1 plant:h1
+ribe	genus:s1 plant:h1
 riboflavin	lactoflavin:s0 ovoflavin:s0 hepatoflavin:s0 vitamin:s1 b2:s1 complex:h1
 rice	grain:h0 cereal:h0 starch:h0 food:h1 grass:h2
 rich	profus:s0 cornucopia:s0 abund:a0 wealthi:a0 affluent:a0 privileg:a0 flush:a0 load:a0
@@ -8774,29 +8745,28 @@ ricketi	shaki:s0 wobbl:s0 wonki:s0 shake:d0 unstabl:a0
 ricochet	bounc:s0 resil:s0 spring:s0 bound:s0 rebound:s0 recoil:s0 reverber:s0 resili:d0
 rid	free:s0 disembarrass:s0 riddanc:d0
 riddl	conundrum:s0 enigma:s0 damag:a0 problem:h0 pierc:h0 perplex:h1 vex:h1 stick:h1
-ride	drive:s0 sit:s0 rider:d0 journei:h0 travel:h0 go:h0 move:h0 locomot:h0
+ride	drive:s0 sit:s0 rider:d0 journey:h0 travel:h0 go:h0 move:h0 locomot:h0
 rider	ride:d0 travel:h0 articl:h1 claus:h1
 ridg	elev:h0 natur:h1
-ridicul	roast:s0 gui:s0 blackguard:s0 rib:s0 pathet:s0 silli:s0 undignifi:a0 disrespect:h0
+ridicul	roast:s0 guy:s0 blackguard:s0 rib:s0 pathet:s0 silli:s0 undignifi:a0 disrespect:h0
 riffl	flick:s0 ruffl:s0 move:h0 displac:h0
-rifl	plunder:s0 despoil:s0 loot:s0 reav:s0 strip:s0 ransack:s0 pillag:s0 forai:s0
+rifl	plunder:s0 despoil:s0 loot:s0 reav:s0 strip:s0 ransack:s0 pillag:s0 foray:s0
 rifleman	marksman:h0 sharpshoot:h0 crack:h1 shot:h1 soldier:h1
 rift	open:h0 gap:h0
 rig	gear:h0 paraphernalia:h0 appurten:h0 cheat:h0 chisel:h0 set:s1 manipul:s1 price:h1
 rigger	rig:d0 craftsman:h0 artisan:h0 journeyman:h0 artific:h0 sabl:h1 brush:s2 hair:h2
 right	far:a0 rightmost:a0 starboard:a0 just:a0 abstract:h0 moral:h0 correct:s1 accur:a1
-righteou	righteous:d0 good:a0 innoc:a0 guiltless:a0 just:a0 moral:a0 virtuou:a0 worthi:a0
-righteous	righteou:d0 moral:h0
+righteous	moral:a0 good:a0 innoc:a0 guiltless:a0 just:a0 virtuous:a0 worthi:a0 upright:a0
 rightfield	right:s0 tract:h0 parcel:h0 field:s1 fielder:d1 piec:h1 land:h1 ground:h1
 rigid	stiff:s0 inflex:a0 strict:s1 intoler:a1 unbend:s2 unadapt:a2
 rigor	asper:s0 grim:s0 hardship:s0 rigour:s0 sever:s0 strict:s0 exact:a0 difficulti:h0
 rim	boundari:h0 edg:h0 bound:h0 line:h0 round:h1 shape:h1 run:h1 along:h1
-ring	tintinnabul:s0 peal:s0 sound:h0 go:h0 halo:s1 annulu:s1 doughnut:s1 resound:s1
+ring	tintinnabul:s0 peal:s0 sound:h0 go:h0 halo:s1 annulus:s1 doughnut:s1 resound:s1
 rins	wash:h0 launder:h0 washabl:d1 washer:d1 serv:h1 process:h1 swear:h2
-riot	riotou:d0 violenc:h0 forc:h0 public:s1
-riotou	exuber:s0 lush:s0 luxuri:s0 profus:s0 abund:a0 disrupt:s1 troubl:s1 tumultu:s1
+riot	riotous:d0 violenc:h0 forc:h0 public:s1
+riotous	exuber:s0 lush:s0 luxuri:s0 profus:s0 abund:a0 disrupt:s1 troubl:s1 tumultu:s1
 rip	rend:s0 rive:s0 pull:s0 split:s0 cacophon:a0 tear:h0 ruptur:h0 snap:h0
-ripe	matur:s0 ag:a0 ripen:a0 mellow:a0 overrip:a0 readi:a1
+ripe	matur:s0 age:a0 ripen:a0 mellow:a0 overrip:a0 readi:a1
 ripen	matur:s0 chang:h0 alter:h0 modifi:h0 organ:h1 process:h1 biolog:h1 grow:h1
 rippl	riffl:s0 wavelet:s0 ruffl:s0 cockl:s0 undul:s0 wave:d0 flow:h0 flux:h0
 rise	lift:s0 aris:s0 upris:s0 improv:a0 up:a0 emerg:h0 outgrowth:h0 growth:h0
@@ -8808,13 +8778,13 @@ rival	challeng:s0 competitor:s0 competit:s0 contend:s0 equal:s0 touch:s0 match:s
 rive	rend:s0 rip:s0 pull:s0 tear:h0 ruptur:h0 snap:h0 bust:h0
 river	stream:h0 watercours:h0
 riverbank	riversid:s0 bank:h0
-rivet	concentr:s0 focu:s0 center:s0 centr:s0 pore:s0 focuss:d0 focus:d0 think:h0
+rivet	concentr:s0 focus:s0 center:s0 centr:s0 pore:s0 focuss:d0 think:h0 cogit:h0
 rivulet	rill:s0 run:s0 runnel:s0 streamlet:s0 stream:d0 watercours:h0
-road	rout:s0 wai:h0 mean:h1 agenc:h1
+road	rout:s0 way:h0 mean:h1 agenc:h1
 roadblock	barrier:s0 obstacl:h0 obstruct:h0
 roadsid	waysid:s0 edg:h0
-roadwai	road:h0 rout:h0
-roam	roll:s0 wander:s0 swan:s0 strai:s0 tramp:s0 cast:s0 rambl:s0 rove:s0
+roadway	road:h0 rout:h0
+roam	roll:s0 wander:s0 swan:s0 stray:s0 tramp:s0 cast:s0 rambl:s0 rove:s0
 roar	boom:s0 thunder:s0 howl:s0 nois:h0 resound:h0 bellow:s1 holla:s1 holler:s1
 roarer	bawler:s0 bellow:s0 screamer:s0 screecher:s0 shouter:s0 yeller:s0 yell:d0 shout:d0
 roast	roaster:d0 cook:a0
@@ -8822,8 +8792,8 @@ rob	robber:d0 robberi:d0 steal:h0 rip:h0 overcharg:s1 soak:s1 surcharg:s1 gazump
 robber	rob:d0 thief:h0 stealer:h0
 robberi	rob:d0 larceni:h0 theft:h0 thieveri:h0 thiev:h0 steal:h0
 robe	vest:s0 vestur:d0 vestment:d0 garment:h0 dress:h0 cloth:h0 encloth:h0 garb:h0
-robust	hardi:s0 lusti:s0 healthi:a0 rug:a0 strong:a0 beefi:a0 burli:a0 huski:a0
-rock	stone:s0 swai:s0 shake:s0 stoni:d0 rocki:d0 rocker:d0 natur:h1 object:h1
+robust	hardi:s0 lusti:s0 healthi:a0 rug:a0 strong:a0 beefi:a0 bur:a0 huski:a0
+rock	stone:s0 sway:s0 shake:s0 stoni:d0 rocki:d0 rocker:d0 natur:h1 object:h1
 rocket	projectil:s0 vehicl:h0 engin:s2 jet:h2
 rocki	boulderi:s0 boulder:s0 stoni:s0 stone:d0 rock:d0 rough:a0 unsmooth:a0
 rocklik	granit:s0 granitelik:s0 stoni:s0 hard:a0
@@ -8832,7 +8802,7 @@ rodeo	exhibit:h0
 rogu	knave:s0 rascal:s0 rapscallion:s0 scalawag:s0 scallywag:s0 varlet:s0 villain:h0 scoundrel:h0
 roil	churn:s0 roili:s0 turbul:s0 agit:a0
 role	function:s0 offic:s0 part:s0 offici:d0 duti:h0 charact:s1 persona:s1 imperson:d1
-roleplai	act:s0 plai:s0 playact:s0 playactor:d0 player:d0 actabl:d0 actor:d0 perform:h0
+roleplay	act:s0 play:s0 playact:s0 playactor:d0 player:d0 actabl:d0 actor:d0 perform:h0
 roll	trill:s0 roller:d0 pronounc:a0 rotat:h0 revolut:h0 gyrat:h0 turn:h0 axial:s1
 roller	grounder:h0 groundbal:h0 hopper:h0 ground:h1 ball:h1
 roman	italian:h0
@@ -8840,7 +8810,7 @@ romanc	romant:d0 relationship:h0 love:s1 affair:s1 romantic:s1 qualiti:h1
 romant	romanticist:s0 romantic:d0 idealist:h0 dreamer:h0 amatori:s1 amor:s1 romanc:d1 love:a1
 romantic	romanticis:s0 glamor:s0 glamouris:s0 romant:d0 romanticist:d0 ideal:h0 idealis:h0
 rome	roma:s0 etern:s1 citi:s1 italian:s1 capit:s1 itali:s1 nation:h1 leadership:h1
-romp	runawai:s0 blowout:s0 laugher:s0 walkawai:s0 frolic:s0 lark:s0 rollick:s0 skylark:s0
+romp	runaway:s0 blowout:s0 laugher:s0 walkaway:s0 frolic:s0 lark:s0 rollick:s0 skylark:s0
 roof	roofer:d0 protect:h0 cover:h0
 roofer	roof:d0 craftsman:h0 artisan:h0 journeyman:h0 artific:h0
 rooftop	top:h0 upsid:h0 side:h1 upper:h1
@@ -8849,9 +8819,9 @@ rooki	cub:s0 greenhorn:s0 novic:h0 beginn:h0 tyro:h0 tiro:h0 initi:h0
 room	suit:s0 board:s0 roomett:d0 roomer:d0 boarder:d0 area:h0 contain:h0 apart:h0
 roosevelt	fdr:s0 rooseveltian:d0 presid:h0 franklin:s1 delano:s1 unit:h1 state:h1 chief:h1
 roost	perch:s0 rest:s0 percher:d0 sit:h0
-rooster	cock:s0 chicken:h0 gallu:h1
+rooster	cock:s0 chicken:h0 gallus:h1
 root	rootlet:d0 growth:h0 grow:h0 matur:h0 develop:h0 ontogeni:h0 ontogenesi:h0 begin:s1
-rope	ropei:d0 ropi:d0 line:h0
+rope	ropey:d0 ropi:d0 line:h0
 rosari	bead:h0 prayer:s1 string:h1
 rose	rosebush:s0 roseat:s0 rosac:s0 chromat:a0 shrub:h0 bush:h0
 rosebud	bud:h0
@@ -8859,7 +8829,7 @@ rosett	adorn:h0
 rosi	optimist:a0 flush:s1 healthi:a1 blush:s2 rose:d2 chromat:a2
 roster	roll:s0 list:h0
 rostrum	dai:s0 podium:s0 pulpit:s0 ambo:s0 stump:s0 soapbox:s0 platform:h0
-rot	putrefact:s0 decompos:s0 molder:s0 moulder:s0 putrefi:d0 decomposit:d0 decai:h0 breakdown:s1
+rot	putrefact:s0 decompos:s0 molder:s0 moulder:s0 putrefi:d0 decomposit:d0 decay:h0 breakdown:s1
 rotat	revolv:s0 revolut:d0 turn:a0 motion:h0 movement:h0 move:h0 motil:h0 rotari:s1
 rotc	corp:h0 reserv:s1 offic:s1 train:s1 armi:h1
 rotor	armatur:h0 coil:s1
@@ -8870,49 +8840,49 @@ roughen	chang:h1 surfac:h1
 roughhewn	unfinish:a0
 roughneck	bulli:s0 tough:s0 hooligan:s0 ruffian:s0 rowdi:s0 yob:s0 yobo:s0 yobbo:s0
 round	circular:s0 circl:d0 rounded:d0 global:a0 globos:a0 globular:a0 orbicular:a0 spheric:a0
-roundabout	circuit:s0 indirect:a0 deviou:s1 devious:d1
+roundabout	circuit:s0 indirect:a0 devious:s1
 roundhous	workplac:h0 work:h0 hook:h1
 roundup	ranch:h0 round:d1
 rous	bestir:s0 stir:s0 stimul:a0 move:h0 activ:h1
 rousseau	rousseauan:d0 writer:h0 author:h0 philosoph:h0 jean:s1 jacqu:s1
 rousseauan	rousseau:d0
-rout	path:s0 itinerari:s0 expel:s0 line:h0 overcom:h0 defeat:h0 road:s1 wai:h1
-routin	everydai:s0 mundan:s0 quotidian:s0 unremark:s0 workadai:s0 everyday:d0 ordinari:a0 procedur:h0
-rove	roll:s0 wander:s0 swan:s0 strai:s0 tramp:s0 roam:s0 cast:s0 rambl:s0
+rout	path:s0 itinerari:s0 expel:s0 line:h0 overcom:h0 defeat:h0 road:s1 way:h1
+routin	everyday:s0 mundan:s0 quotidian:s0 unremark:s0 workaday:s0 ordinari:a0 procedur:h0 process:h0
+rove	roll:s0 wander:s0 swan:s0 stray:s0 tramp:s0 roam:s0 cast:s0 rambl:s0
 row	rower:d0 line:h0 boat:h0 quarrel:s1 wrangl:s1 word:s1 dustup:s1 disput:h1
 rowdi	bulli:s0 tough:s0 hooligan:s0 ruffian:s0 roughneck:s0 yob:s0 yobo:s0 yobbo:s0
 royalti	payment:h0 hous:h1 royal:s2 famili:s2 line:s2
 rpm	rev:s0 rate:h0 revolut:s1 minut:s1
-rub	guid:h0 run:h0 draw:h0 pass:h0 frai:s1 fret:s1 chafe:s1 scratch:s1
+rub	guid:h0 run:h0 draw:h0 pass:h0 fray:s1 fret:s1 chafe:s1 scratch:s1
 rubber	caoutchouc:s0 rubberi:d0 latex:h0 natur:s1 india:s1 gum:s1 elast:s1
 rubberi	rubberlik:s0 rubber:d0 elast:a0
 rubberlik	rubberi:s0 rubber:d0 elast:a0
 rubbish	trash:s0 scrap:s0 trashi:d0 rubbishi:d0 wast:h0 materi:h1 matter:h1 product:h1
-rubbl	debri:s0 dust:s0 junk:s0 detritu:s0 rubbish:h0 trash:h0 scrap:h0
-rubi	jewel:h0 gem:h0 preciou:h1 stone:h1
+rubbl	debri:s0 dust:s0 junk:s0 detritus:s0 rubbish:h0 trash:h0 scrap:h0
+rubi	jewel:h0 gem:h0 precious:h1 stone:h1
 rubric	rule:h0 prescript:h0
 ruck	herd:s0 multitud:h0 throng:h0 concours:h0
 rudder	airfoil:h0 aerofoil:h0 surfac:h0 control:h1
 rudderless	adrift:s0 afloat:s0 aimless:s0 directionless:s0 planless:s0 undirect:s0 purposeless:a0
 ruddi	rubicund:s0 florid:s0 sanguin:s0 healthi:a0
-rude	discourtesi:s0 unmann:s0 unmannerli:s0 impolit:a0 manner:h0 bounderish:s1 lowbr:s1 underbr:s1
-rudimentari	fundament:s0 underli:s0 basic:a0 rudiment:d1 incomplet:a1 uncomplet:a1
+rude	discourtesi:s0 unmann:s0 impolit:a0 manner:h0 bounderish:s1 lowbr:s1 underbr:s1 yokelish:s1
+rudimentari	fundament:s0 under:s0 basic:a0 rudiment:d1 incomplet:a1 uncomplet:a1
 ruffian	bulli:s0 tough:s0 hooligan:s0 roughneck:s0 rowdi:s0 yob:s0 yobo:s0 yobbo:s0
 ruffl	rippl:s0 riffl:s0 cockl:s0 undul:s0 agit:a0 flow:h0 flux:h0 frill:s1
 rug	carpet:s0 rugged:d0 robust:a0 strong:a0 tough:a0 toughen:a0 knockabout:a0 sturdi:a0
-ruin	ruinat:s0 destroi:s0 ruinou:d0 ruiner:d0 destruct:d0 destroy:d0 lost:a0 devast:h0
-ruinou	catastroph:s0 ruin:d0 harm:a0
+ruin	ruinat:s0 destroy:s0 ruinous:d0 ruiner:d0 destruct:d0 lost:a0 devast:h0 desol:h0
+ruinous	catastroph:s0 ruin:d0 harm:a0
 rule	regul:s0 opinion:s0 govern:s0 reign:s0 regnant:s0 ruler:d0 governor:d0 subordin:a0
 ruler	swayer:s0 rulership:d0 rule:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
 rumanian	romanian:s0 roumanian:s0 roumania:d0 rumania:d0 romania:d0 romanc:h0 languag:h1 latinian:h1
 rumbl	grumbl:s0 nois:h0 sound:h0 go:h0 growl:s1 growler:d1 utter:h1 emit:h1
 rumen	rumin:d0 stomach:h0 tummi:h0 tum:h0 breadbasket:h0 first:s1
 rummag	search:h0
-rumor	rumour:s0 hearsai:s0 bruit:s0 gossip:h0 comment:h0 scuttlebutt:h0 dish:h1 dirt:h1
+rumor	rumour:s0 hearsay:s0 bruit:s0 gossip:h0 comment:h0 scuttlebutt:h0 dish:h1 dirt:h1
 rump	hindquart:s0 croup:s0 bodi:h1 part:h1
-rumpu	commot:s0 din:s0 ruction:s0 rucku:s0 tumult:s0 disturb:h0
+rumpus	commot:s0 din:s0 ruction:s0 ruckus:s0 tumult:s0 disturb:h0
 run	talli:s0 runner:d0 gush:a0 pour:a0 jet:a0 spout:a0 spurt:a0 squirt:a0
-runawai	blowout:s0 romp:s0 laugher:s0 walkawai:s0 uncontrol:a0 victori:h0 triumph:h0
+runaway	blowout:s0 romp:s0 laugher:s0 walkaway:s0 uncontrol:a0 victori:h0 triumph:h0
 rundown	summat:s0 sum:d0 summari:h0
 runner	smuggler:s0 contrabandist:s0 contraband:d0 smuggl:d0 crimin:h0 felon:h0 crook:h0 outlaw:h0
 runoff	overflow:s0 overspil:s0 flow:h0 run:d1
@@ -8922,20 +8892,20 @@ rush	hast:s0 hurri:s0 hotfoot:s0 hasten:s0 hie:s0 speed:s0 race:s0 motion:h0
 russet	homespun:h0
 russia	ussr:s0 countri:h0 state:h0 land:h0 soviet:s1 union:s1 socialist:s1 republ:s1
 russian	russia:d0 nativ:h0 indigen:h0 aborigin:h0 slavic:h1 slavon:h1 languag:h2
-rust	corrod:s0 corros:d0 rusti:a0 decai:h0 crumbl:h0 dilapid:h0
+rust	corrod:s0 corros:d0 rusti:a0 decay:h0 crumbl:h0 dilapid:h0
 rusti	rust:d0 chromat:a1
-rustic	countrifi:s0 countryfi:s0 rural:a0 bumpkinli:s1 hick:s1 unsophist:s1 bumpkin:d1 provinci:a1
+rustic	countrifi:s0 countryfi:s0 rural:a0 bumpkin:s1 hick:s1 unsophist:s1 provinci:a1
 rustl	whisper:s0 nois:h0 larceni:h0 theft:h0 thieveri:h0 thiev:h0 steal:h0 sound:h0
 rustler	rustl:d0 thief:h0 stealer:h0 cattl:s1
-rut	rutti:s0 furrow:a0 rug:a0 groov:h0 channel:h0 routin:h1 modu:h2 operandi:h2
+rut	rutti:s0 furrow:a0 rug:a0 groov:h0 channel:h0 routin:h1 modus:h2 operandi:h2
 rutabaga	swede:s0 turnip:h0 swedish:s1 yellow:s1
 ruthless	pitiless:s0 remorseless:s0 unpiti:s0 merciless:a0 unmerci:a0
-sabbath	sabbat:d0 sabbatarian:d0 rest:h1 dai:h1
+sabbath	sabbat:d0 sabbatarian:d0 rest:h1 day:h1
 sabin	river:h0
 sabl	brush:h0 hair:s1 pencil:s1
 sabotag	destruct:h0 devast:h0
 sack	poke:s0 plunder:s0 plunderag:d0 bag:h0 take:h0 paper:s1 carrier:s1
-sacr	sacred:d0 consecr:a0 dedic:a0 heavenli:a0 piou:a0 divin:a0 ineff:a0 unnam:a0
+sacr	sacred:d0 consecr:a0 dedic:a0 heaven:a0 pious:a0 divin:a0 ineff:a0 unnam:a0
 sacrament	religi:h1 ceremoni:h1 ritual:h1
 sacramento	capit:s1 california:s1 state:h1
 sacrific	forfeit:s0 forfeitur:s0 give:s0 act:h0 deed:h0 releas:h0 relinquish:h0 resign:h0
@@ -8949,23 +8919,22 @@ sadist	sadism:d0
 safe	harmless:a0 invulner:a0 secur:a0 uninjur:a0 riskless:a0 unhazard:a0 unhurt:a0 strongbox:h0
 safebreak	safecrack:s0 cracksman:s0 thief:h0 stealer:h0
 safeguard	precaut:s0 guard:s0 precautionari:d0 measur:h0 step:h0 protect:h0
-safeti	condit:h0 statu:h0 refug:s1 area:h1 countri:h1 guard:s2 devic:h2
+safeti	condit:h0 status:h0 refug:s1 area:h1 countri:h1 guard:s2 devic:h2
 sag	droop:s0 swag:s0 flag:s0 droopi:s0 lax:a0 sink:h0 drop:h0
 saga	adventur:h1 stori:h1 heroic:h1 tale:h1
 sagaci	perspicaci:s0 sapient:s0 sapienc:d0 perspicac:d0 wise:a0
 sage	mentor:h0 wise:h1 man:h1 herb:h1
 sagebrush	subshrub:h0 suffrutex:h0 sage:s1 brush:s1
-sai	state:s0 tell:s0 teller:d0 statement:d0 express:h0 verbal:h0 verbalis:h0 utter:h0
 said	aforesaid:s0 aforement:s0 same:a0
 sail	canva:s0 canvass:s0 sheet:s0 seafar:s0 navig:s0 sailor:d0 employ:h0 work:h0
 sailor	crewman:s0 sail:d0 bluejacket:s1 skill:h1 worker:h1 train:h1 workman:h1 man:h1
-saint	saintli:d0 sainthood:d0 sanctifi:d0 deiti:h0 divin:h0 god:h0 immort:h0 angel:s1
+saint	sainthood:d0 sanctifi:d0 deiti:h0 divin:h0 god:h0 immort:h0 angel:s1 holi:s2
 sake	interest:s0 benefit:h0 welfar:h0
 salabl	saleabl:s0 market:a0 merchant:a0 sellabl:a0 vendabl:a0 vendibl:a0
 salaci	lubrici:s0 lust:s0 prurient:s0 salac:d0 prurienc:d0 sexi:a0 lewd:s1 obscen:s1
 salad	dish:h0
 salamand	amphibian:h0
-salari	wage:s0 pai:s0 earn:s0 remuner:s0 regular:h1 payment:h1
+salari	wage:s0 pay:s0 earn:s0 remuner:s0 regular:h1 payment:h1
 sale	sell:h0 merchandis:h0 market:h0 occas:h2 cut:s3 rate:s3 event:s3
 salesgirl	saleswoman:s0 salesladi:s0 salesperson:h0 sale:h1 repres:h1 rep:h1
 salesladi	salesgirl:s0 saleswoman:s0 salesperson:h0 sale:h1 repres:h1 rep:h1
@@ -8978,7 +8947,7 @@ saliv	saliva:d0 act:h1 involuntarili:h1 reflex:h1
 saliva	spit:s0 spittl:s0 salivari:d0 saliv:d0 secret:h0
 salivari	saliva:d0
 salli	wisecrack:s0 crack:s0 quip:s0 remark:h0 comment:h0 input:h0
-sallow	sickli:s0 unhealthi:a0
+sallow	sick:s0 unhealthi:a0
 salmon	salmonid:h0 food:h1 fish:h1
 salon	galleri:h0 art:h1 pictur:h1
 saloon	barroom:s0 bar:s0 ginmil:s0 taproom:s0 room:h0 pub:s1 pothous:s1 taphous:s1
@@ -8988,15 +8957,15 @@ saltwat	seawat:s0 brine:s0 brini:d0 water:h0 h2o:h0
 salubri	healthi:s0 salubr:d0 wholesom:a0 good:s1
 salut	toast:s0 drink:s0 pledg:s0 wassail:s0 honor:h0 honour:h0 reward:h0 greet:h1
 salutari	good:s0 health:a0
-salv	ointment:s0 unction:s0 unguent:s0 balm:s0 remedi:h0 cur:h0 cure:h0 therapeut:h0
+salv	ointment:s0 unction:s0 unguent:s0 balm:s0 remedi:h0 curat:h0 cure:h0 therapeut:h0
 salvag	salv:s0 reliev:s0 save:s0 saver:d0 salvat:d0 rescu:h0 deliv:h0
 salvat	redempt:s0 redeem:d0 rescu:h0 deliver:h0 deliveri:h0 save:h0 mean:h1 agenc:h1
-salvo	outburst:h0 burst:h0 fusillad:s1 vollei:s1 fire:h1
+salvo	outburst:h0 burst:h0 fusillad:s1 volley:s1 fire:h1
 same	aforesaid:a0 aforement:a0 said:a0 ident:a0 selfsam:a0 veri:a0 qualiti:h0 equal:a1
-sampl	try:s0 tast:s0 taster:d0 tryout:d0 trier:d0 trial:d0 sampler:d0 exampl:h0
+sampl	tri:s0 tast:s0 taster:d0 tryout:d0 trier:d0 trial:d0 sampler:d0 exampl:h0
 sampler	sampl:s1 station:s1 observ:h1
 sanctifi	consecr:s0 sacr:s0 sacred:d0 holi:a0
-sanction	counten:s0 endors:s0 indors:s0 warrant:s0 imprimatur:s0 approv:s0 okai:s0 ok:d0
+sanction	counten:s0 endors:s0 indors:s0 warrant:s0 imprimatur:s0 approv:s0 okay:s0 ok:d0
 sanctiti	holi:s0 sanctitud:s0 qualiti:h0
 sand	sandpap:s0 sandi:d0 sander:d0 soil:h0 dirt:h0 smooth:h0 smoothen:h0
 sandal	shoe:h0
@@ -9005,10 +8974,10 @@ sandi	flaxen:s0 blond:a0
 sandpap	sandpaperi:d0 abras:h0 abrad:h0 emeri:s1 paper:s1 materi:h1
 sandwich	snack:h1 food:h1
 sane	saniti:d0 ration:a0 lucid:a0 compo:a1 menti:a1 sound:a1 mind:a1 right:a1
-sanguin	gori:s0 sanguinari:s0 slaughter:s0 butcherli:s0 bloodi:a0
+sanguin	gori:s0 sanguinari:s0 slaughter:s0 butcher:s0 bloodi:a0
 sanit	sanitari:h0 sanitis:s1 clean:h1 cleans:h1 cleanup:h1
 saniti	sane:s0 mental:h1 health:h1
-sap	exhaust:s0 tire:s0 sapper:d0 consum:h0 eat:h0 deplet:h0 run:s1 plai:s1
+sap	exhaust:s0 tire:s0 sapper:d0 consum:h0 eat:h0 deplet:h0 run:s1 play:s1
 sapl	tree:h0
 sapphir	chromat:a0
 saracen	nomad:h0
@@ -9019,7 +8988,7 @@ sardin	pilchard:s0 saltwat:h1 fish:h1 clupeid:h1 food:h2
 sardon	snarki:s0 sarcast:a0
 sari	sare:s0 dress:h0 frock:h0
 sash	framework:h0 frame:h0 window:s1 girdl:s1 cinctur:s1 waistband:s1 waistcloth:s1 band:h1
-sashai	sidl:s0 move:h0
+sashay	sidl:s0 move:h0
 sass	backtalk:s0 lip:s0 mouth:s0 sassi:d0 rejoind:h0 retort:h0 return:h0 ripost:h0
 satan	demon:s0 diabol:s0 fiendish:s0 hellish:s0 infern:s0 unholi:s0 devil:d0 evil:a0
 satellit	orbit:s0 equip:h0 artifici:s1
@@ -9032,25 +9001,26 @@ satisfact	content:h0 gratif:s1 gratifi:d1 spirit:h1 aton:s2 expiat:s2 emot:h2 st
 satisfactori	satisfi:d0 accept:a0 adequ:a0 equal:a0 passabl:a0 toler:a0 right:a0 fine:a0
 satisfi	fulfil:s0 satisfactori:d0 satisfact:d0 content:a0 fit:h0 meet:h0 fill:h0 live:s1
 satur	impregn:s0 concentr:s0 supersatur:a0 permeat:h0 pervas:h0 suffus:h0 chang:h0 alter:h0
-saturdai	sabbatum:s0 sat:s0 weekdai:h0
-saturn	jovian:h1 planet:h1 ga:h1 giant:h1 superior:h1 outer:h1
+saturday	sabbatum:s0 sat:s0 weekday:h0
+saturn	jovian:h1 planet:h1 gas:h1 giant:h1 superior:h1 outer:h1
 sauc	condiment:h0
 sausag	meat:h0
-saut	fry:h0
-savag	barbarian:s0 savageri:s0 barbar:s0 brutal:s0 cruel:s0 fell:s0 roughshod:s0 viciou:s0
+saut	fri:h0
+savag	barbarian:s0 savageri:s0 barbar:s0 brutal:s0 cruel:s0 fell:s0 roughshod:s0 vicious:s0
 savannah	citi:h0 metropoli:h0 port:h0 urban:h1 center:h1
 save	economi:s0 salvag:s0 salv:s0 reliev:s0 redeem:s0 redempt:s0 econom:d0 saver:d0
 saver	rescuer:s0 recover:s0 save:d0 recov:d0 person:h0 individu:h0 someon:h0 somebodi:h0
-savior	jesu:s0 christ:s0 saviour:s0 redeem:s0 deliver:s0 deliv:d0 christli:d0 christian:d0
-savor	enjoi:s0 bask:s0 relish:s0 savour:s0 enjoy:d0 tast:s1
+savior	jesus:s0 christ:s0 saviour:s0 redeem:s0 deliver:s0 deliv:d0 christian:d0 son:h0
+savor	enjoy:s0 bask:s0 relish:s0 savour:s0 tast:s1
 savori	savouri:s0
 savvi	grok:s0 comprehend:s0 dig:s0 grasp:s0 compass:s0 apprehend:s0 apprehens:d0 comprehens:d0
 saw	sawyer:d0 cut:h0
 sawdust	wood:h0
 sawhors	hors:s0 sawbuck:s0 buck:s0 framework:h0 frame:h0
+say	state:s0 tell:s0 teller:d0 statement:d0 express:h0 verbal:h0 verbalis:h0 utter:h0
 scab	heal:h0
 scaffold	platform:h0
-scale	scali:s0 scalei:s0 scalag:d0 armor:a0 armour:a0 measur:h0 standard:h0 criterion:h0
+scale	scali:s0 scaley:s0 scalag:d0 armor:a0 armour:a0 measur:h0 standard:h0 criterion:h0
 scallop	crenat:s0 rough:a0
 scalp	skin:h0 tegument:h0 cuti:h0
 scamper	scrambl:s0 scurri:s0 skitter:s0 scuttl:s0 hast:h0 hurri:h0 rush:h0 run:h0
@@ -9058,7 +9028,7 @@ scan	examin:h0 scrutini:h0 see:h0 skim:s1 rake:s1 glanc:s2 run:s2 scanner:d2
 scandal	dirt:s0 scandalis:s0 outrag:s0 shock:s0 offend:s0 appal:s0 offens:d0 shocker:d0
 scandinavian	nors:s0 scandinavia:d0
 scant	light:s0 short:s0 insuffici:a0 defici:a0
-scanti	bare:s0 spare:s0 meager:a0 meagr:a0 meagerli:a0 stingi:a0 scrimpi:a0
+scanti	bare:s0 spare:s0 meager:a0 meagr:a0 stingi:a0 scrimpi:a0
 scapular	feather:h0 plume:h0 plumag:h0
 scar	cicatrix:s0 cicatric:s0 cicatr:d0 cicatris:d0 scarifi:d0 mark:a0 symptom:h0 scratch:s1
 scarciti	scarc:s0 insuffici:h0 inadequaci:h0 defici:h0
@@ -9081,13 +9051,12 @@ scheme	strategi:s0 intrigu:s0 conniv:s0 strateg:d0 strategist:d0 plot:h0 dodg:s1
 scherzo	movement:h0
 schism	split:s0 schismat:d0 divis:h0
 schizophren	schizophrenia:d0 insan:a0 psychot:h0 psycho:h0 schizoid:s1 person:h1
-scholar	bookman:s0 student:s0 scholarli:d0 studentship:d0 scholarship:d0 intellectu:h0 intellect:h0 person:s1
-scholarli	scholar:d0 critic:a0 intellectu:a0 profound:a0 academ:a0 donnish:a0 pedant:a0 bookish:a0
+scholar	bookman:s0 student:s0 studentship:d0 scholarship:d0 intellectu:a0 learn:a0 critic:a0 profound:a0
 scholarship	scholar:d0 aid:h0 assist:h0 prize:h0 award:h0 erudit:s1 learned:s1 learn:s1
-scholast	pedant:s0 bookworm:s0 school:d0 scholar:h0 bookman:h0 student:h0 scholastic:d1 scholarli:h1
+scholast	pedant:s0 bookworm:s0 school:d0 scholar:h0 bookman:h0 student:h0 scholastic:d1 person:h1
 school	scholast:d0 educ:h0 teach:h0 instruct:h0 pedagogi:h0 schoolhous:s1 institut:h1 build:h1
-schoolboi	boi:h0 schoolchild:h0 pupil:h0 male:h1 child:h1 school:h1 ag:h1
-schooldai	schooltim:s0 time:h1 life:h1
+schoolboy	boy:h0 schoolchild:h0 pupil:h0 male:h1 child:h1 school:h1 age:h1
+schoolday	schooltim:s0 time:h1 life:h1
 schoolgirl	girl:h0 femal:h1 child:h1 littl:h1
 schoolgirlish	girlish:s0 young:a0 immatur:a0
 schoolhous	school:s0 scholast:d0 build:h0 edific:h0
@@ -9108,7 +9077,7 @@ scold	rebuk:s0 rag:s0 trounc:s0 lectur:s0 reprimand:s0 jaw:s0 chide:s0 berat:s0
 scoop	contain:h0
 scoot	dart:s0 dash:s0 scud:s0 flash:s0 shoot:s0 scooter:d0 rush:h0 hotfoot:h0
 scope	rang:s0 reach:s0 orbit:s0 compass:s0 ambit:s0 scopal:d0 extent:h0
-scorch	sear:s0 adust:s0 bake:s0 parch:s0 sunbak:s0 dry:a0 hot:a0 heat:h0
+scorch	sear:s0 adust:s0 bake:s0 parch:s0 sunbak:s0 dri:a0 hot:a0 heat:h0
 score	mark:s0 grade:s0 ton:s0 dozen:s0 heap:s0 lot:s0 pile:s0 stack:s0
 scoreboard	board:h0 signboard:h0 sign:h0
 scoreless	goalless:s0 hitless:s0 pointless:s0 unsuccess:a0
@@ -9121,20 +9090,20 @@ scour	erod:s0 worn:a0 search:h0 hunt:h0 seek:h0 scrub:s1 scourer:d1 scrubber:d1
 scourg	flagellum:s0 flagel:d0 whip:h0
 scout	lookout:s0 sentinel:s0 sentri:s0 watch:s0 spotter:s0 picket:s0 reconnoit:s0 reconnoitr:s0
 scowl	frown:s0 glower:h0 lour:h0 lower:h0 facial:h1 express:h1 gestur:h1
-scraggli	untidi:a0
+scragg	untidi:a0
 scrambl	scuffl:s0 scrambler:d0 disorgan:a0 disorganis:a0 struggl:h0 battl:h0 travel:h0 go:h0
-scrap	bit:s0 chip:s0 flake:s0 fleck:s0 trash:s0 junk:s0 flaki:d0 flakei:d0
+scrap	bit:s0 chip:s0 flake:s0 fleck:s0 trash:s0 junk:s0 flaki:d0 flakey:d0
 scrape	scratch:s0 grate:s0 scratchi:d0 scraper:d0 nois:h0 fragment:h0 rub:h0 make:h1
 scrapheap	dump:h0 wasteyard:h0 dumpsit:h0 garbag:s1 heap:s1 junk:s1 rubbish:s1 trash:s1
-scratch	abras:s0 scrape:s0 excori:s0 rub:s0 frai:s0 fret:s0 chafe:s0 scratchi:d0
+scratch	abras:s0 scrape:s0 excori:s0 rub:s0 fray:s0 fret:s0 chafe:s0 scratchi:d0
 scratchi	harsh:s0 abras:s0 scratch:d0 abrad:d0 rough:a0 unsmooth:a0 ragged:h0
 scrawl	scribbl:s0 scrawler:d0 scribbler:d0 write:h0
-scrawni	scraggi:s0 scraggli:s0 bonei:s0 boni:s0 skinni:s0 underweight:s0 weedi:s0 bony:d0
-scream	shriek:s0 screech:s0 cry:s0 call:s0 yell:s0 shout:s0 holler:s0 hollo:s0
+scrawni	scraggi:s0 scragg:s0 boney:s0 boni:s0 skinni:s0 underweight:s0 weedi:s0 bony:d0
+scream	shriek:s0 screech:s0 cri:s0 call:s0 yell:s0 shout:s0 holler:s0 hollo:s0
 screech	shriek:s0 scream:s0 whine:s0 squeak:s0 creak:s0 screak:s0 skreak:s0 screechi:d0
 screechi	screaki:s0 squeak:s0 squeaki:s0 squeal:s0 screech:d0 high:a0
 screen	test:s0 surfac:h0 check:h0 silver:s1 project:s1 blind:s1 screener:d1 protect:h1
-screenplai	script:h0 book:h0 playscript:h0
+screenplay	script:h0 book:h0 playscript:h0
 screwdriv	hand:h1
 scribbl	scrabbl:s0 scribbler:d0 write:h0
 scribe	scriber:d0 score:h0 nock:h0 mark:h0
@@ -9154,28 +9123,28 @@ scurri	scamper:s0 skitter:s0 scuttl:s0 hurri:s0 fast:a0 run:h0
 scuttl	scurri:s0 scamper:s0 skitter:s0 run:h0
 sea	water:h0 ocean:s1 bodi:h1 larg:h2 indefinit:h2 quantiti:h2 amount:h2
 seacoast	seashor:s0 coast:s0 coastal:d0 shore:h0
-seafar	marin:s0 seaman:s0 tar:s0 jack:s0 gob:s0 seamanli:d0 seamanship:d0 sailor:h0
+seafar	marin:s0 seaman:s0 tar:s0 jack:s0 gob:s0 seamanship:d0 sailor:h0 crewman:h0
 seagul	gull:s0 larid:h0 sea:s1
-seahors	walru:s0 pinnip:h0 pinnatip:h0 sea:s1 hors:s1 mammal:h1
+seahors	walrus:s0 pinnip:h0 pinnatip:h0 sea:s1 hors:s1 mammal:h1
 seal	waterproof:s0 sealant:d0 sealer:d0 fasten:h0 holdfast:h0 fix:h0 protect:h0 close:h0
 seam	seami:d0 seamster:d0 joint:h0
-seaman	marin:s0 tar:s0 jack:s0 seafar:s0 gob:s0 seamanli:d0 seamanship:d0 sailor:h0
+seaman	marin:s0 tar:s0 jack:s0 seafar:s0 gob:s0 seamanship:d0 sailor:h0 crewman:h0
 seaquak	earthquak:h0 quak:h0 temblor:h0 seism:h0 submarin:s1
 sear	scorch:s0 heat:h0
 search	hunt:s0 seek:s0 inquisitori:s0 probe:s0 searcher:d0 inquir:a0 activ:h0 look:s1
 searchlight	light:h0 sourc:h1
 season	period:h0 time:h1 year:s2
-seat	place:s0 sit:s0 space:h0 put:h0 set:h0 pose:h0 posit:h0 lai:h0
+seat	place:s0 sit:s0 space:h0 put:h0 set:h0 pose:h0 posit:h0 lay:h0
 seattl	citi:h0 metropoli:h0 urban:h1 center:h1 port:h1 entri:h1 point:h1
 seawat	saltwat:s0 brine:s0 brini:d0 water:h0 h2o:h0
 seawe	alga:h0
 sec	second:s0 time:h1 unit:h1
-seced	splinter:s0 breakawai:d0 secess:d0 break:h0 separ:h0 part:h0 split:h0 awai:s1
+seced	splinter:s0 breakaway:d0 secess:d0 break:h0 separ:h0 part:h0 split:h0 away:s1
 secessionist	secession:d0 advoc:h0 propon:h0 expon:h0
 seclud	sequest:s0 sequestr:s0 withdraw:s0 privi:s0 secret:s0 seclus:d0 privat:a0 isol:h0
 second	sec:s0 ordin:a0 moment:s1 mo:s1 minut:s1 bit:s1 momentari:d1 momentan:d1
 secondari	inessenti:a0 unessenti:a0 unorigin:a0 altern:a0 substitut:a0 auxiliari:a0 subsidiari:a0 supplement:a0
-secondhand	secondari:a0 us:s1 old:a1
+secondhand	secondari:a0 use:s1 old:a1
 secreci	secret:s0 silenc:s0 uncommun:h0 privaci:s1 privat:s1 conceal:s1 isol:h1
 secret	secern:s0 releas:s0 secretor:d0 conceal:a0 inform:h0 info:h0 exud:h0 transud:h0
 secretari	secretaryship:d0 head:h0 chief:h0 top:h1 dog:h1 assist:h1 helper:h1 help:h1
@@ -9195,7 +9164,7 @@ seed	seedi:d0 fruit:h0 spill:h0 shed:h0 disgorg:h0 ovul:h1
 seedb	bed:h0
 seedl	spermatophyt:h0 phanerogam:h0 seed:h1 plant:h1
 seedpod	pod:s0 fruit:h0
-seek	desir:h0 want:h0 search:s1 searcher:d1 look:s2 try:s2 attempt:s2 essai:s2
+seek	desir:h0 want:h0 search:s1 searcher:d1 look:s2 tri:s2 attempt:s2 essay:s2
 seeker	searcher:s0 quester:s0 quest:d0 search:d0 person:h0 individu:h0 someon:h0 somebodi:h0
 seem	look:s0 appear:s0 appar:s0 ostens:s0 superfici:a0 be:h0
 seep	ooz:s0 oozi:s0 seepag:d0 leaki:a0 run:h0 flow:h0 feed:h0 cours:h0
@@ -9208,7 +9177,7 @@ segregationist	segreg:s0 segregation:d0 bigot:h0
 seismic	seismal:s0 seism:d0 unstabl:a0
 seismograph	measur:h1 instrument:h1 system:h1 devic:h1
 seiz	prehend:s0 clutch:s0 prehens:d0 take:h0 seizur:d1 seizer:d1 get:h1 hold:h1
-seizur	ictu:s0 raptu:s0 ictal:d0 attack:h0 captur:s1 seiz:d1 acquir:h1 get:h1
+seizur	ictus:s0 raptus:s0 ictal:d0 attack:h0 captur:s1 seiz:d1 acquir:h1 get:h1
 select	choic:s0 option:s0 pick:s0 choos:s0 take:s0 prime:s0 prize:s0 qualiti:s0
 selectman	elect:h1 offici:h1
 self	ego:s0 conscious:h0 person:h1 individu:h1 someon:h1 somebodi:h1 mortal:h1 soul:h1
@@ -9223,9 +9192,9 @@ semipreci	valuabl:a0
 semipubl	public:a0
 semiskil	unskil:a0
 semitr	unconsci:h0
-senat	senatori:d0 senatorship:d0 legislatur:h0 legisl:h0 assembl:h1 bodi:h1 gener:h1 unit:s2
+senat	senatori:d0 senatorship:d0 legislatur:h0 legisl:h0 assembl:h1 bodi:h1 general:h1 unit:s2
 senatori	senat:d0
-send	direct:s0 caus:h0 causat:h0 move:h0 displac:h0 sender:d1 awai:a1 transmit:h1
+send	direct:s0 caus:h0 causat:h0 move:h0 displac:h0 sender:d1 away:a1 transmit:h1
 senil	dodder:s0 dodderi:s0 gaga:s0 old:a0
 senior	rank:a0 old:a0 elder:a0 older:a0 major:a0 precedenti:a0 superior:a0 undergradu:h0
 sens	detect:s0 feel:s0 sensifi:d0 sensat:d0 sensibl:d0 sensit:d0 sensor:d0 awar:h0
@@ -9235,8 +9204,8 @@ sensibl	esthesia:s0 aesthesia:s0 reason:s0 fair:a0 just:a0 logic:a0 ration:a0 va
 sensit	sensibl:s0 sensitis:s0 sensifi:s0 sensibil:s0 sensibilis:s0 sens:d0 respons:a0 suscept:a0
 sensor	detector:s0 sens:d0 detect:d0 devic:h0 element:s1
 sensori	centripet:s0 recept:s0 receiv:d0 affer:a0 sens:d1
-sensual	anim:s0 carnal:s0 fleshli:s0 sensualist:d0 physic:a0 ero:h0 concupisc:h0 sexual:h1
-sensuou	sens:d0 sensuous:d0 aesthet:a0 esthet:a0
+sensual	anim:s0 carnal:s0 flesh:s0 sensualist:d0 physic:a0 ero:h0 concupisc:h0 sexual:h1
+sensuous	sens:d0 aesthet:a0 esthet:a0
 sentenc	condemn:s0 doom:s0 sententi:d0 declar:h0 convict:s1 string:h1 word:h1 linguist:h1
 sentient	anim:s0 sentienc:d0 sensat:a0
 sentiment	mawkish:s0 drippi:s0 mushi:s0 soupi:s0 sloppi:s0 sentimentalis:s0 tender:a0 feel:h0
@@ -9251,31 +9220,30 @@ septemb	sep:s0 sept:s0 gregorian:h1 calendar:h1 month:h1
 septic	infect:s0 sepsi:d0 germi:a0 unhealth:a0 abscess:a0 dirti:a0 pestifer:a0 contamin:a0
 septum	septal:d0 partit:h0
 sequenc	seri:h0 order:h0 rate:h0 rank:h0 rang:h0 grade:h0 place:h0 success:s1
-sequenti	consecut:s0 sequent:s0 serial:s0 success:s0 succe:d0 seri:d0 sequenc:d0 order:a0
+sequenti	consecut:s0 sequent:s0 serial:s0 success:s0 succeed:d0 seri:d0 sequenc:d0 order:a0
 sequestr	segreg:s0 sequest:d0 segregationist:d0 separ:h0
 seren	repos:s0 quiet:s0 placid:s0 tranquil:s0 composur:h0 calm:h0 equanim:h0 peac:s1
-serenad	divertimento:s0 composit:h0 opu:h0 piec:h0 perform:h0 execut:h0 do:h0 music:h1
+serenad	divertimento:s0 composit:h0 opus:h0 piec:h0 perform:h0 execut:h0 do:h0 music:h1
 serg	fabric:h0 cloth:h0 materi:h0 textil:h0
 sergeant	noncom:h0 noncommiss:h1 offic:h1 enlist:h1 lawman:h1 polic:s2 law:h2 peac:h2
 seri	serial:d0 order:h0 ordin:h0 broadcast:h1 program:h1 programm:h1 period:h2 public:s3
-serial	consecut:s0 sequent:s0 sequenti:s0 success:s0 succe:d0 seri:d0 sequenc:d0 order:a0
-seriou	serious:d0 earnest:a0 sincer:a0 solemn:a0 grave:a0 sedat:a0 sober:a0 overseri:a0
-serious	earnest:s0 sincer:s0 graviti:h0 solemn:h0 distress:s1 seriou:d1 bad:h1 sever:h1
+serial	consecut:s0 sequent:s0 sequenti:s0 success:s0 succeed:d0 seri:d0 sequenc:d0 order:a0
+serious	earnest:s0 sincer:s0 solemn:a0 grave:a0 sedat:a0 sober:a0 overseri:a0 real:a0
 sermon	discours:s0 preach:s0 sermonis:d0 address:h0 speech:h0
 serpent	snake:s0 ophidian:s0 snaki:d0 diapsid:h0 reptil:h1
-serratu	muscl:s1 skelet:h1 striat:h1
-serum	serou:d0 humor:h0 humour:h0 blood:s1 liquid:h1 bodi:h1 substanc:h1 bodili:h1
+serratus	muscl:s1 skelet:h1 striat:h1
+serum	serous:d0 humor:h0 humour:h0 blood:s1 liquid:h1 bodi:h1 substanc:h1 bodili:h1
 serv	function:s0 suffic:h0 do:h0 answer:h0 work:h1 effect:h2 effectu:h2 set:h3
 servant	retain:s0 serv:d0 worker:h0
-servic	serv:s0 function:a0 oper:a0 practic:a0 us:a0 util:a0 durabl:a0 usabl:a0
+servic	serv:s0 function:a0 oper:a0 practic:a0 use:a0 util:a0 durabl:a0 usabl:a0
 serviett	napkin:s0 naperi:h0 tabl:s1 linen:h1
 session	confer:h0 group:h1 discuss:h1 term:h1 school:s2 academ:s2 meet:h2 congress:h2
-set	scene:s0 put:s0 place:s0 pose:s0 posit:s0 lai:s0 fit:s0 prime:s0
-setback	revers:s0 blow:s0 happen:h0 occurr:h0 black:s1 ey:s1 set:d1 back:d1
+set	scene:s0 put:s0 place:s0 pose:s0 posit:s0 lay:s0 fit:s0 prime:s0
+setback	revers:s0 blow:s0 happen:h0 occurr:h0 black:s1 eye:s1 set:d1 back:d1
 settl	set:a0 determin:a0 accomplish:a0 effect:a0 establish:a0 appoint:a0 decre:a0 ordain:a0
-settlement	coloni:s0 settl:d0 colonist:d0 colon:d0 colonis:d0 bodi:h0 villag:s1 commun:h1
+settlement	coloni:s0 settl:d0 colonist:d0 colon:d0 colonis:d0 bodi:h0 villag:s1 communiti:h1
 settler	colonist:s0 coloni:d0 settl:d0 migrant:h0 migrat:h0
-setup	apparatu:s0 equip:h0 manner:h1 mode:h1 style:h1 wai:h1 fashion:h1
+setup	apparatus:s0 equip:h0 manner:h1 mode:h1 style:h1 way:h1 fashion:h1
 seven	vii:s0 heptad:s0 septet:s0 septenari:s0 cardin:a0 digit:h0 figur:h0
 seventeen	xvii:s0 cardin:a0
 seventeenth	ordin:a0
@@ -9288,7 +9256,7 @@ sewag	sewerag:s0 wast:h0 materi:h1 matter:h1 product:h1
 sewer	sewerag:s0 cloaca:s0 drain:h0 drainpip:h0 sew:d1 wast:h1 pipe:h1 needlework:h1
 sex	sexual:d0 activ:h0 practic:s1 bodili:h1 process:h1 bodi:h1 class:h1 categori:h1
 sexi	sex:d0 excit:a0 seduct:a0 arous:a0 horni:a0 randi:a0 ruttish:a0 steami:a0
-sextet	sextett:s0 sestet:s0 composit:h0 opu:h0 piec:h0 music:h1
+sextet	sextett:s0 sestet:s0 composit:h0 opus:h0 piec:h0 music:h1
 sexual	sex:d1 intersexu:a1 intim:a1 unisexu:a1
 sforzando	chord:h0
 shabbi	ratti:s0 tatti:s0 worn:a0
@@ -9340,7 +9308,8 @@ shenanigan	mischief:s0 mischiev:s0 deviltri:s0 devilri:s0 devil:s0 rascal:s0 rog
 shepherd	clergyman:h0 reverend:h0 guard:h0 ward:h0 sheepherd:s1 sheepman:s1 man:h1 cloth:h1
 sheriff	lawman:h0 law:h1 offic:h1 peac:h1
 sherri	fortifi:h1 wine:h1
-shibboleth	motto:s0 slogan:s0 catchword:s0 sai:h0 express:h0 locut:h0 speech:h1 deliveri:h1
+shi	startl:h0 jump:h0 start:h0
+shibboleth	motto:s0 slogan:s0 catchword:s0 say:h0 express:h0 locut:h0 speech:h1 deliveri:h1
 shield	screen:s0 shielder:d0 protect:a0 buckler:s1 cover:h1 armor:h1 armour:h1
 shift	displac:s0 switch:s0 variabl:a0 translat:h0 chang:h0 alter:h0 modifi:h0 transform:s1
 shim	wedg:h0
@@ -9348,7 +9317,7 @@ shimmi	wobbl:s0 vibrat:h0 danc:h1 trip:h2 light:h2 fantast:h2 toe:h2
 shin	bodi:h1 part:h1
 shinbon	tibia:s0 shin:s0 tibial:d0 bone:s1 leg:h1
 shine	polish:s0 reflect:s0 shiner:d0 superior:a0 work:h0 emit:h0 beam:s1 glitter:s2
-shini	glisten:s0 glossi:s0 lustrou:s0 sheeni:s0 shine:s0 sheen:d0 lustr:d0 bright:a0
+shini	glisten:s0 glossi:s0 lustrous:s0 sheeni:s0 shine:s0 sheen:d0 lustr:d0 bright:a0
 ship	transport:s0 send:s0 shipment:d0 shipper:d0 vessel:h0 watercraft:h0 busi:h0 move:h0
 shipbuild	build:h0 construct:h0 ship:s1
 shipment	cargo:s0 lade:s0 freight:s0 load:s0 payload:s0 consign:s0 ship:d0 merchandis:h0
@@ -9358,11 +9327,11 @@ shipyard	workplac:h0 work:h0
 shirk	slack:s0 soldier:s0 goldbrick:s0 fiddl:s0 shirker:d0 evas:h0 escap:h0 dodg:h0
 shirt	garment:h0 dress:h0 cloth:h0 encloth:h0 garb:h0 raiment:h0 tog:h0 habilit:h0
 shirtfront	front:h0
-shirtsleev	sleev:h0 arm:h0 dishabil:h0 deshabil:h0
+shirtsleev	sleev:h0 arm:h0 dishabill:h0 deshabill:h0
 shit	crap:s0 dirt:s0 shite:s0 poop:s0 turd:s0 fece:h0 faec:h0 bm:h0
 shiver	trembl:s0 shake:s0 shaki:s0 chill:s0 shudder:s0 throb:s0 thrill:s0 shiveri:d0
 shiveri	shiver:d0 cold:a0
-shock	daze:s0 stupor:s0 floor:s0 appal:s0 aghast:s0 dismai:s0 lurid:s0 afraid:a0
+shock	daze:s0 stupor:s0 floor:s0 appal:s0 aghast:s0 dismay:s0 lurid:s0 afraid:a0
 shod	shodden:s0 sho:s0 boot:a0 ironshod:a0 roughshod:a0 sandal:a0 slipper:a0
 shoe	place:s0 footwear:h0 footgear:h0 situat:h0 posit:h0
 shoeful	contain:h0
@@ -9370,7 +9339,7 @@ shoelac	shoestr:s0 lace:h0 shoe:s1 string:s1
 shoestr	shoelac:s0 lace:h0 shoe:s1 string:s1
 shoot	shot:s0 hit:s0 pip:s0 shooter:d0 propuls:h0 actuat:h0 injur:h0 wound:h0
 shooter	taw:s0 shoot:d0 marbl:h0
-shop	store:s0 shopper:d0 outlet:h0 bui:h0 purchas:h0 obtain:h0 workshop:s1 patron:s1
+shop	store:s0 shopper:d0 outlet:h0 buy:h0 purchas:h0 obtain:h0 workshop:s1 patron:s1
 shopkeep	tradesman:s0 storekeep:s0 merchant:h0 merchandis:h0 market:s1 keeper:s1
 shopper	shop:d0 custom:h0 client:h0
 shore	format:h0 geolog:h1
@@ -9383,7 +9352,7 @@ shortstop	infield:h0
 shot	shoot:s0 propuls:h0 actuat:h0 pellet:s1 projectil:h1 missil:h1 stroke:s2 maneuv:h2
 shotgun	scattergun:s0 firearm:h0 piec:h0
 shoulder	rais:h0 lift:h0 elev:h0 bodi:h1 part:h1 get:h1 bring:h1 thrust:h1
-shout	cry:s0 outcri:s0 call:s0 yell:s0 vocifer:s0 cheer:s0 shouter:d0 utter:h0
+shout	cri:s0 outcri:s0 call:s0 yell:s0 vocifer:s0 cheer:s0 shouter:d0 utter:h0
 shove	jostl:s0 shover:d0 push:h0 forc:h0
 shovel	dig:h0 delv:h0 hand:h1 cut:h1 turn:h1
 show	demonstr:s0 demo:s0 screen:s0 view:s0 exhibit:s0 present:s0 showi:d0 exhibitor:d0
@@ -9398,56 +9367,53 @@ shrapnel	shell:h0
 shred	scintilla:s0 whit:s0 iota:s0 tittl:s0 smidgen:s0 smidgeon:s0 smidgin:s0 smidg:s0
 shrewd	astut:s0 sharp:s0 smart:a0
 shrewish	nag:s0
-shriek	scream:s0 screech:s0 shrill:s0 pipe:s0 screechi:d0 cry:h0 outcri:h0 call:h0
-shrill	shriek:s0 pipe:s0 sharp:s0 high:a0 shout:h0 cry:h0 call:h0 yell:h0
+shriek	scream:s0 screech:s0 shrill:s0 pipe:s0 screechi:d0 cri:h0 outcri:h0 call:h0
+shrill	shriek:s0 pipe:s0 sharp:s0 high:a0 shout:h0 cri:h0 call:h0 yell:h0
 shrine	place:h1 worship:h1 hous:h1 prayer:h1 god:h1
 shrink	shrivel:s0 wither:s0 decreas:h0 diminish:h0 lessen:h0 fall:h0 flinch:s1 squinch:s1
-shrivel	sere:s0 sear:s0 wither:s0 dry:a0
+shrivel	sere:s0 sear:s0 wither:s0 dri:a0
 shroud	enshroud:s0 hide:s0 cover:s0 envelop:h0 enfold:h0 enwrap:h0 wrap:h0 enclos:h0
-shrub	bush:s0 bushi:d0 shrubbi:d0 shrublet:d0 woodi:h1 plant:h1 ligneou:h1
+shrub	bush:s0 bushi:d0 shrubbi:d0 shrublet:d0 woodi:h1 plant:h1 ligneous:h1
 shrubberi	area:h0 countri:h0 veget:h1 flora:h1 botani:h1
 shrug	gestur:h0 motion:h0 gesticul:h0
 shuck	damn:s0 darn:s0 hoot:s0 shit:s0 shitti:d0 worthless:h0 ineptitud:h0 red:s1
 shudder	shiver:s0 unsteadi:a0 throb:s1 thrill:s1 move:h1 involuntarili:h1 reflex:h1 trembl:h1
 shuffl	shambl:s0 scuffl:s0 shuffler:d0 walk:h0 transfer:h1 shift:h1
 shun	eschew:s0 avoid:h0
-shunt	shunter:d0 passag:h0 passagewai:h0 transfer:h0 shift:h0 bypass:s1 conductor:h1 electr:s2
+shunt	shunter:d0 passag:h0 passageway:h0 transfer:h0 shift:h0 bypass:s1 conductor:h1 electr:s2
 shut	close:s0 unopen:s0 shutter:d0 closur:d0 blink:a1 wink:a1 compress:a1 tight:a1
 shutdown	closur:s0 closedown:s0 close:s0 termin:h0 end:h0 conclus:h0 shut:d1
 shutter	shut:d0 mechan:h1 devic:h1 blind:h1 screen:h1
 shuttl	travel:h0 go:h0 move:h0 locomot:h0
-shy	startl:h0 jump:h0 start:h0
-si	sister:s0 sisterli:d0 sisterhood:d0 femal:h1 sibl:h1
 siames	thai:s0 tai:h0 central:s1
 siberia	siberian:d0 geograph:h1 area:h1 region:h1
 sicili	sicilia:s0 italian:h1 region:h1
 sicilian	sicili:d0 italian:h0
-sick	ill:s0 unwel:s0 maladi:s0 unhealthi:a0 unfit:a0 afflict:a0 stricken:a0 aguish:a0
+sick	ill:s0 unwel:s0 maladi:s0 sallow:s0 unhealthi:a0 unfit:a0 afflict:a0 stricken:a0
 sicken	disgust:s0 revolt:s0 nauseat:s0 nausea:d0 repel:h0 repuls:h0 churn:s1 worsen:h1
-sickish	nauseat:s0 nauseou:s0 queasi:s0 sick:s0 nausea:d0 ill:a0
-sickli	sallow:s0 unhealthi:a0
+sickish	nauseat:s0 nauseous:s0 queasi:s0 sick:s0 nausea:d0 ill:a0
 sickroom	room:h0
 side	turnout:s0 sidetrack:s0 broadsid:a0 later:a0 sidelong:a0 region:h0 part:h0 railroad:h0
 sideboard	board:h0
 sidelong	askanc:s0 askant:s0 asquint:s0 squint:s0 squinti:s0 indirect:a0
 sidestep	hedg:s0 fudg:s0 evad:s0 circumv:s0 parri:s0 elud:s0 skirt:s0 dodg:s0
-sidewalk	pavement:s0 pave:d0 walk:h0 walkwai:h0 paseo:h0
-sidewind	rattlesnak:h0 rattler:h0 horn:s1 crotalu:s1 cerast:s1
-sidl	move:h0 sashai:s1
+sidewalk	pavement:s0 pave:d0 walk:h0 walkway:h0 paseo:h0
+sidewind	rattlesnak:h0 rattler:h0 horn:s1 crotalus:s1 cerast:s1
+sidl	move:h0 sashay:s1
 sieg	besieg:s0 beleagu:s0 blockad:h0 encircl:h0 militari:s1
 siev	screen:s0 sift:d0 strainer:h0
 sift	travel:h0 go:h0 move:h0 locomot:h0 siev:s1 strain:s1 strainer:d1 sifter:d1
 sigh	suspir:s0 utter:h0 vocal:h0 breath:h0 respir:h0 take:h1 emit:h1 loos:h2
-sight	spy:s0 perceiv:h0 comprehend:h0 visual:h1 percept:h1 imag:h1 displai:h1 vision:s2
+sight	spi:s0 perceiv:h0 comprehend:h0 visual:h1 percept:h1 imag:h1 display:h1 vision:s2
 sightse	rubberneck:d0 look:h0
 sign	mark:s0 subscrib:s0 signifi:d0 subscript:d0 signatur:d0 signer:d0 autograph:a0 clue:h0
-signal	sign:s0 signalis:s0 signifi:d0 signer:d0 commun:h0 intercommun:h0 bespeak:s1 betoken:s1
-signatur	sign:d0 name:h0 touch:s1 manner:h1 mode:h1 style:h1 wai:h1 fashion:h1
+signal	sign:s0 signalis:s0 signifi:d0 signer:d0 communic:h0 intercommun:h0 bespeak:s1 betoken:s1
+signatur	sign:d0 name:h0 touch:s1 manner:h1 mode:h1 style:h1 way:h1 fashion:h1
 signifi	mean:s0 intend:s0 signif:d0 sign:d0 stand:s1 signific:d1
 signific	import:s0 meaning:a0 moment:a0 epoch:a0 earthshak:a0 evidenti:a0 evidentiari:a0 fundament:a0
 signor	man:h0 adult:h1 male:h1
 signpost	guidepost:s0 sign:h0
-silenc	hush:s0 quieten:s0 still:s0 silent:d0 suppress:a0 condit:h0 statu:h0 subdu:h0
+silenc	hush:s0 quieten:s0 still:s0 silent:d0 suppress:a0 condit:h0 status:h0 subdu:h0
 silent	soundless:s0 still:s0 silenc:d0 quiet:a0 mum:s1 uncommun:a1 incommun:a1
 silhouett	outlin:h0 lineat:h0 project:h0 repres:h1 interpret:h1
 silic	salt:h0
@@ -9470,26 +9436,27 @@ simplifi	simplif:d0 chang:h0 alter:h0 modifi:h0
 simplist	simpl:a0
 simul	imit:s0 copi:s0 fake:s0 fals:s0 faux:s0 artifici:a0 unreal:a0 model:h0
 simultan	coincid:s0 coincident:s0 concurr:s0 cooccur:s0 concur:d0 synchron:a0
-sin	wicked:s0 transgress:s0 trespass:s0 iniquit:s0 ungodli:s0 wick:d0 sinner:d0 iniqu:d0
+sin	wicked:s0 transgress:s0 trespass:s0 iniquit:s0 ungod:s0 wick:d0 sinner:d0 ungodli:d0
 sincer	earnest:s0 serious:s0 genuin:a0 echt:a0 honest:a0 honor:a0 ingenu:a0 artless:a0
-sinewi	fibrou:s0 stringi:s0 unchew:s0 tough:a0
+sinewi	fibrous:s0 stringi:s0 unchew:s0 tough:a0
 sing	vocal:s0 swing:s0 song:d0 singer:d0 interpret:h0 render:h0 char:h0 blacken:h0
 singer	vocalist:s0 vocal:s0 vocalis:s0 sing:d0 musician:h0 instrumentalist:h0 player:h0
-singl	bingl:s0 individu:s0 separ:a0 idiosyncrat:a0 individualist:a0 respect:a0 sever:a0 variou:a0
+singl	bingl:s0 individu:s0 separ:a0 idiosyncrat:a0 individualist:a0 respect:a0 sever:a0 various:a0
 singsong	inton:h0 modul:h0 chant:h0 cantil:h0 pitch:h1 contour:h1
-singular	uniqu:s0 remark:s0 extraordinari:a0 individu:h0 curiou:s1 funni:s1 odd:s1 peculiar:s1
+singular	uniqu:s0 remark:s0 extraordinari:a0 individu:h0 curious:s1 funni:s1 odd:s1 peculiar:s1
 sinist	bale:s0 forbid:s0 menac:s0 minaci:s0 minatori:s0 omin:s0 threaten:s0 omen:d0
 sink	drop:s0 descent:h0 plumb:h1 fixtur:h1 decreas:h1 lessen:h1 chang:h1 postur:h1
 sinner	evildo:s0 sin:d0 wrongdoer:h0 offend:h0
-sinuou	sinuat:s0 wiggli:s0 sinuous:d0 sinuos:d0 curv:a0
-sinusoid	curv:a0 passag:h0 passagewai:h0
+sinuous	sinuat:s0 wigg:s0 sinuos:d0 curv:a0
+sinusoid	curv:a0 passag:h0 passageway:h0
 sioux	siouan:s0 plain:h1 indian:h1 buffalo:h1
 sip	sipper:d0 swallow:h0 drink:h0 deglutit:h0 imbib:h0
 sipper	sip:d0 drinker:h0
 sir	man:h0 adult:h1 male:h1
-sire	beget:s0 get:s0 engend:s0 father:s0 mother:s0 gener:s0 begett:d0 make:h0
+sire	beget:s0 get:s0 engend:s0 father:s0 mother:s0 generat:s0 begett:d0 make:h0
 sirloin	cut:h0 meat:h1
-sister	si:s0 sisterli:d0 sisterhood:d0 femal:h1 sibl:h1
+sis	sister:s0 sisterhood:d0 femal:h1 sibl:h1
+sister	sis:s0 sisterhood:d0 femal:h1 sibl:h1
 sit	pose:s0 seat:s0 motion:h0 movement:h0 move:h0 motil:h0 be:h1 around:s2
 site	tract:h0 parcel:h0 land:s1 situat:s1 piec:h1 ground:h1 posit:h1 place:h1
 situat	locat:s0 set:s0 place:s0 settl:a0 state:h0 determin:h0 find:h0 ascertain:h0
@@ -9511,11 +9478,11 @@ skiff	small:h1 boat:h1
 skill	accomplish:s0 acquir:s0 acquisit:s0 attain:s0 adept:s0 expert:s0 good:s0 practic:s0
 skim	plane:s0 remov:h0 remot:h0 glide:h0 touch:h1
 skin	tegument:s0 cuti:s0 cutan:d0 skinni:d0 connect:h1 tissu:h1 bodi:h1 cover:h1
-skinni	scraggi:s0 scraggli:s0 bonei:s0 boni:s0 scrawni:s0 underweight:s0 weedi:s0 bony:d0
+skinni	scraggi:s0 scragg:s0 boney:s0 boni:s0 scrawni:s0 underweight:s0 weedi:s0 bony:d0
 skip	jump:s0 neglect:h0 pretermit:h0 omit:h0 drop:h0 miss:h0 overlook:h0 overleap:h0
 skirmish	brush:s0 clash:s0 encount:s0 fight:h0 combat:h0 scrap:h0 battler:h0 belliger:h0
 skirt	hedg:s0 fudg:s0 evad:s0 circumv:s0 parri:s0 elud:s0 dodg:s0 duck:s0
-skit	act:h0 plai:h0 playact:h0 perform:h0
+skit	act:h0 play:h0 playact:h0 perform:h0
 skulk	maling:s0 lurk:s0 skulker:d0 lurker:d0 evas:h0 escap:h0 dodg:h0 hide:h0
 skull	bone:h0 os:h0
 skullcap	cap:h0
@@ -9546,6 +9513,7 @@ sleepi	sleepyhead:s0 sleep:d0 asleep:a0
 sleepwalk	somnambulist:s0 noctambulist:s0 noctambul:d0 somnambul:d0 sleeper:h0 slumber:h0
 sleev	arm:s0 cloth:h1 cover:h1
 slender	slight:s0 slim:s0 svelt:s0 thin:a0 lean:a0 narrow:a1
+sli	crafti:s0 cun:s0 dodgi:s0 foxi:s0 guil:s0 knavish:s0 slick:s0 tricksi:s0
 slice	piec:s0 slit:s0 slicer:d0 share:h0 portion:h0 part:h0 percentag:h0 cut:h0
 slick	slipperi:s0 slip:s0 slippi:d0 smooth:h0
 slicker	oilskin:s0 macintosh:h0 mackintosh:h0 mac:h0 mack:h0
@@ -9554,7 +9522,7 @@ slight	rebuff:s0 discourtesi:h0 offens:h0 offenc:h0 activ:h1
 slim	slender:s0 slight:s0 svelt:s0 thin:a0 lean:a0
 slime	dirti:h0 soil:h0 begrim:h0 grime:h0 colli:h0 bemir:h0
 sling	catapult:s0 slinger:d0 throw:h0 hurl:h0 hurtl:h0 cast:h0
-slingshot	sling:s0 catapult:s0 playth:h0 toi:h0
+slingshot	sling:s0 catapult:s0 playth:h0 toy:h0
 slink	walk:h0
 slip	gaff:s0 solec:s0 gaucheri:s0 steal:s0 slither:s0 slipperi:a0 slippi:a0 blunder:h0
 slippag	decreas:h0 decrement:h0
@@ -9562,36 +9530,36 @@ slipper	shod:a0 shodden:a0 sho:a0 footwear:h0 footgear:h0 carpet:s1
 slipperi	slippi:s0 slip:d0 smooth:a0 lubrici:a0 nonstick:a0 slick:a0 slide:a0 slime:a0
 slit	slice:s0 slicer:d0 open:h0 cut:h0 cunt:s1 puss:s1 pussi:s1 snatch:s1
 sliveri	splinteri:s0 sliver:d0 splinter:d0
-slob	sloven:s0 pig:s0 slovenli:d0 vulgarian:h0 person:s1
-sloe	allegheni:s1 plum:s1 alleghani:s1 prunu:s1 alleghaniensi:s1 wild:h1 tree:h1
-slogan	motto:s0 catchword:s0 shibboleth:s0 sai:h0 express:h0 locut:h0 persuas:h0 suasion:h0
+slob	sloven:s0 pig:s0 vulgarian:h0 person:s1
+sloe	allegheni:s1 plum:s1 alleghani:s1 prunus:s1 alleghaniensi:s1 wild:h1 tree:h1
+slogan	motto:s0 catchword:s0 shibboleth:s0 say:h0 express:h0 locut:h0 persuas:h0 suasion:h0
 sloop	sail:h1 vessel:h1 ship:h1
 slop	swill:s0 pigswil:s0 pigwash:s0 spill:s0 splatter:s0 spiller:d0 spillag:d0 feed:h0
 slope	inclin:s0 side:s0 aslant:s0 aslop:s0 diagon:s0 slant:s0 format:h0 gradient:s1
 sloppi	untidi:a0
 slot	posit:h0 schedul:h0 spatial:h1 relat:h1 slit:h1
-slovenli	sloppi:s0 unkempt:s0 frowsi:s0 frowzi:s0 sloven:d0 untidi:a0
+sloven	frowsi:s0 frowzi:s0 slovenli:d0 untidi:a0
+slovenli	sloppi:s0 unkempt:s0 sloven:d0 untidi:h0
 slow	deceler:s0 retard:s0 awkward:s0 clumsi:s0 inept:s0 ineptitud:s0 maladroit:s0 slowdown:d0
 sludg	precipit:h0
 slug	bullet:s0 slog:s0 swig:s0 slugger:d0 projectil:h0 missil:h0 hit:h0
 slugger	batter:s0 hitter:s0 batsman:s0 slug:d0 bat:d0 ballplay:h0 basebal:h1 player:h1
 sluggish	sulki:s0 slow:a0
-sluic	sluicewai:s0 penstock:s0 conduit:h0 pour:h0 pelt:h0 stream:h0 flush:s1 rain:h1
+sluic	sluiceway:s0 penstock:s0 conduit:h0 pour:h0 pelt:h0 stream:h0 flush:s1 rain:h1
 slum	slummi:d0 area:s1 citi:h1 district:h1
 slumber	sleep:s0 kip:s0 slumberi:d0 sleepi:d0 sleeper:d0 rest:h0 log:s1 catch:s1
 slump	slack:s0 falloff:s0 slouch:s0 sloucher:d0 deterior:h0 declens:h0 worsen:h0 sag:h0
 slur	thick:s0 unintellig:a0
 slurp	eat:h0
-sly	crafti:s0 cun:s0 dodgi:s0 foxi:s0 guil:s0 knavish:s0 slick:s0 tricksi:s0
 smack	thwack:s0 smacker:d0 hit:h0 reek:s1 smell:s1 suggest:h1 evok:h1 paint:h2
 small	littl:s0 atom:a0 subatom:a0 bantam:a0 diminut:a0 lilliputian:a0 midget:a0 petit:a0
 smaller	littler:s0 small:a0 littl:a0
 smallish	small:a0 littl:a0
 smallpox	variola:s0 pox:h0 major:s1
-smart	ach:s0 hurt:s0 intellig:a0 astut:a0 sharp:a0 shrewd:a0 cagei:a0 cagi:a0
+smart	ach:s0 hurt:s0 intellig:a0 astut:a0 sharp:a0 shrewd:a0 cagey:a0 cagi:a0
 smash	knock:s0 bash:s0 bang:s0 belt:s0 nail:s0 boom:s0 blast:s0 smasher:d0
 smell	odor:s0 odour:s0 odouris:d0 sensat:h0 esthesi:h0 aesthesi:h0 perceiv:h0 comprehend:h0
-smile	grin:s0 beamish:s0 twinkli:s0 smiler:d0 twinkl:d0 cheer:a0 grimac:h0 facial:h1
+smile	grin:s0 beamish:s0 twink:s0 smiler:d0 twinkl:d0 cheer:a0 grimac:h0 facial:h1
 smirk	simper:s0 smirker:d0 smile:h0
 smite	hit:h0
 smitten	stricken:s0 struck:s0 affect:a0
@@ -9614,17 +9582,17 @@ snapshot	snap:s0 shot:s0 photograph:h0 photo:h0 exposur:h0 pictur:h0 pic:h0
 snare	trap:s0 entrap:s0 ensnar:s0 trammel:s0 snarer:d0 trapper:d0 design:h0 plan:h0
 snarl	snap:s0 utter:h0 vocal:h0 talk:h0 speak:h0 mouth:h0 verbal:h0 verbalis:h0
 snatch	snap:s0 snatcher:d0 seiz:h0 prehend:h0 clutch:h0
-sneak	mous:s0 creep:s0 pussyfoot:s0 creeper:d0 walk:h0 awai:a1 act:h1 move:h1
+sneak	mous:s0 creep:s0 pussyfoot:s0 creeper:d0 walk:h0 away:a1 act:h1 move:h1
 sneaker	shoe:h0 gym:s1 tenni:s1
 sneer	leer:s0 leeri:d0 sneerer:d0 contempt:h0 scorn:h0 express:h0 show:h0 evinc:h0
-snicker	snigger:s0 laugh:h0 express:h1 joi:h1 mirth:h1
+snicker	snigger:s0 laugh:h0 express:h1 joy:h1 mirth:h1
 sniff	whiff:s0 sniffer:d0 smell:h0 sniffl:s1 inhal:h1 inspir:h1 breath:h2
-snigger	snicker:s0 laugh:h0 express:h1 joi:h1 mirth:h1
+snigger	snicker:s0 laugh:h0 express:h1 joy:h1 mirth:h1
 snip	snippet:s0 piec:h0
 sniper	snipe:d0 marksman:h0 sharpshoot:h0 crack:h1 shot:h1
-snivel	cry:h0 weep:h0 tear:h0
+snivel	cri:h0 weep:h0 tear:h0
 snobbish	clannish:s0 cliquish:s0 clubbi:s0 snobbi:s0 snob:d0 club:d0 privat:a0
-snoop	spy:s0 stag:s0 sleuth:s0 snooper:d0 monitor:h0 supervis:h0
+snoop	spi:s0 stag:s0 sleuth:s0 snooper:d0 monitor:h0 supervis:h0
 snore	stertor:s0 snorer:d0 breath:h0 respir:h0 ventil:h0 suspir:h0 saw:s1 wood:s1
 snort	snorter:d0 utter:h0 emit:h0 loos:h1 exhal:h1 expir:h1 huff:s2 breath:h2
 snout	neb:s0 nose:h0 olfactori:h1 organ:h1
@@ -9640,8 +9608,8 @@ soak	soakag:s0 action:h0 activ:h0 immers:h0 plung:h0 overcharg:s1 surcharg:s1 ga
 soap	soapi:d0 saponifi:d0 cleanser:h0 cleaner:h0 cleans:h1 agent:h1
 soapsud	sud:s0 lather:s0 latheri:d0 foam:h0 froth:h0
 soar	surg:s0 zoom:s0 high:a0 rise:h0 lift:h0 aris:h0 upris:h0 upward:s1
-sob	cry:h0 weep:h0
-sober	dry:a0 teetot:a0 uninebri:a0 unintox:a0 seriou:a0 grave:s1 sedat:s1 solemn:s1
+sob	cri:h0 weep:h0
+sober	dri:a0 teetot:a0 uninebri:a0 unintox:a0 serious:a0 grave:s1 sedat:s1 solemn:s1
 sobrieti	sober:s0 temporari:h1 state:h1
 sociabl	social:h0
 social	sociabl:s0 mixer:s0 socialis:s0 societ:s0 socialist:d0 societi:d0 liber:a0 parti:h0
@@ -9658,13 +9626,13 @@ sofa	couch:s0 loung:s0 seat:h0
 soft	brush:a0 fleeci:a0 nap:a0 cheeselik:a0 compress:a0 squeezabl:a0 cottoni:a0 cushion:a0
 soften	demulc:s0 emolli:s0 salv:s0 modul:a0 soft:a0 action:h0 activ:h0 dampen:s1
 soil	dirt:s0 filth:s0 grime:s0 stain:s0 greas:s0 grung:s0 dirti:s0 unclean:s0
-sojourn	visit:s0 stai:h0
+sojourn	visit:s0 stay:h0
 solac	consol:s0 comfort:s0 sooth:s0 consolatori:d0
 solder	join:h0 conjoin:h0
-soldier	soldiership:s0 soldierli:d0 skill:h0 accomplish:h0 acquir:h0 acquisit:h0 attain:h0 enlist:h1
+soldier	soldiership:s0 skill:h0 accomplish:h0 acquir:h0 acquisit:h0 attain:h0 enlist:h1 person:h1
 soldieri	troop:s0 soldier:d0 personnel:h0 forc:h0 militari:s1
 sole	exclus:s0 exclud:d0 unshar:a0 bottom:h0 undersid:h0 undersurfac:h0
-solemn	sedat:s0 staid:s0 solem:s0 grave:s0 sober:s0 graviti:d0 seriou:a0 serious:h0
+solemn	sedat:s0 staid:s0 solem:s0 grave:s0 sober:s0 graviti:d0 serious:a0 earnest:h0
 solicit	beg:s0 tap:s0 beggari:d0 solicitor:d0 request:h0 bespeak:h0 quest:h0 ask:h1
 solicitud	solicit:s0 concern:h0
 solid	solidifi:d0 good:a0 matter:h0 consist:h0 substanc:h0 bodi:h0 hard:a1 coagul:a1
@@ -9683,19 +9651,19 @@ somber	drab:s0 sober:s0 sombr:s0 colorless:a0 colourless:a0
 some	few:a0 mani:a0 ani:a0 whatev:a0 whatsoev:a0 both:a0 sever:a0 much:a1
 someon	person:s0 individu:s0 somebodi:s0 mortal:s0 soul:s0 personhood:d0 personifi:d0 organ:h0
 somersault	somerset:s0 summersault:s0 summerset:s0 flip:s0 tumbl:h0
-somnol	slumber:s0 slumberi:s0 slumbrou:s0 asleep:a0
-son	boi:s0 word:s1 logo:s1 male:h1 offspr:h1 hypostasi:h1 christ:h2
+somnol	slumber:s0 slumberi:s0 slumbrous:s0 asleep:a0
+son	boy:s0 word:s1 logo:s1 male:h1 offspr:h1 hypostasi:h1 christ:h2
 sonar	asdic:s0 echo:s1 sounder:s1 measur:h1 instrument:h1 system:h1 devic:h1 navig:h1
-song	vocal:s0 songster:d0 sing:d0 composit:h0 opu:h0 piec:h0 music:h1 sound:h1
+song	vocal:s0 songster:d0 sing:d0 composit:h0 opus:h0 piec:h0 music:h1 sound:h1
 songwrit	songster:s0 song:d0 compos:h0 ballad:s1 maker:s1
 sonnet	poem:h0 vers:h1 form:h1
-sonni	cub:s0 lad:s0 laddi:s0 boi:h0 male:h1 child:h1
+sonni	cub:s0 lad:s0 laddi:s0 boy:h0 male:h1 child:h1
 sonogram	echogram:s0 pictur:h0 imag:h0 icon:h0 ikon:h0
 sonor	plangenc:s0 reson:s0 reverber:s0 ring:s0 vibranc:s0 heavi:s0 vibrat:d0 plangent:d0
 sooth	comfort:s0 consol:s0 solac:s0 consolatori:d0 reliev:h1 allevi:h1 palliat:h1 assuag:h1
 soothsay	forecast:s0 predictor:s0 prognost:s0 predict:d0 visionari:h0 illusionist:h0 seer:h0
 sooti	jet:s0 pitchi:s0 soot:d0 pitch:d0 achromat:a0 neutral:a0
-sophist	edif:s0 edifi:d0 cosmopolitan:a0 disench:a0 eleg:a0 inform:a0 liter:a0 worldli:a0
+sophist	edif:s0 edifi:d0 world:a0 cosmopolitan:a0 disench:a0 eleg:a0 inform:a0 liter:a0
 sophomor	soph:s0 lowerclassman:h0 underclassman:h0
 soprano	singer:h0 vocalist:h0 vocal:h0 vocalis:h0
 sorb	occlud:s0 sorption:d0 sorbent:d0 combin:a0 turn:h0 take:s1 chang:h1 state:h1
@@ -9717,11 +9685,11 @@ sourc	begin:s0 origin:s0 root:s0 rootag:s0 point:h0 document:h1 paper:h1 seed:s2
 sourdough	leaven:h0
 sous	drench:s0 dous:s0 dows:s0 soak:s0 sop:s0 soaker:d0 wet:h0
 soutan	cassock:h0
-south	southward:a0 southbound:a0 southerli:a0 southern:a0 southernmost:a0 southmost:a0 southeast:a0 southeastern:a0
+south	southward:a0 southbound:a0 souther:a0 southern:a0 southernmost:a0 southmost:a0 southeast:a0 southeastern:a0
 southbound	southward:s0 south:a0
 southeast	southeastward:s0 se:s0 point:h0 compass:h1 southeastern:s2 unit:s2 state:s2 geograph:h2
-southeastern	southeast:s0 southeasterli:s0 south:a0
-southern	confeder:a0 grei:a0 grai:a0 american:h0 sai:h0 express:h0 locut:h0 southerli:s1
+southeastern	southeast:s0 south:a0
+southern	confeder:a0 grey:a0 gray:a0 american:h0 say:h0 express:h0 locut:h0 souther:s1
 southpaw	lefthand:s0 lefti:s0 pitcher:h0 hurler:h0 twirler:h0 left:s1 hand:s1 hander:s1
 southwest	southwestward:s0 sw:s0 point:h0 compass:h1 southwestern:s2 unit:s2 state:s2 geograph:h2
 souvenir	keepsak:s0 token:s0 relic:s0 object:h0 physic:h1
@@ -9730,9 +9698,8 @@ soviet	state:h0
 sow	seed:s0 seeder:d0 sower:d0 put:h0 set:h0 place:h0 pose:h0 posit:h0
 sowbelli	salt:h1 pork:h1
 space	infinit:s0 separ:s0 spacial:d0 spatial:d0 distribut:a0 attribut:h0 rate:h0 put:h0
-spaciou	broad:s0 wide:s0 spacious:d0 larg:a0 big:a0
-spacious	capaci:s0 roomi:s0 commodi:s0 spaciou:d0 larg:h0 big:h0
-spade	dig:h0 delv:h0 plai:h1 card:h1 cut:h1 turn:h1 hand:h2 shovel:h2
+spacious	capaci:s0 roomi:s0 commodi:s0 broad:s0 wide:s0 larg:a0 big:a0
+spade	dig:h0 delv:h0 play:h1 card:h1 cut:h1 turn:h1 hand:h2 shovel:h2
 spain	espana:s0 kingdom:s1 european:h1 countri:h1 nation:h1
 span	cross:s0 travers:s0 sweep:s0 durat:h0 continu:h0 cover:h0 extend:h0 distanc:h1
 spang	bang:s0 hit:h0 strike:h0 imping:h1 run:h1 collid:h1
@@ -9740,7 +9707,7 @@ spaniel	sport:h1 dog:h1 gun:h1
 spanish	romanc:h0 languag:h1 latinian:h1 nation:h1 land:h1 countri:h1 peopl:s2
 spare	save:s0 trim:s0 sparer:d0 thin:a0 lean:a0 refrain:h0 forbear:h0 excess:s1
 spark	flicker:s0 glint:s0 trip:s0 actuat:s0 trigger:s0 activ:s0 act:d0 tripper:d0
-sparkl	twinkl:s0 spark:s0 light:s0 scintil:s0 corusc:s0 twinkli:d0 sparkli:d0 sparkler:d0
+sparkl	twinkl:s0 spark:s0 light:s0 scintil:s0 corusc:s0 twink:d0 sparkler:d0 starri:a0
 sparrow	passerin:h0 true:s1 passeriform:h1 bird:h1
 spars	thin:s0 sparsiti:d0 distribut:a0
 spasm	cramp:s0 symptom:h0 muscl:s1
@@ -9755,38 +9722,39 @@ spearhead	head:h0 lead:h0
 speci	taxon:h0 taxonom:h1 group:h1 categori:h1 kind:h1 sort:h1 form:h1 varieti:h1
 special	specialis:s0 narrow:s0 particular:s0 peculiar:s0 specialist:a0 specif:a0 differenti:a0 offer:h0
 specialist	special:s0 specialis:s0 expert:h0 doctor:h1 doc:h1 physician:h1 md:h1 medico:h1
-specialti	fort:s0 metier:s0 special:s0 strength:s0 asset:h0 plu:h0 strong:s1 suit:s1
+specialti	fort:s0 metier:s0 special:s0 strength:s0 asset:h0 plus:h0 strong:s1 suit:s1
 specif	spec:s0 specifi:d0 particular:a0 special:a0 precis:a0 specialis:a0 circumstanti:a0 limit:a0
 specifi	stipul:s0 qualifi:s0 condit:s0 specif:d0 qualif:d0 stipulatori:d0 mere:a0 nomin:a0
 specimen	exampl:h0 illustr:h0 instanc:h0 repres:h0 sampl:h1
 speck	pinpoint:s0 spot:h0 speckl:h0 dappl:h0 patch:h0 fleck:h0 macul:h0 atom:s1
 speckl	dot:s0 fleck:s0 speck:s0 stippl:s0 pattern:a0
-spectacl	spec:s0 eyeglass:s0 glass:s0 spectacular:d0 sight:h0 displai:h1 present:h1 optic:h1
+spectacl	spec:s0 eyeglass:s0 glass:s0 spectacular:d0 sight:h0 display:h1 present:h1 optic:h1
 spectacular	dramat:s0 strike:s0 striking:d0 drama:d0 impress:a0 spectacl:d1
 spectat	wit:s0 viewer:s0 watcher:s0 looker:s0 look:d0 watch:d0 view:d0 perceiv:h0
 specter	ghost:s0 shade:s0 spook:s0 wraith:s0 spectr:s0 apparit:h0 phantom:h0 phantasm:h0
-spectral	spectrum:d0 apparit:s1 ghostlik:s1 ghostli:s1 phantasm:s1 spiritu:s1 spirit:d1 phantasma:d1
+spectral	spectrum:d0 apparit:s1 ghostlik:s1 ghost:s1 phantasm:s1 spiritu:s1 spirit:d1 phantasma:d1
 spectromet	spectrometr:d0 spectroscop:h0 mass:s1 prism:h1
 spectrophotomet	photomet:h0
 spectroscopi	spectrometri:s0 spectroscop:d0 spectrometr:d0 analysi:s1 spectrum:s1 spectrograph:s1 chemic:h1 qualit:h1
-spectrum	spectral:d0 arrai:h0 scope:h1 rang:h1 reach:h1 orbit:h1 compass:h1 ambit:h1
+spectrum	spectral:d0 array:h0 scope:h1 rang:h1 reach:h1 orbit:h1 compass:h1 ambit:h1
 specul	guess:s0 conjectur:s0 supposit:s0 surmis:s0 hypothesi:s0 hypothec:s0 hypothes:s0 suppos:s0
 specular	mirrorlik:s0 reflect:a0
-speech	address:s0 speak:d0 speechifi:d0 languag:s1 act:h1 commun:s2 spoken:s2 voic:s2
+speech	address:s0 speak:d0 speechifi:d0 languag:s1 act:h1 communic:s2 spoken:s2 voic:s2
 speechless	silenc:h0 quiet:h0
 speed	veloc:s0 rush:s0 hotfoot:s0 hasten:s0 hie:s0 race:s0 speedi:d0 rate:h0
 speedi	rapid:s0 speed:d0 fast:a0 quick:s1
 spell	enchant:s0 tranc:s0 speller:d0 orthographi:h0 recit:h0 go:s1 tour:s1 turn:s1
 spellbind	hypnot:s0 mesmer:s0 hypnosi:d0 attract:a0
 spellbound	fascin:s0 hypnot:s0 hypnotis:s0 mesmer:s0 mesmeris:s0 transfix:s0 enchant:a0
-spend	disburs:s0 outlai:s0 pass:s0 payment:h0 defray:h0 expend:s1 drop:s1 expens:d1
+spend	disburs:s0 outlay:s0 pass:s0 payment:h0 defray:h0 expend:s1 drop:s1 expens:d1
 sphere	domain:s0 area:s0 orbit:s0 field:s0 arena:s0 environ:h0 spheric:d1 artifact:h1
 spheric	sphere:d0 global:s1 globos:s1 globular:s1 orbicular:s1 globe:d1 round:a1 circular:a1
 spherul	ball:h0 globe:h0 orb:h0
+spi	descri:s0 spot:s0 espi:s0 espial:d0 spotter:d0 oper:h0 sight:h0 undercov:s1
 spic	immacul:s0 speckless:s0 spick:s0 spotless:s0 clean:a0
 spice	spiceri:d0 preserv:h0 chang:h0 alter:h0 modifi:h0
 spider	spideri:d0 arachnid:h0 arachnoid:h0
-spideri	arachnoid:s0 arachnidian:s0 spiderlik:s0 spiderli:s0 spider:d0 arachnida:d0
+spideri	arachnoid:s0 arachnidian:s0 spiderlik:s0 spider:s0 arachnida:d0
 spike	electr:h1 discharg:h1 sport:h2 equip:h2
 spill	slop:s0 splatter:s0 spiller:d0 spillag:d0 move:h0 displac:h0 run:h1 flow:h1
 spin	whirl:s0 reel:s0 gyrat:s0 whirler:d0 spinner:d0 revolv:h0 rotat:h0 around:s1
@@ -9796,22 +9764,22 @@ spinnabl	qualiti:h0
 spiral	gyrat:s0 coil:s0 curv:h0 turn:h0 shape:h1
 spire	steepl:s0 tower:h0
 spirit	liquor:s0 booz:s0 boozi:d0 spiritu:d0 spirited:d0 energet:a0 enthusiast:a0 live:a0
-spiritu	religi:s0 religion:d0 religios:d0 sacr:a0 negro:s1 unearthli:s1 unworldli:a1 song:h1
+spiritu	religi:s0 religion:d0 religios:d0 sacr:a0 negro:s1 unearth:s1 unworld:a1 song:h1
 spit	ptyaliz:s0 ptyalis:s0 spew:s0 spue:s0 ptyalism:d0 spitter:d0 expector:h0 cough:h1
 spite	malic:s0 malici:s0 venom:s0 despit:s0 vindict:s0 malevol:h0 malign:h0
 splash	plash:s0 sprinkl:s0 splosh:s0 splashi:d0 sprinkler:d0 distribut:a0 nois:h0 scatter:h0
 splatter	spatter:s0 sputter:s0 splutter:s0 dabbl:s0 splash:s0 splat:d0 cover:a0 nois:h0
 spleen	lien:s0 lienal:d0 splenic:d0 splenet:d0 lymphat:h1 tissu:h1 lymphoid:h1
-splendid	gloriou:s0 resplend:s0 splendifer:s0 glori:d0 beauti:a0
+splendid	glorious:s0 resplend:s0 splendifer:s0 glori:d0 beauti:a0
 splendor	luster:s0 lustr:s0 brillianc:s0 splendour:s0 brilliant:d0 bright:h0 magnific:s1 grandeur:s1
 splenomegali	hypertrophi:h0
 splice	splicer:d0 junction:h0 conjunct:h0 join:h0 conjoin:h0
-splinter	sliver:s0 matchwood:s0 seced:s0 sliveri:d0 splinteri:d0 breakawai:d0 secess:d0 bit:h0
+splinter	sliver:s0 matchwood:s0 seced:s0 sliveri:d0 splinteri:d0 breakaway:d0 secess:d0 bit:h0
 splinteri	splinter:d0 breakabl:a0
 split	divid:s0 separ:s0 dissev:s0 disconnect:s0 disunit:s0 fragment:s0 rend:s0 rip:s0
 splutter	spatter:s0 splatter:s0 sputter:s0 splat:d0 nois:h0
 spoil	botch:s0 bodg:s0 bumbl:s0 fumbl:s0 muff:s0 blow:s0 flub:s0 bungl:s0
-spoke	radiu:s0 support:h0 wheel:s1
+spoke	radius:s0 support:h0 wheel:s1
 spoken	articul:a0 express:a0 utter:a0 verbal:a0 verbalis:a0 oral:a0 unwritten:a0
 spokesman	spokesperson:h0 interpret:h0 repres:h0 voic:h0
 spong	spongi:d0 absorb:h0 wipe:h0 materi:h1 pass:h1
@@ -9825,17 +9793,17 @@ spore	agamet:h0
 sport	athlet:s0 featur:s0 boast:s0 clean:s0 sporti:s0 sportsmanlik:s0 fair:a0 just:a0
 sportsman	sport:s0 sportswoman:s0 sportsmanship:d0 athlet:h0 jock:h0
 sportswoman	sport:s0 sportsman:s0 sportsmanship:d0 athlet:h0 jock:h0
-spot	place:s0 descri:s0 espi:s0 spy:s0 espial:d0 spotter:d0 point:h0 sight:h0
+spot	place:s0 descri:s0 espi:s0 spi:s0 espial:d0 spotter:d0 point:h0 sight:h0
 spotless	immacul:s0 speckless:s0 spic:s0 spick:s0 clean:a0
-spotlight	limelight:s0 glare:s0 foreground:s0 highlight:s0 promin:h0 public:s1 ey:s1 plai:s1
-spous	partner:s0 mate:s0 spousal:d0 rel:h0 relat:h0 marri:s1 person:s1 better:s1
+spotlight	limelight:s0 glare:s0 foreground:s0 highlight:s0 promin:h0 public:s1 eye:s1 play:s1
+spous	partner:s0 mate:s0 spousal:d0 relat:h0 marri:s1 person:s1 better:s1 half:s1
 spout	spurt:s0 spirt:s0 gush:s0 spouter:d0 gusher:d0 pour:h0 rant:s1 jabber:s1
-sprai	pesticid:h0 dispers:h0 dissemin:h0 diffus:h0 scatter:h0 sprinkl:h0 dot:h0 dust:h0
 sprain	twist:s0 wrench:s0 turn:s0 wrick:s0 rick:s0 injur:h0 wound:h0
 sprawl	sprawli:d0 sprawler:d0 posit:h0 postur:h0 attitud:h0 sit:h0 lie:h0 straggl:s1
+spray	pesticid:h0 dispers:h0 dissemin:h0 diffus:h0 scatter:h0 sprinkl:h0 dot:h0 dust:h0
 spread	distribut:s0 dispers:s0 spreader:d0 travel:h0 gap:s1 propag:s1 prepar:a1 chang:h1
 spree	fling:s0 intemper:h0
-sprightli	spirit:a0
+spright	sprightli:d0 spirit:a0
 spring	springtim:s0 jump:s0 leap:s0 bound:s0 bounder:d0 leaper:d0 season:h0 move:h0
 springboard	board:h0
 springfield	capit:s1 illinoi:s1 state:h1
@@ -9850,7 +9818,6 @@ spur	goad:s0 prod:s0 urg:s0 encourag:h0 promot:h0 advanc:h0 boost:h0 further:h0
 spurn	reject:s0 scorn:s0 disdain:s0 turndown:d0 scorner:d0 spurner:d0 refus:h0 declin:h0
 sputnik	satellit:h0 orbit:h0 artifici:h1
 sputter	spatter:s0 splatter:s0 splutter:s0 splat:d0 nois:h0 pop:h0 chang:h1 alter:h1
-spy	descri:s0 spot:s0 espi:s0 espial:d0 spotter:d0 oper:h0 sight:h0 undercov:s1
 squabbl	bicker:s0 spat:s0 tiff:s0 pettifoggeri:s0 fuss:s0 fussi:d0 pettifog:d0 quarrel:h0
 squad	team:s1 armi:h1 unit:h1 social:h2
 squadron	cavalri:h0 air:h2 unit:h2
@@ -9858,7 +9825,7 @@ squall	waul:s0 wawl:s0 squalli:s0 unquiet:a0 howl:h0 ulul:h0 wail:h0 roar:h0
 squar	foursquar:s0 angular:a0 angul:a0 quadrat:a0 squarish:a0 rectangl:h0 shape:h0 form:h0
 squash	crush:s0 squelch:s0 mash:s0 squeez:s0 squeezer:d0 crusher:d0 press:h0
 squat	crouch:s0 scrunch:s0 hunker:s0 chunki:s0 dumpi:s0 squatti:s0 stumpi:s0 short:a0
-squawk	screak:s0 skreak:s0 skreigh:s0 screech:s0 screecher:d0 squawker:d0 shout:h0 cry:h0
+squawk	screak:s0 skreak:s0 skreigh:s0 screech:s0 screecher:d0 squawker:d0 shout:h0 cri:h0
 squeak	whine:s0 screech:s0 creak:s0 screak:s0 skreak:s0 squeaki:d0 squeaker:d0 nois:h0
 squeaki	screaki:s0 screechi:s0 squeak:s0 squeal:s0 screech:d0 high:a0
 squeal	oink:s0 squealer:d0 howl:h0 utter:h0 emit:h0 loos:h1
@@ -9873,26 +9840,25 @@ stab	knife:s0 stabber:d0 injur:h0 wound:h0
 stabil	stabl:s0 stabilis:s0 help:a0 steadi:h0 firm:h0 standard:h0 standardis:h0 normal:h0
 stabl	stall:s0 stabil:d0 constant:a0 perman:a0 last:a0 steadi:a0 firm:a0 unfluctu:a0
 staccato	disconnect:s0 disconnected:d0 abrupt:a0
-stack	stacker:d0 pile:h0 heap:h0 mound:h0 agglomer:h0 cumul:h0 cumulu:h0 load:h0
+stack	stacker:d0 pile:h0 heap:h0 mound:h0 agglomer:h0 cumul:h0 cumulus:h0 load:h0
 stadium	bowl:s0 arena:s0 structur:h0 construct:h0 sport:s1
-staff	forc:h0 personnel:h0 provid:h0 suppli:h0 ply:h0 cater:h0 stick:h1 faculti:s2
+staff	forc:h0 personnel:h0 provid:h0 suppli:h0 pli:h0 cater:h0 stick:h1 faculti:s2
 stage	phase:s0 present:s0 repres:s0 represent:d0 stager:d0 period:h0 degre:s1 level:s1
 stager	stage:d0 supervisor:h0 manag:s1
 stagger	reel:s0 keel:s0 lurch:s0 swag:s0 careen:s0 astonish:s0 astound:s0 stupefi:s0
 stagi	theatric:s0 artifici:h0
 stagnant	dead:s0 stagnanc:d0 stagnat:d0 stand:a0
 stagnat	stagnanc:s0 doldrum:s0 stagnant:d0 inact:h0
-stai	remain:s0 rest:s0 act:h0 deed:h0 be:h0 stick:s1 human:h1 action:h1
 stain	discolor:s0 discolour:s0 stainer:d0 appear:h0 dye:h0 spot:s1 macul:s1 varnish:s1
-stair	step:s0 support:h0 stairwai:h0 staircas:h0
-staircas	stairwai:s0 wai:h0
-stairwai	staircas:s0 wai:h0
+stair	step:s0 support:h0 stairway:h0 staircas:h0
+staircas	stairway:s0 way:h0
+stairway	staircas:s0 way:h0
 stairwel	well:h0
 stake	interest:s0 ventur:s0 hazard:s0 adventur:s0 jeopard:s0 jeopardi:d0 share:h0 portion:h0
 stale	old:a0 unorigin:a0 addl:a0 bad:a0 spoil:a0 spoilt:a0 cold:a0 hard:a0
 stalin	communist:h0 commi:h0 joseph:s1 iosif:s1 vissarionovich:s1 dzhugashvili:s1
 stalk	peduncul:s0 stalker:d0 walk:h0 haunt:s1 pursu:h1 follow:h1
-stall	procrastin:s0 shillysh:s0 dillyd:s0 dillydalli:d0 compart:h0 delai:h0 booth:s1 cubicl:s1
+stall	procrastin:s0 shillysh:s0 dillyd:s0 dillydalli:d0 compart:h0 delay:h0 booth:s1 cubicl:s1
 stamen	reproduct:h1 structur:h1
 stamin	anther:s0 male:a0
 stammer	bumbl:s0 stutter:s0 falter:s0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0
@@ -9905,35 +9871,37 @@ standbi	thing:h0 stand:d1
 standpoint	viewpoint:s0 stand:s0 posit:h0 stanc:h0 postur:h0 point:s1 view:s1
 standstil	deadlock:s0 impass:s0 stalem:s0 situat:h0 dead:s1 end:s1 stand:d1 still:d1
 stapl	basic:s0 commod:h0 good:h0 trade:h1
-star	lead:s0 prima:s0 stellar:s0 starri:d0 major:a0 have:h0 featur:h0 ac:s1
+star	lead:s0 prima:s0 stellar:s0 starri:d0 major:a0 have:h0 featur:h0 ace:s1
 starboard	side:h0
-stardom	star:d0 high:h1 statu:h1
+stardom	star:d0 high:h1 status:h1
 stare	gaze:s0 starer:d0 look:h0
 stark	blunt:s0 crude:s0 uncondit:a0
 starlet	actress:h0
 starlight	light:h0 visibl:h1 radiat:h1
-start	begin:s0 commenc:s0 get:s0 starter:d0 beginn:d0 protrus:a0 turn:h0 plai:h0
+start	begin:s0 commenc:s0 get:s0 starter:d0 beginn:d0 protrus:a0 turn:h0 play:h0
 starter	motor:s1 start:s1 electr:h1
 startl	galvan:s0 galvanis:s0 surpris:a0 shock:h0 floor:h0 ball:h1 blow:h1 water:h1
 startup	begin:h0 start:h0 commenc:h0
 starv	hunger:s0 famish:s0 starvat:d0 malnourish:a0 suffer:h0 hurt:h0 die:h1 deceas:h1
 starvat	famish:s0 starv:d0 hunger:h0 hungri:h0 privat:h1 depriv:h1
-state	provinc:s0 sai:s0 tell:s0 baroni:s0 impos:s0 nobl:s0 provinci:d0 teller:d0
+state	provinc:s0 say:s0 tell:s0 baroni:s0 impos:s0 nobl:s0 provinci:d0 teller:d0
 statement	state:d0 messag:h0 content:h0 substanc:h0 argument:s1 argu:d1 subject:h1 matter:h1
-statesman	solon:s0 statesmanli:d0 statesmanship:d0 politician:h0 politico:h0 pol:h0 nation:s1 leader:s1
-statesmanlik	statesmanli:s0 statesman:d0 diplomat:a0 presidenti:a0
+statesman	solon:s0 statesmanship:d0 politician:h0 politico:h0 pol:h0 nation:s1 leader:s1 polit:h1
+statesmanlik	statesman:s0 diplomat:a0 presidenti:a0
 statesmanship	statecraft:s0 diplomaci:s0 statesman:d0 wisdom:h0 wise:h0
 static	inact:s0 motionless:s0 still:s0 nonmov:a0 unmov:a0
 station	post:s0 send:s0 place:s0 facil:h0 instal:h0 move:h0 displac:h0
 stationeri	letter:s1 paper:s1 write:h1
 statist	datum:h0 data:h1 point:h1
 statistician	statist:d0 mathematician:h0 mathemat:s1
-statu	posit:s0 statuari:d0 statuett:d0 sculptur:h0 state:h0 condit:s1
+statu	statuari:d0 statuett:d0 sculptur:h0
 statuari	collect:h0 aggreg:h0 accumul:h0 assemblag:h0
 statuett	figurin:s0 statu:d0 figur:h0
 statur	esteem:h0 regard:h0 respect:h0
+status	posit:s0 state:h0 condit:s1
 statut	act:h0 enact:h0 legisl:s1
 staunch	steadfast:s0 unswerv:s0 constant:a0
+stay	remain:s0 rest:s0 act:h0 deed:h0 be:h0 stick:s1 human:h1 action:h1
 stead	posit:s0 place:s0 lieu:s0 function:h0 offic:h0 part:h0 role:h0
 steadi	calm:s0 becalm:s0 even:a0 stabl:a0 unagit:a0 depend:a0 regular:a0 firm:a0
 steak	cut:h0 meat:h1
@@ -9945,7 +9913,7 @@ steam	steamer:s0 steami:s0 cook:a0 wet:a0 travel:h0 go:h0 move:h0 locomot:h0
 steamboat	boat:h0
 steamship	steamer:s0 steam:d0 ship:h0
 steed	warhors:h0
-steel	nerv:s0 steeli:d0 alloi:h0 metal:h0 brace:h0 pois:h0 sword:s1 blade:s1
+steel	nerv:s0 steeli:d0 alloy:h0 metal:h0 brace:h0 pois:h0 sword:s1 blade:s1
 steep	immers:s0 engulf:s0 plung:s0 engross:s0 absorb:s0 absorpt:d0 vertic:a0 perpendicular:a0
 steepl	spire:s0 tower:h0
 steer	maneuv:s0 manoeuv:s0 manoeuvr:s0 direct:s0 point:s0 head:s0 guid:s0 channel:s0
@@ -9954,7 +9922,7 @@ stellar	lead:s0 prima:s0 star:s0 major:a0
 stem	root:s0 base:s0 theme:s0 radic:s0 form:h0 signifi:h0 descriptor:h0 word:s1
 stenographi	shorthand:s0 tachygraphi:s0 stenograph:d0 handwrit:h0 hand:h0 script:h0
 stentorian	boom:s0 stentor:d0 full:a0
-step	measur:s0 stair:s0 maneuv:h0 manoeuvr:h0 locomot:h0 travel:h0 stairwai:h0 staircas:h0
+step	measur:s0 stair:s0 maneuv:h0 manoeuvr:h0 locomot:h0 travel:h0 stairway:h0 staircas:h0
 stepchild	child:h0 kid:h0
 stepmoth	steppar:h0
 stepp	plain:h0 field:h0 champaign:h0
@@ -9974,70 +9942,69 @@ stetson	fedora:s0 homburg:s0 trilbi:s0 hat:h0 chapeau:h0 lid:h0 felt:s1
 stew	agit:h0
 steward	stewardship:d0 fiduciari:h0
 stick	lodg:s0 wedg:s0 deposit:s0 jut:s0 project:s0 protrud:s0 reliev:s0 lodgement:d0
-sticki	gluei:s0 glutin:s0 gummi:s0 mucilagin:s0 pasti:s0 viscid:s0 viscou:s0 past:d0
+sticki	gluey:s0 glutin:s0 gummi:s0 mucilagin:s0 pasti:s0 viscid:s0 viscous:s0 past:d0
 stickpin	pin:h0
 stiff	immobil:a0 man:h0 inelast:h0 strong:a1 adult:h1 male:h1 awkward:h1 clumsi:h1
 stiffen	procedur:h0 process:h0 chang:h0 alter:h1 modifi:h1
 stifl	smother:s0 strangl:s0 muffl:s0 repress:s0 stifler:d0 inhibit:h0 suppress:h0 dampen:s1
 still	hush:s0 quiet:s0 calm:s0 tranquil:s0 tranquillis:s0 quieten:s0 lull:s0 inact:s0
-stilt	pile:s0 spile:s0 artifici:s0 contriv:s0 hokei:s0 affect:a0 unnatur:a0 column:h0
-stimul	stimulu:s0 input:s0 excit:s0 excitatori:d0 rous:a0 stir:a0 interest:a0 invigor:a0
-stimulu	stimul:s0 input:s0 inform:h0
+stilt	pile:s0 spile:s0 artifici:s0 contriv:s0 hokey:s0 affect:a0 unnatur:a0 column:h0
+stimul	stimulus:s0 input:s0 excit:s0 excitatori:d0 rous:a0 stir:a0 interest:a0 invigor:a0
+stimulus	stimul:s0 input:s0 inform:h0
 sting	bite:s0 burn:s0 stinger:d0 pain:h0 hurt:h0 ach:h0 smart:h0 prick:s1
 stink	icki:s0 crappi:s0 lousi:s0 rotten:s0 shitti:s0 stinki:s0 stinker:d0 shit:d0
 stipul	qualifi:s0 condit:s0 specifi:s0 specif:d0 qualif:d0 stipulatori:d0 contract:h0 undertak:h0
 stir	stirrer:d0 agit:h0 move:h0 displac:h0 shift:s1 budg:s1 stimul:s2 excit:s2
 stirrup	support:h0 iron:s1
 stitch	sew:s0 stitcheri:d0 stitcher:d0 sewer:d0 fasten:h0 fix:h0 secur:h0 run:s1
-stock	carri:s0 stockpil:s0 banal:s0 commonplac:s0 hacknei:s0 shopworn:s0 threadbar:s0 timeworn:s0
+stock	carri:s0 stockpil:s0 banal:s0 commonplac:s0 hackney:s0 shopworn:s0 threadbar:s0 timeworn:s0
 stockad	fortif:h0 munit:h0
 stockbrok	agent:h0 factor:h0 broker:h0
 stockhold	sharehold:s0 shareown:s0 investor:h0
 stoic	stoical:s0 stoicism:d0 unemot:a0 philosoph:h0 adult:h1 grownup:h1 person:s2
 stoical	stoic:s0 stoicism:d0 unemot:a0
-stoicism	stolid:s0 stoical:d0 unemotion:h0 emotionless:h0 philosoph:h2 doctrin:h2 theori:h2
+stoicism	stolid:s0 stoical:d0 unemot:h0 emotionless:h0 philosoph:h2 doctrin:h2 theori:h2
 stoke	stoker:d0 tend:h0
 stolid	impass:s0 unemot:a0
-stomach	tummi:s0 tum:s0 breadbasket:s0 viscu:h0 abdomen:s1 venter:s1 belli:s1 ventral:d1
+stomach	tummi:s0 tum:s0 breadbasket:s0 viscus:h0 abdomen:s1 venter:s1 belli:s1 ventral:d1
 stomp	stamp:s0 stump:s0 stamper:d0 stomper:d0 walk:h0
 stone	rock:s0 lapid:s0 stoni:d0 rocki:d0 stoner:d0 kill:h0 natur:h1 object:h1
 stool	seat:h0
 stoop	crouch:s0 bend:s0 bow:s0 hunch:s0 crook:s0 stooper:d0 unerect:a0 inclin:h0
 stop	halt:s0 end:h0 conclus:h0 finish:h0 stoppag:s1 discontinu:s1 ceas:s1 quit:s1
 storag	store:d0 retent:h0 keep:h0 hold:h0 storehous:s1 depot:s1 entrepot:s1 depositori:h1
-store	shop:s0 storag:d0 outlet:h0 keep:h0 stock:s1 fund:s1 hive:s1 awai:s1
+store	shop:s0 storag:d0 outlet:h0 keep:h0 stock:s1 fund:s1 hive:s1 away:s1
 storefront	shopfront:s0 front:h0
 storehous	depot:s0 entrepot:s0 storag:s0 store:s0 depositori:h0 deposit:h0 depositari:h0 repositori:h0
 storekeep	shopkeep:s0 tradesman:s0 merchant:h0 merchandis:h0 market:s1 keeper:s1
-storeria	genu:s1 reptil:h1
+storeria	genus:s1 reptil:h1
 storeroom	stowag:s0 room:h0 storag:s1
-stori	narr:s0 narrat:s0 tale:s0 celebr:s0 histori:s0 tell:d0 gloriou:a0 messag:h0
+stori	narrat:s0 tale:s0 celebr:s0 histori:s0 tell:d0 glorious:a0 messag:h0 content:h0
 storm	ramp:s0 rage:s0 stormi:d0 rampant:d0 rampag:d0 act:h0 behav:h0 do:h0
-stormi	storm:d0 inclement:a0 unpeac:a0 angri:a0 furiou:a0 rage:a0 tempestu:a0 wild:a0
+stormi	storm:d0 inclement:a0 unpeac:a0 angri:a0 furious:a0 rage:a0 tempestu:a0 wild:a0
 storylin	plot:h0 line:s1
 storytel	narrat:s0 teller:s0 tell:d0 speaker:h0 talker:h0 utter:h0 verbal:h0 verbalis:h0
-stout	stalwart:s0 resolut:a0 portli:s1 fat:a1 hardi:s2 sturdi:s2 robust:a2
+stout	stalwart:s0 resolut:a0 port:s1 fat:a1 hardi:s2 sturdi:s2 robust:a2
 stove	rang:s0 kitchen:s1 cook:s1 applianc:h1 heater:h1 warmer:h1
 stow	stowag:d0 pack:h0
 straddl	be:h0 rang:s1 constitut:h1 repres:h1 compris:h1 make:h2
 strafe	strafer:d0 attack:h0 assail:h0
-straggl	sidetrack:s0 depart:s0 digress:s0 sprawl:s0 rambl:s0 straggli:s0 straggler:d0 untidi:a0
-straggler	strayer:s0 strai:d0 straggl:d0 dawdler:h0 drone:h0 laggard:h0 lagger:h0 trailer:h0
-strai	roll:s0 wander:s0 swan:s0 tramp:s0 roam:s0 cast:s0 rambl:s0 rove:s0
+straggl	sidetrack:s0 depart:s0 digress:s0 sprawl:s0 rambl:s0 stragg:s0 straggler:d0 untidi:a0
+straggler	strayer:s0 stray:d0 straggl:d0 dawdler:h0 drone:h0 laggard:h0 lagger:h0 trailer:h0
 straight	consecut:s0 continu:a0 uninterrupt:a0 direct:a1 vertic:a1 perpendicular:a1 align:a1 unbent:a1
-straightawai	straight:s0 section:h0 segment:h0
+straightaway	straight:s0 section:h0 segment:h0
 straighten	unbend:s0 chang:h1 postur:h1 alter:h1 modifi:h1
 straightforward	unequivoc:a0 univoc:a0 unambigu:a0 squar:s1 straight:s1 direct:a1
-strain	strenuou:s0 strive:s0 reach:s0 labor:s0 labour:s0 arduou:s0 strenuous:d0 arduous:d0
+strain	strenuous:s0 strive:s0 reach:s0 labor:s0 labour:s0 arduous:s0 effort:a0 awkward:a0
 strait	sound:s0 channel:h0
 straitlac	priggish:s0 prim:s0 prissi:s0 prudish:s0 puritan:s0 straightlac:s0 victorian:s0 proper:a0
 strand	maroon:s0 isol:s0 unaccompani:a0 form:h0 shape:h0 pattern:h0 abandon:h0 forsak:h0
-strang	unfamiliar:s0 unusu:s0 antic:a0 fantast:a0 grotesqu:a0 crazi:a0 curiou:a0 funni:a0
+strang	unfamiliar:s0 unusu:s0 antic:a0 fantast:a0 grotesqu:a0 crazi:a0 curious:a0 funni:a0
 stranger	alien:s0 unknown:s0 intrud:h0 interlop:h0 trespass:h0
 strangl	strangul:s0 throttl:s0 smother:s0 stifl:s0 suppress:s0 throttler:d0 strangler:d0 inhibit:a0
 strangul	choke:s0 strangl:s0 throttl:s0 suffoc:h0 asphyxi:h0
 strap	tie:h0 bind:h0 leather:h1 strip:h1
-stratagem	ploi:s0 gambit:s0 maneuv:h0 manoeuvr:h0 tactic:h1
+stratagem	ploy:s0 gambit:s0 maneuv:h0 manoeuvr:h0 tactic:h1
 strateg	strategi:d0 import:a1
 strategi	scheme:s0 strateg:d0 strategist:d0 plan:h1 action:h1
 strategist	strategian:s0 strategi:d0 planner:h0 contriv:h0 devis:h0
@@ -10047,15 +10014,16 @@ stratum	stratifi:d0 layer:h0
 stravinski	stravinskian:d0 stravinskyan:d0 compos:h0 igor:s1 fyodorovich:s1
 straw	chromat:a0 chaff:s1 husk:s1 shuck:s1 stalk:s1 stubbl:s1 chaffi:d1 plant:h1
 strawberri	berri:h0
+stray	roll:s0 wander:s0 swan:s0 tramp:s0 roam:s0 cast:s0 rambl:s0 rove:s0
 streak	run:s0 streaki:s0 pattern:a0 success:h0 move:h0 characterist:h1 stripe:s2 bar:s2
 stream	watercours:s0 streamlet:d0 water:h0 float:h0 drift:h0 blow:h0 flow:s1 current:s1
 streamlin	effici:a0 train:h0 railroad:h1
 street	thoroughfar:h0 environ:h2
-streetcar	tram:s0 tramcar:s0 trollei:s0 car:s1 self:h1 propel:h1 vehicl:h1
+streetcar	tram:s0 tramcar:s0 trolley:s0 car:s1 self:h1 propel:h1 vehicl:h1
 streetlight	lamp:h0 street:s1
 strength	properti:h0 postur:s1 capabl:h1 militari:s2 forc:s2 intens:h2
 strengthen	fortifi:s0 fortif:d0 chang:h0 alter:h0 modifi:h0 beef:s1
-strenuou	strain:d0 strenuous:d0 strenuos:d0 energet:a0
+strenuous	strain:d0 strenuos:d0 energet:a0
 stress	emphasi:s0 accent:s0 accentu:s0 emphas:s0 emphasis:s0 punctuat:s0 distress:s0 emphat:d0
 stretch	flexibl:a0 flexil:a0 expans:h0 enlarg:h0 be:h0 reach:s1 along:s1 extend:s1
 strew	straw:s0 spread:h0 distribut:h0 cover:h1
@@ -10069,39 +10037,39 @@ string	twine:s0 thread:s0 draw:s0 threader:d0 stringer:d0 cord:h0 arrang:h0 set:
 stringi	wiri:s0 thin:a0 lean:a0
 strip	depriv:s0 divest:s0 divestitur:d0 part:h0 piec:h0 take:h0 slip:s1 undress:s1
 stripe	band:s0 stripi:s0 pattern:a0 adorn:h0
-strive	nisu:s0 pain:s0 strain:s0 endeavor:s0 endeavour:s0 strenuou:d0 attempt:h0 effort:h0
-stroke	shot:s0 maneuv:h0 manoeuvr:h0 plai:h0 touch:h0 throw:s1 movement:h1 motion:h1
+strive	nisus:s0 pain:s0 strain:s0 endeavor:s0 endeavour:s0 strenuous:d0 attempt:h0 effort:h0
+stroke	shot:s0 maneuv:h0 manoeuvr:h0 play:h0 touch:h0 throw:s1 movement:h1 motion:h1
 stroll	ambl:s0 promenad:s0 saunter:s0 perambul:s0 ambul:d0 stroller:d0 walk:h0
 strong	power:a0 robust:a0 rug:a0 tough:a0 toughen:a0 beardown:a0 brawni:a0 hefti:a0
 strop	sharpen:h0
 structur	construct:s0 organ:a0 artifact:h0 artefact:h0 organis:h0 coordin:h0 constitut:h1 composit:h1
 struggl	battl:s0 fight:s0 struggler:d0 troubl:a0 attempt:h0 effort:h0 endeavor:h0 endeavour:h0
 strum	thrum:s0 sound:h0
-strut	pranc:s0 swagger:s0 tittup:s0 ruffl:s0 sashai:s0 cock:s0 prancer:d0 gait:h0
+strut	pranc:s0 swagger:s0 tittup:s0 ruffl:s0 sashay:s0 cock:s0 prancer:d0 gait:h0
 strychnin	phytotoxin:h0 alkaloid:h0 plant:h1 toxin:h1
 stub	plant:h1 part:h1 structur:h1
 stubborn	obstinaci:s0 obstin:s0 mulish:s0 unregener:s0 intract:a0 pighead:a0 bullhead:a0 disobedi:a0
 stucco	plaster:h0
 stud	dot:s0 constel:s0 adorn:a0 decor:a0 cover:h0 continu:h0 extend:h0
 student	pupil:s0 educate:s0 educ:d0 studentship:d0 studi:d0 enrolle:h0 scholar:s1 bookman:s1
-studi	survei:s0 examin:s0 analyz:s0 analys:s0 canvass:s0 analyst:d0 analysi:d0 scrutini:h0
+studi	survey:s0 examin:s0 analyz:s0 analys:s0 canvass:s0 analyst:d0 analysi:d0 scrutini:h0
 studio	workplac:h0 work:h0
-studiou	studious:d0 care:a0
+studious	care:a0
 stuf	full:a0
 stuff	materi:s0 substanc:h0 cram:h0 thrust:s1 shove:s1 squeez:s1 object:h1 push:h1
 stuffi	airless:s0 close:s0 unair:s0 unventil:a0 stodgi:s1 convent:a1
 stumbl	falter:s0 bumbl:s0 walk:h0 trip:s1 tripper:d1 stumbler:d1 move:h1 hit:s2
 stump	stumper:d0 campaign:h0 candidaci:h0 candidatur:h0 election:h0 perplex:h0 vex:h0 stick:h0
 stun	stupefi:s0 amaz:s0 astoni:s0 astonish:s0 astound:s0 arrest:s0 sensat:s0 stupefact:d0
-stung	annoi:s0 irrit:s0 mif:s0 nettl:s0 peev:s0 piss:s0 rile:s0 roil:s0
+stung	annoy:s0 irrit:s0 mif:s0 nettl:s0 peev:s0 piss:s0 rile:s0 roil:s0
 stunt	feat:h0 effort:h0 exploit:h0 imped:h0 hinder:h0
 stupefi	astonish:s0 astound:s0 stagger:s0 impress:a0
-stupend	coloss:s0 prodigi:s0 colossu:d0 larg:a0 big:a0
+stupend	coloss:s0 prodigi:s0 colossus:d0 larg:a0 big:a0
 stupid	stupe:s0 dullard:s0 dolt:s0 pillock:s0 foolish:a0 unintellig:a0 anserin:a0 dopi:a0
 stupor	daze:s0 shock:s0 stupefact:h0 groggi:s1 semiconsci:s1 unconsci:h1
 sturdi	hardi:s0 stalwart:s0 stout:s0 robust:a0
 stutter	bumbl:s0 stammer:s0 falter:s0 talk:h0 speak:h0 utter:h0 mouth:h0 verbal:h0
-style	manner:s0 mode:s0 wai:s0 fashion:s0 titl:s0 stylist:d0 styliz:d0 mannerli:d0
+style	manner:s0 mode:s0 way:s0 fashion:s0 titl:s0 stylist:d0 styliz:d0 properti:h0
 stylemark	hallmark:s0 trademark:s0 earmark:s0 characterist:h0
 stylist	style:d0 rhetor:a0 artist:h0 creativ:h1 person:h1
 styliz	stylis:s0 convention:s0 conventionalis:s0 artifici:a0 unreal:a0 standard:h0 standardis:h0 normal:h0
@@ -10110,7 +10078,7 @@ sub	substitut:s0 exchang:h0 chang:h0 interchang:h0 stand:s1 fill:s1
 subcommitte	committe:h0 commiss:h0
 subconsci	unconsci:a0
 subcontin	landmass:h0 land:h1 mass:h1
-subcontract	job:s0 subcontractor:d0 hire:h0 engag:h0 emploi:h0 farm:s1
+subcontract	job:s0 subcontractor:d0 hire:h0 engag:h0 employ:h0 farm:s1
 subdivis	tract:h0 parcel:h0 subdivid:d1 piec:h1 land:h1 ground:h1 divis:h1 partit:h1
 subdu	repress:s0 quash:s0 subjug:s0 reduc:s0 hush:s0 mute:s0 quiet:s0 subduer:d0
 subfigur	figur:h0
@@ -10119,7 +10087,7 @@ subhuman	infrahuman:a0
 subject	topic:s0 theme:s0 themat:d0 person:a0 prejud:a0 unobject:a0 unverifi:a0 messag:h0
 subjectivist	subjectiv:d0 intellectu:h0 intellect:h0
 subjug	subject:s0 repress:s0 quash:s0 subdu:s0 reduc:s0 subduer:d0 relationship:h0 oppress:h0
-sublim	empyr:s0 empyrean:s0 gloriou:a0 chang:h0 reverend:s1 sacr:a1 elat:a2
+sublim	empyr:s0 empyrean:s0 glorious:a0 chang:h0 reverend:s1 sacr:a1 elat:a2
 subliterari	inform:a0
 submarin	pigboat:s0 sub:s0 submers:h0 warship:h1
 submerg	submers:s0 sink:h0 settl:h0 drown:s1 overwhelm:s1 go:h1 cover:h1 spread:h2
@@ -10154,15 +10122,14 @@ subtitl	suppli:h0 provid:h0 render:h0 furnish:h0
 subtl	elus:s0 elud:d0 impalp:a0
 subtleti	nuanc:s0 niceti:s0 shade:s0 refin:s0 mean:h0 signific:h0 signif:h0 import:h0
 subtract	deduct:s0 calcul:h0 cipher:h0 cypher:h0 comput:h0 reckon:h0 figur:h0 take:s1
-suburb	suburbia:s0 suburban:d0 commun:h0 area:s1 residenti:h1 district:h1
+suburb	suburbia:s0 suburban:d0 communiti:h0 area:s1 residenti:h1 district:h1
 suburban	suburbanis:s0 suburbia:d0 decentr:a0 decentralis:a0
 suburbanit	resid:h0 occup:h0 occupi:h0
 subvert	overthrow:s0 overturn:s0 subvers:d0 depos:h0 bring:s1 forc:h1
-subwai	metro:s0 tube:s0 underground:s0 railwai:h0 railroad:h0 system:s1 line:h1
-succe	win:s0 winner:d0 succeed:d0 come:s1 bring:s1 home:s1 bacon:s1 deliv:s1
-succeed	subsequ:a0 consecut:a0 ensu:a0 follow:a0 underment:a0 next:a0 postmortem:a0 line:a1
-success	sequenc:s0 sequenti:s0 consecut:s0 sequent:s0 serial:s0 succe:d0 seri:d0 prosper:a0
-successor	replac:s0 succe:d0 peer:h0 equal:h0 match:h0 compeer:h0 substitut:h1
+subway	metro:s0 tube:s0 underground:s0 railway:h0 railroad:h0 system:s1 line:h1
+succeed	win:s0 winner:d0 follow:a0 subsequ:a0 consecut:a0 ensu:a0 underment:a0 next:a0
+success	sequenc:s0 sequenti:s0 consecut:s0 sequent:s0 serial:s0 succeed:d0 seri:d0 prosper:a0
+successor	replac:s0 succeed:d0 peer:h0 equal:h0 match:h0 compeer:h0 substitut:h1
 succor	relief:s0 succour:s0 ministr:s0 minist:d0 aid:h0 assist:h0 help:h0
 succumb	yield:s0 accept:h0 consent:h0 knuckl:s1 buckl:s1 go:h1
 such	much:a0
@@ -10183,7 +10150,7 @@ suffus	perfus:s0 flush:h0
 sugar	saccharifi:s0 sweeten:h0 dulcifi:h0 edulcor:h0 dulcor:h0 refin:s1
 suggest	propos:s0 advis:s0 implic:s0 proposit:d0 impli:d0 connot:a0 idea:h0 thought:h0
 suicid	kill:h0 put:h1 death:h1
-suit	accommod:s0 fit:s0 suitabl:s0 fitter:d0 garment:h0 composit:h0 opu:h0 piec:h0
+suit	accommod:s0 fit:s0 suitabl:s0 fitter:d0 garment:h0 composit:h0 opus:h0 piec:h0
 suitabl	suit:s0 fit:a0 qualiti:h0
 suitcas	bag:s0 grip:s0 baggag:h0 luggag:h0 travel:s1
 suitor	suer:s0 wooer:s0 woo:d0 admir:h0 ador:h0
@@ -10193,43 +10160,43 @@ sullen	dark:s0 dour:s0 glower:s0 glum:s0 moodi:s0 moros:s0 saturnin:s0 sour:s0
 sulphur	sulfur:s0 process:h0 treat:h0
 sultan	ruler:h0 swayer:h0 grand:s1 turk:s1
 sultri	sensual:s0 hot:a0 stifl:s1 sulfur:s1 sulphur:s1
-sum	amount:s0 asset:h0 monei:s1 total:s1 summat:d1 quantiti:h1 collect:h2 aggreg:h2
+sum	amount:s0 asset:h0 money:s1 total:s1 summat:d1 quantiti:h1 collect:h2 aggreg:h2
 sumatra	island:h0
 summar	summaris:s0 resum:s0 summari:d0 repeat:h0 reiter:h0 ingemin:h0 iter:h0 restat:h0
 summari	summar:d0 summaris:d0 statement:h0
 summat	sum:s0 rundown:s0 total:s0 tot:s0 add:s0 talli:s0 addibl:d0 addit:d0
 summer	summertim:s0 summeri:d0 season:h0 time:h1 year:h1
 summon	cite:s0 citat:d0 call:h0 send:h1
-sumptuou	delux:s0 gild:s0 grand:s0 luxuri:s0 opul:s0 princ:s0 lush:s0 sumptuous:d0
+sumptuous	delux:s0 gild:s0 grand:s0 luxuri:s0 opul:s0 princ:s0 lush:s0 sumptuos:d0
 sun	sunbath:s0 star:h0 lie:h0 sunlight:s1 sunshin:s1 light:h1 visibl:h2 radiat:h2
-sunbak	adust:s0 bake:s0 parch:s0 scorch:s0 dry:a0
+sunbak	adust:s0 bake:s0 parch:s0 scorch:s0 dri:a0
 sunburnt	sunburn:s0 unhealthi:a0
-sundai	dominicu:s0 sun:s0 lord:s1 dai:s1 rest:h1
+sunday	dominicus:s0 sun:s0 lord:s1 day:s1 rest:h1
 sunder	fragment:h0 fragmentis:h0 break:h1
 sundial	timepiec:h0 timekeep:h0 horolog:h0
-sundown	sunset:s0 hour:h0 time:h1 dai:h1
-sundri	assort:s0 miscellan:s0 mix:s0 motlei:s0 heterogen:a0
+sundown	sunset:s0 hour:h0 time:h1 day:h1
+sundri	assort:s0 miscellan:s0 mix:s0 motley:s0 heterogen:a0
 sunken	recess:s0 hollow:a0
 sunlight	sunshin:s0 sun:s0 light:h0 visibl:h1 radiat:h1
-sunni	cheeri:s0 gai:s0 cheer:d0
-sunrai	sunbeam:s0 beam:h0 rai:h0 shaft:h0 irradi:h0 light:h1
+sunni	cheeri:s0 gay:s0 cheer:d0
+sunray	sunbeam:s0 beam:h0 ray:h0 shaft:h0 irradi:h0 light:h1
 sunshad	awn:s0 sunblind:s0 canopi:h0
 sunshin	sunlight:s0 sun:s0 light:h0 visibl:h1 radiat:h1
 sunstruck	sunlit:s0 light:a0
 suntan	bronz:s0 tan:s0 brunet:a0 brunett:a0
-super	ac:s0 crack:s0 tiptop:s0 topnotch:s0 top:s0 superior:a0 comprehens:a1
+super	ace:s0 crack:s0 tiptop:s0 topnotch:s0 top:s0 superior:a0 comprehens:a1
 superb	brilliant:s0 brillianc:d0 superior:a0
-supercili	disdain:s0 haughti:s0 imperi:s0 lordli:s0 overbear:s0 pride:s0 sniffi:s0 swagger:s0
+supercili	disdain:s0 haughti:s0 imperi:s0 lord:s0 overbear:s0 pride:s0 sniffi:s0 swagger:s0
 superfici	shallow:s0 careless:a0 frivol:a0 outward:a0 appar:a0 ostens:a0 seem:a0 dilettant:a0
-superhighwai	expresswai:s0 freewai:s0 motorwai:s0 pike:s0 throughwai:s0 thruwai:s0 highwai:h0 state:s1
-superimpos	superpos:s0 superposit:d0 lai:h0 put:h0 set:h0 place:h0 pose:h0 posit:h0
+superhighway	expressway:s0 freeway:s0 motorway:s0 pike:s0 throughway:s0 thruway:s0 highway:h0 state:s1
+superimpos	superpos:s0 superposit:d0 lay:h0 put:h0 set:h0 place:h0 pose:h0 posit:h0
 superintend	overs:s0 overse:s0 supervis:s0 manag:s0 supervisor:d0 supervisori:d0 administ:h0 administr:h0
-superior	superordin:s0 qualiti:a0 best:a0 ac:a0 crack:a0 super:a0 tiptop:a0 topnotch:a0
+superior	superordin:s0 qualiti:a0 best:a0 ace:a0 crack:a0 super:a0 tiptop:a0 topnotch:a0
 superl	greatest:s0 sterl:s0 superior:a0 prais:h0 congratul:h0 kudo:h0 extol:h0
 supermarket	groceri:h0 market:h0 store:h1 food:h1
 supernat	support:a0
-supernatur	occult:s0 supernaturalist:d0 unreal:a0 apparit:a0 ghostlik:a0 ghostli:a0 phantasm:a0 spectral:a0
-supersed	supplant:s0 replac:s0 supersess:d0 supersedur:d0 succe:h0 follow:h0 superven:s1 come:h1
+supernatur	occult:s0 supernaturalist:d0 unreal:a0 apparit:a0 ghostlik:a0 ghost:a0 phantasm:a0 spectral:a0
+supersed	supplant:s0 replac:s0 supersess:d0 supersedur:d0 succeed:h0 follow:h0 superven:s1 come:h1
 superstit	superstiti:d0 belief:h0 notion:s1
 superstiti	superstit:d0 irrat:a0
 supervis	superintend:s0 oversight:s0 manag:s0 overse:s0 supervisori:d0 supervisor:d0 overs:d0 direct:h0
@@ -10237,36 +10204,36 @@ supervisor	supervis:d0 superior:h0 superordin:h0
 supin	resupin:s0 unerect:a0
 supper	sup:d0 meal:h0 repast:h0
 suppl	lissom:s0 lith:s0 grace:h0
-supplant	replac:s0 supersed:s0 supersess:d0 supersedur:d0 succe:h0 follow:h0 superven:s1 come:h1
+supplant	replac:s0 supersed:s0 supersess:d0 supersedur:d0 succeed:h0 follow:h0 superven:s1 come:h1
 supplement	addendum:s0 postscript:s0 supplementari:s0 auxiliari:s0 subsidiari:s0 subsidiar:d0 secondari:a0 matter:h0
 supplementari	auxiliari:s0 subsidiari:s0 supplement:s0 subsidiar:d0 secondari:a0
 suppli	provid:s0 render:s0 furnish:s0 provis:d0 supplier:d0 give:h0 issu:s1 issuer:d1
-supplic	supplicatori:d0 suppliant:d0 beg:h0 implor:h0 prai:h0
+supplic	supplicatori:d0 suppliant:d0 beg:h0 implor:h0 pray:h0
 supplier	provid:s0 suppli:d0 businessperson:h0 bourgeoi:h0
 support	protagonist:s0 champion:s0 admir:s0 booster:s0 friend:s0 encourag:s0 boost:d0 backup:d0
-suppos	sai:s0 supposit:d0 oblig:a0 specul:h0 think:s1 opin:s1 imagin:s1 reckon:s1
+suppos	say:s0 supposit:d0 oblig:a0 specul:h0 think:s1 opin:s1 imagin:s1 reckon:s1
 suppress	subdu:s0 conquer:s0 conqueror:d0 subduer:d0 suppressor:d0 control:h0 hold:h0 contain:h0
 suprem	ultim:a0 sovereign:s1 domin:a1 superior:a2
 supremaci	domin:s0 masteri:s0 supremacist:d0 master:d0 ascend:h0 control:h0
+sur	ugli:s0 surli:d0
 sure	certain:s0 convinc:a0 posit:a0 confid:a0 care:a1 predict:a2 bound:a2 destin:a2
 sureti	certainti:h0 sure:h1 foregon:h1 conclus:h1
 surf	breaker:s0 break:d0 wave:h0 move:h1 ridg:h1
 surfac	rise:s0 aboveground:a0 opencast:a0 opencut:a0 artifact:h0 artefact:h0 ascend:h0 come:s1
 surfact	wetter:s0 wet:s1 agent:s1 surfac:s1 activ:s1 chemic:h1
-surfeit	cloi:s0 suppli:h0 provid:h0 render:h0 furnish:h0
+surfeit	cloy:s0 suppli:h0 provid:h0 render:h0 furnish:h0
 surg	rush:s0 spate:s0 upsurg:s0 billow:s0 heav:s0 billowi:s0 stormi:a0 flow:h0
 surgeon	sawbon:s0 doctor:h0 doc:h0 physician:h0 md:h0 medico:h0 oper:s1
-surli	ugli:s0
 surmis	guess:s0 conjectur:s0 supposit:s0 specul:s0 hypothesi:s0 hypothet:d0 hypothec:d0 hypothes:d0
 surmount	overcom:s0 subdu:s0 master:s0 beat:h0 crush:h0 shell:h0 trounc:h0 vanquish:h0
-surpass	excel:s0 stand:s1 outstrip:s1 outmatch:s1 outgo:s1 exce:s1 outdo:s1 surmount:s1
-surplu	excess:s0 surplusag:s0 nimieti:s0 extra:s0 redund:s0 spare:s0 supererogatori:s0 superflu:s0
+surpass	excel:s0 stand:s1 outstrip:s1 outmatch:s1 outgo:s1 exceed:s1 outdo:s1 surmount:s1
+surplus	excess:s0 surplusag:s0 nimieti:s0 extra:s0 redund:s0 spare:s0 supererogatori:s0 superflu:s0
 surpris	surprising:d0 astonish:a0 amaz:a0 astoni:a0 astound:a0 stun:a0 dumbfound:a0 dumfound:a0
 surrend	resign:s0 surrender:d0 despair:h0 yield:h0 cede:s1 deliv:s1 cession:d1 give:h1
 surround	milieu:s0 environ:s0 ring:s0 skirt:s0 border:s0 encircl:s0 encompass:s0 circumfer:s0
-survei	studi:s0 apprais:s0 examin:h0 scrutini:h0 measur:h0 mensur:h0 analyz:h0 analys:h0
 surveil	polic:h1 work:h1 investig:h1
-surveyor	survei:d0 engin:h0 technologist:h0 appli:h1 scientist:h1
+survey	studi:s0 apprais:s0 examin:h0 scrutini:h0 measur:h0 mensur:h0 analyz:h0 analys:h0
+surveyor	survey:d0 engin:h0 technologist:h0 appli:h1 scientist:h1
 surviv	endur:s0 live:s0 last:s0 go:s0 extant:a0 anim:h0 life:h0 aliv:h0
 survivor	subsist:s0 surviv:d0 unfortun:h0 person:h1 individu:h1 someon:h1 somebodi:h1 mortal:h1
 suscept	sensit:a0 unprotect:a0 vulner:a0 allerg:a0 hypersensit:a0 hypersensitis:a0 sensitis:a0 supersensit:a0
@@ -10280,9 +10247,8 @@ sustain	prolong:s0 susten:d0 continu:h0 uphold:h0 preserv:h0 keep:s1 suffer:s1 h
 susten	nutriment:s0 nourish:s0 nutrit:s0 aliment:s0 victual:s0 alimentari:d0 sustain:d0 nutritionari:d0
 swab	swob:s0 mop:h0 wipe:h1
 swad	bunch:h0 clump:h0 cluster:h0
-swagger	tittup:s0 ruffl:s0 pranc:s0 strut:s0 sashai:s0 cock:s0 disdain:s0 haughti:s0
+swagger	tittup:s0 ruffl:s0 pranc:s0 strut:s0 sashay:s0 cock:s0 disdain:s0 haughti:s0
 swahili	bantu:h0 bantoid:h1 languag:h1
-swai	rock:s0 shake:s0 rocker:d0 power:h0 swing:s1 swinger:d1 move:h1 back:h1
 swallow	sup:s0 tast:h0 mouth:h0 drink:s1 deglutit:s1 get:s1 consumpt:h1 ingest:h1
 swami	hindu:h0 hindoo:h0
 swamp	swampland:s0 drench:s0 swampi:d0 wetland:h0 flood:h0 delug:s1 inund:s1 fill:h1
@@ -10296,6 +10262,7 @@ swash	wave:h0 move:h1 ridg:h1
 swashbuckl	daredevil:s0 madcap:s0 hothead:s0 lunat:s0 adventur:h0 ventur:h0
 swatch	piec:h1 cloth:h1 materi:h1
 swath	swaddl:s0 cover:h0 bind:h0
+sway	rock:s0 shake:s0 rocker:d0 power:h0 swing:s1 swinger:d1 move:h1 back:h1
 swayback	dip:s0 lordot:s0 lordosi:d0 unfit:a0
 swear	curs:s0 explet:s0 oath:s0 swearword:s0 cuss:s0 blasphem:s0 imprec:s0 swearer:d0
 sweat	perspir:s0 sudor:s0 sudat:s0 sweater:d0 secret:h0 excret:h0 egest:h0 elimin:h0
@@ -10305,7 +10272,7 @@ sweatshirt	pullov:h0 slipov:h0
 swede	european:h0
 sweden	sverig:s0 kingdom:s1 scandinavian:h1 countri:h1 nation:h1
 sweep	expans:s0 brush:s0 wide:a0 broad:a0 scope:h0 rang:h0 reach:h0 orbit:h0
-sweet	sugari:s0 tasti:a0 cloi:a0 saccharin:a0 syrupi:a0 treacli:a0 sweetish:a0 tast:h0
+sweet	sugari:s0 tasti:a0 cloy:a0 saccharin:a0 syrupi:a0 treac:a0 sweetish:a0 tast:h0
 sweetheart	sweeti:s0 steadi:s0 truelov:s0 lover:h0 good:h2 person:h2
 swell	puffi:s0 lump:s0 bulli:s0 cork:s0 crack:s0 dandi:s0 great:s0 groovi:s0
 swelter	sweltri:s0 hot:a0
@@ -10315,7 +10282,7 @@ swig	gulp:s0 draft:s0 draught:s0 swallow:h0 drink:h0 deglutit:h0
 swim	swimmer:d0 aquat:h0 travel:h0 go:h0 move:h0 locomot:h0 float:s1 floater:d1
 swimsuit	swimwear:s0 garment:h0 bath:s1 suit:s1 swim:s1 costum:s1
 swindl	victim:s0 rook:s0 goldbrick:s0 nobbl:s0 diddl:s0 bunco:s0 defraud:s0 scam:s0
-swing	swinger:d0 action:h0 activ:h0 move:h0 displac:h0 swai:s1 playth:h1 toi:h1
+swing	swinger:d0 action:h0 activ:h0 move:h0 displac:h0 sway:s1 playth:h1 toy:h1
 swingi	lilt:s0 swing:s0 trip:s0 rhythmic:a0
 swipe	sideswip:a0 hit:h0
 swirl	whirl:s0 vortex:s0 convolut:s0 twirl:s0 twiddl:s0 twirler:d0 revolv:h0 rotat:h0
@@ -10359,11 +10326,11 @@ synthesis	synthes:s0 synthesi:d0 compound:h0 combin:h0
 synthet	semisynthet:s0 artifici:a0 unreal:a0
 syria	syrian:d0 arab:s1 republ:s1 asian:h1 countri:h1 nation:h1
 syrian	syria:d0
-syringa	philadelphu:h0 mock:s1 orang:s1 coronariu:s1
-syrupi	cloi:s0 saccharin:s0 treacli:s0 treacl:d0 sweet:a0
+syringa	philadelphus:h0 mock:s1 orang:s1 coronarius:s1
+syrupi	cloy:s0 saccharin:s0 treac:s0 treacl:d0 sweet:a0
 system	instrument:h0 scheme:s1 group:h1 matter:h2
 systemat	systematis:s0 ration:s0 rationalis:s0 system:s0 systemis:s0 organ:a0 regular:a0 organis:h0
-tabl	tabular:d0 tabul:d0 arrai:h0 furnitur:h1 piec:h2 articl:h2
+tabl	tabular:d0 tabul:d0 array:h0 furnitur:h1 piec:h2 articl:h2
 tableau	arrang:h0 vivant:s1 view:h1 aspect:h1 prospect:h1 scene:h1 vista:h1 panorama:h1
 tablet	slab:h0
 tabletop	work:h1 surfac:h1
@@ -10385,26 +10352,27 @@ tailgat	tailboard:s0 gate:h0
 tailor	orient:s0 trim:s0 plain:a0 adapt:h0 accommod:h0 cut:s1 design:h1
 taint	contamin:s0 impur:h0
 taiwan	china:s0 island:h0 nationalist:s1 republ:s1
-take	return:s0 issu:s0 proce:s0 yield:s0 payoff:s0 incom:h0 act:h0 move:h0
+take	return:s0 issu:s0 proceed:s0 yield:s0 payoff:s0 incom:h0 act:h0 move:h0
 taken	interpret:s0 understood:a0
-takeoff	departur:h0 go:h0 leav:h0 take:d1 awai:h1
+takeoff	departur:h0 go:h0 leav:h0 take:d1 away:h1
 takeov	coup:s0 putsch:s0 etat:s1 take:d1 group:h1 action:h1
-tale	narr:s0 narrat:s0 stori:s0 tell:d0 messag:h0 content:h0 substanc:h0 fib:s1
+tale	narrat:s0 stori:s0 tell:d0 messag:h0 content:h0 substanc:h0 fib:s1 tarradiddl:s1
 talent	endow:s0 gift:s0 natur:s1 abil:h1 expert:h1
 talisman	supernatur:a0
-talk	negoti:s0 dialogu:s0 speak:s0 chatti:s0 gabbi:s0 garrul:s0 loquaci:s0 talki:s0
-talki	chatti:s0 gabbi:s0 garrul:s0 loquaci:s0 talk:s0 loquac:d0 gab:d0 volubl:a0
-tall	larg:a0 big:a0 high:a0 gangl:a0 gangli:a0 lanki:a0 rangi:a0 leggi:a0
+talk	negoti:s0 dialogu:s0 speak:s0 speech:d0 talkat:d0 convers:h0 discuss:h0 word:h0
+talkat	chatti:s0 gabbi:s0 garrul:s0 loquaci:s0 talki:s0 talk:d0 loquac:d0 gab:d0
+talki	chatti:s0 gabbi:s0 garrul:s0 loquaci:s0 talkat:s0 talk:d0 loquac:d0 gab:d0
+tall	larg:a0 big:a0 high:a0 gangl:a0 gang:a0 lanki:a0 rangi:a0 leggi:a0
 talli	run:s0 score:h0
 tallow	anim:h1 oil:h1
 tame	chasten:s0 subdu:s0 unexcit:a0 chang:h0 alter:h0 modifi:h0
-tamper	meddl:s0 fiddl:s0 monkei:s0 manipul:h0 chang:h1 state:h1
+tamper	meddl:s0 fiddl:s0 monkey:s0 manipul:h0 chang:h1 state:h1
 tan	suntan:s0 sunburn:s0 burn:s0 bronz:s0 brunet:a0 brunett:a0 hyperpigment:h0 topaz:s1
 tang	nip:s0 piquanc:s0 piquant:s0 tangi:s0 zest:s0 zesti:d0 nippi:d0 spici:h0
 tangent	tangenti:d0 tangenc:d0 straight:h1 line:h1
 tangenti	digress:s0 irrelev:a0
 tangibl	touchabl:s0 concret:a0 tactil:a0 tactual:a0 real:s1 realiti:d1
-tangl	snarl:a0 snarli:a0 afoul:a0 foul:a0 enmesh:a0 intermesh:a0 entangl:a0 knotti:a0
+tangl	snarl:a0 snar:a0 afoul:a0 foul:a0 enmesh:a0 intermesh:a0 entangl:a0 knotti:a0
 tango	ballroom:h1 danc:h1
 tank	armi:s1 armor:s1 combat:s1 vehicl:s1 armour:s1 militari:h1 track:h1 vessel:h1
 tanker	oiler:s0 oil:d0 tank:s1 ship:s1 cargo:h1 vessel:h1
@@ -10415,7 +10383,7 @@ tape	fix:a0 strip:h0 slip:h0 record:h1
 taper	decreas:h0 diminish:h0 lessen:h0 fall:h0
 tapestri	complex:h0
 tar	pitch:s0 pitchi:d0 bitumen:h0
-target	mark:s0 refer:h0 prei:s1 quarri:s1 point:h1 victim:h1 fair:s2 game:s2
+target	mark:s0 refer:h0 prey:s1 quarri:s1 point:h1 victim:h1 fair:s2 game:s2
 tariff	duti:s0 indirect:h1 tax:h1
 tarnish	stain:s0 macul:s0 sulli:s0 defil:s0 macula:d0 spot:h0 fleck:h0 blob:h0
 tarpaulin	tarp:s0 canva:h0 canvass:h0
@@ -10434,10 +10402,9 @@ tax	taxat:s0 burdensom:s0 oner:s0 taxabl:d0 taxer:d0 heavi:a0 levi:h0 impos:h0
 taxabl	nonexempt:s0 tax:d0 assess:a0 dutiabl:a0 ratabl:a0 rateabl:a0
 taxi	cab:s0 hack:s0 taxicab:s0 car:h0 auto:h0 automobil:h0 machin:h0 motorcar:h0
 taxidriv	taximan:s0 cabdriv:s0 cabman:s0 cabbi:s0 driver:h0 hack:s1 liveri:s1
-taxpai	nonexempt:a0
-taxpay	payer:h0 remuner:h0
+taxpay	nonexempt:a0 payer:h0 remuner:h0
 tea	beverag:h0 drink:h0 drinkabl:h0 potabl:h0 teatim:s1 meal:h1 repast:h1 afternoon:s2
-teacart	tea:s1 cart:s1 trollei:s1 wagon:s1 serv:h1
+teacart	tea:s1 cart:s1 trolley:s1 wagon:s1 serv:h1
 teach	instruct:s0 pedagogi:s0 learn:s0 pedagog:d0 instructor:d0 teachabl:d0 teacher:d0 educ:h0
 teacher	instructor:s0 instructorship:d0 instruct:d0 teachership:d0 teach:d0 educ:h0 pedagogu:h0 pedagog:h0
 teakettl	kettl:h0 boiler:h0
@@ -10445,7 +10412,7 @@ teakwood	teak:s0 wood:h0
 team	squad:s0 unit:h0 teamster:d1 social:h1 anim:h2 group:h2
 teammat	mate:s0 associ:h0
 teamster	team:d0 driver:h0
-tear	teardrop:s0 cry:s0 weep:s0 ruptur:s0 snap:s0 bust:s0 drop:h0 drib:h0
+tear	teardrop:s0 cri:s0 weep:s0 ruptur:s0 snap:s0 bust:s0 drop:h0 drib:h0
 teas	teaser:s0 annoy:s0 vexer:s0 rib:s0 tantal:s0 badger:s0 pester:s0 bug:s0
 teaspoon	contain:h0
 teat	nippl:s0 mammilla:s0 mamilla:s0 pap:s0 tit:s0 reproduct:h1 organ:h1 sex:h1
@@ -10453,7 +10420,7 @@ technic	profici:s0 techniqu:d0 technolog:s2
 technician	techniqu:d0 skill:h1 worker:h1 train:h1 workman:h1
 techniqu	technician:d0 method:h0 profici:s1 technic:d1 skill:h1
 technolog	technologist:d0 scientif:a0 applic:h0 engin:s1 technic:s1 practic:h1 disciplin:h1 subject:h1
-tediou	bore:s0 deaden:s0 dull:s0 irksom:s0 slow:s0 tiresom:s0 wearisom:s0 tedium:d0
+tedious	bore:s0 deaden:s0 dull:s0 irksom:s0 slow:s0 tiresom:s0 wearisom:s0 tedium:d0
 tee	site:h0 ground:s1 land:h1
 teem	pullul:s0 swarm:s0 hum:h0 buzz:h0 seeth:h0
 teen	adolesc:s0 teenag:s0 young:a0 immatur:a0 time:h1 life:h1
@@ -10462,13 +10429,13 @@ teensi	bitti:s0 teentsi:s0 teeni:s0 wee:s0 weeni:s0 weensi:s0 weeness:d0 bit:d0
 teeter	seesaw:s0 totter:s0 move:h0
 teetotal	teetotalist:s0 teetot:d0 abstain:h0 abstin:h0 nondrink:h0
 telegram	wire:s0 messag:h0
-telegraph	telegraphi:s0 telegraphist:s0 cabl:s0 wire:s0 wirer:d0 apparatu:h0 setup:h0 oper:h0
+telegraph	telegraphi:s0 telegraphist:s0 cabl:s0 wire:s0 wirer:d0 apparatus:h0 setup:h0 oper:h0
 telegraphi	telegraphist:d0 telegraph:d0 telecommun:h0 telecom:h0
-telepathi	telepath:d0 telepathist:d0 thought:s1 transfer:s1 psychic:h1 commun:h1 anomal:h1
+telepathi	telepath:d0 telepathist:d0 thought:s1 transfer:s1 psychic:h1 communic:h1 anomal:h1
 telephon	phone:s0 call:s0 ring:s0 phoner:d0 caller:d0 telecommun:h0 set:s1 telephoni:s1
 telescop	squash:h0 crush:h0 squelch:h0 mash:h0 squeez:h0
 televis	telecast:s0 tv:s0 video:s0 broadcast:h0 air:h0 send:h0 beam:h0 transmit:h0
-tell	state:s0 sai:s0 reveal:s0 telltal:s0 teller:d0 statement:d0 inform:a0 informatori:a0
+tell	state:s0 say:s0 reveal:s0 telltal:s0 teller:d0 statement:d0 inform:a0 informatori:a0
 telltal	reveal:s0 tell:s0 inform:a0 informatori:a0
 temer	audac:s0 audaci:s0 temerari:d0 bold:h0 dare:h0 hardi:h0 hardihood:h0
 temper	piqu:s0 irrit:s0 annoy:h0 chafe:h0 vexat:h0 mood:s1 humor:s1 humour:s1
@@ -10497,15 +10464,16 @@ tennesse	tn:s0 volunt:s1 state:s1 american:h1
 tenni	lawn:s1 court:h1 game:h1
 tenor	voic:s1 sing:h1 pitch:h1
 tens	grammat:h1 categori:h1 syntact:h1
-tension	tens:s0 stress:s0 strain:h0 tensiti:s1 taut:s1 mental:h1 nervou:h1 condit:h1
+tension	tens:s0 stress:s0 strain:h0 tensiti:s1 taut:s1 mental:h1 nervous:h1 condit:h1
 tensionless	lax:a0
-tent	camp:s0 encamp:s0 bivouack:s0 probationari:s0 provision:s0 provisionari:s0 provis:d0 probat:d0
+tent	camp:s0 encamp:s0 bivouack:s0 shelter:h0 inhabit:h0 habit:h0 collaps:s1
 tentacl	tentacular:d0 grip:h0 grasp:h0
+tentat	probationari:s0 provision:s0 provisionari:s0 provis:d0 probat:d0 condit:a0
 tenth	ordin:a0 part:s1 ten:s1 percent:s1 common:h1 fraction:h1 simpl:h1
 tenur	incumb:s0 term:h0 offic:s1
 tepid	lukewarm:s0 warm:a0
-term	foot:s0 word:h0 statu:h0 posit:h0 name:h0 call:h0 price:s1 damag:s1
-termin	terminu:s0 depot:s0 expir:s0 expiri:s0 end:s0 station:h0 chang:h0 alter:h0
+term	foot:s0 word:h0 status:h0 posit:h0 name:h0 call:h0 price:s1 damag:s1
+termin	terminus:s0 depot:s0 expir:s0 expiri:s0 end:s0 station:h0 chang:h0 alter:h0
 terminolog	nomenclatur:s0 languag:s0 word:h0
 terrac	patio:s0 area:h0
 terrain	tract:h0 parcel:h0 piec:h1 land:h1 ground:h1
@@ -10519,7 +10487,7 @@ terror	panic:s0 affright:s0 terroris:s0 terrorist:d0 terrifi:d0 panicki:d0 fear:
 terrorist	terror:d0 radic:h0
 terrycloth	terri:s0 cloth:h0 fabric:h0 materi:h0 textil:h0 towel:h0
 ters	crisp:s0 curt:s0 lacon:s0 concis:a0
-test	trial:s0 tryout:s0 try:s0 examin:s0 prove:s0 essai:s0 tri:s0 trier:d0
+test	trial:s0 tryout:s0 tri:s0 examin:s0 prove:s0 essay:s0 trier:d0 proven:a0
 testament	creed:h0 credo:h0 will:s1 testamentari:d1 instrument:h1 legal:h2 document:h2 offici:h2
 testicl	testi:s0 orchi:s0 ball:s0 ballock:s0 bollock:s0 nut:s0 egg:s0 testicular:d0
 testifi	attest:s0 testimoni:d0 declar:h0 take:s1 stand:s1 bear:s1 wit:s1 prove:s1
@@ -10532,28 +10500,27 @@ text	textual:d0 matter:h0
 textil	fabric:s0 cloth:s0 materi:s0 artifact:h0 artefact:h0
 textur	rough:a0 unsmooth:a0 feel:h0 tactil:h1 properti:h1 qualiti:h1 charact:h1 lineament:h1
 thailand	siam:s0 kingdom:s1 asian:h1 countri:h1 nation:h1
-thamnophi	genu:s1 reptil:h1
-thank	grate:s0 appreci:s0 gratitud:h0 acknowledg:h0 convei:h0 aid:h1 assist:h1 help:h1
-thanksgiv	dai:s1 legal:h1 holidai:h1 nation:h1 public:h1 feast:h1 fete:h1
+thamnophi	genus:s1 reptil:h1
+thank	grate:s0 appreci:s0 gratitud:h0 acknowledg:h0 convey:h0 aid:h1 assist:h1 help:h1
+thanksgiv	day:s1 legal:h1 holiday:h1 nation:h1 public:h1 feast:h1 fete:h1
 thatch	hairdo:h0 hairstyl:h0 coiffur:h0 coif:h0 hair:h1 style:h1
 thaw	melt:s0 dissolv:s0 unfreez:s0 unthaw:s0 dethaw:s0 meltabl:d0 melter:d0 heat:h0
 theater	theatr:s0 hous:s0 build:h0 edific:h0 dramaturgi:s1 dramat:s1 theatric:d1 dramaturg:d1
 theatr	theater:s0 hous:s0 build:h0 edific:h0 dramaturgi:s1 dramat:s1 theatric:d1 dramaturg:d1
 theatrego	playgoer:s0 theatergo:s0 spectat:h0 wit:h0 viewer:h0 watcher:h0 looker:h0
-theatric	theater:d0 histrion:a1 melodramat:a1 showi:a1 stagi:a1 stagei:a1
+theatric	theater:d0 histrion:a1 melodramat:a1 showi:a1 stagi:a1 stagey:a1
 theistic	theist:s0 theism:d0
 themat	theme:d0
 theme	subject:s0 topic:s0 themat:d0 messag:h0 content:h0 substanc:h0 motif:s1 matter:h1
 then	past:a0 point:h0 time:h1
-theolog	theologi:d0
-theologi	divin:s0 theolog:d0 theologist:d0 disciplin:h0 subject:h0 field:h0 studi:h0 bailiwick:h0
-theologian	theologist:s0 theolog:s0 theologis:s0 theologi:d0 scholar:h0 bookman:h0 student:h0 scholarli:h1
+theolog	divin:s0 theologist:d0 disciplin:h0 subject:h0 field:h0 studi:h0 bailiwick:h0 area:h1
+theologian	theologist:s0 theolog:s0 theologis:s0 scholar:h0 bookman:h0 student:h0 person:h1
 theorem	proposit:h0
 theoret	theori:d0 abstract:a0 conjectur:a0 divinatori:a0 hypothet:a0 suppos:a0 supposit:a0 suppositi:a0
 theori	theorist:d0 theoret:d0 theoretician:d0 explan:h0 hypothesi:s1 possibl:s1 theoriz:d1 theoris:d1
 theorist	theoretician:s0 theoriz:s0 theoris:s0 idealogu:s0 theori:d0 intellectu:h0 intellect:h0
 theoriz	specul:s0 theoris:s0 conjectur:s0 hypothes:s0 hypothesis:s0 hypothec:s0 suppos:s0 supposit:d0
-therapeut	cur:s0 heal:s0 alter:s0 remedi:s0 san:s0 cure:d0 health:a0 therapi:d1
+therapeut	curat:s0 heal:s0 alter:s0 remedi:s0 sanat:s0 cure:d0 health:a0 therapi:d1
 therapi	therapeut:d0 therapist:d0 medic:h1 care:h1 aid:h1
 therapist	healer:s0 heal:d0 therapi:d0 expert:h0
 thermal	thermic:s0 calor:s0 calori:d0
@@ -10577,7 +10544,7 @@ thiev	larceni:s0 theft:s0 thieveri:s0 steal:s0 thievish:s0 larcenist:d0 larcen:d
 thigh	limb:h0
 thighbon	femur:s0 femori:s0 femor:d0 leg:h1 bone:h1
 thill	shaft:h0
-thin	tenuiti:s0 slender:s0 tenuou:d0 lean:a0 narrow:a0 blade:a0 capillari:a0 hairlik:a0
+thin	tenuiti:s0 slender:s0 tenuous:d0 lean:a0 narrow:a0 blade:a0 capillari:a0 hairlik:a0
 thing	situat:h0 properti:h0 belong:h0 hold:h0 state:h1 affair:h1 action:h1 abstract:h2
 think	thought:s0 cerebr:s0 intellect:s0 mentat:s0 believ:s0 consid:s0 conceiv:s0 consider:d0
 thinker	mind:s0 think:d0 intellectu:h0 intellect:h0 creativ:s1
@@ -10585,7 +10552,7 @@ thiocyan	salt:h0
 thiouracil	organ:h1 compound:h1
 third	tierc:s0 tertiari:s0 ordin:a0 common:h1 fraction:h1 simpl:h1 posit:h1 base:s2
 thirst	thirsti:s0 drive:h0 hunger:s1 hungri:s1 desir:h1
-thirsti	dry:a0
+thirsti	dri:a0
 thirteen	xiii:s0 cardin:a0 baker:s1 dozen:s1 long:s1 larg:h1 integ:h1
 thirteenth	ordin:a0
 thirti	xxx:s0 cardin:a0 time:h1 life:h1 larg:h1 integ:h1
@@ -10599,10 +10566,10 @@ thoroughfar	road:h0 rout:h0
 thoroughgo	exhaust:s0 thorough:s0 complet:a0
 thought	idea:s0 think:d0 ideal:d0 ideat:d0 profound:a0 content:h0 cerebr:s1 intellect:s1
 thoughtless	inconsider:a0 unconsid:a0 unreflect:a0 unthink:a0 unthought:a0 uncar:s1
-thousand	chiliad:s0 grand:s0 thou:s0 yard:s0 cardin:a0 on:s1 larg:h1 integ:h1
+thousand	chiliad:s0 grand:s0 thou:s0 yard:s0 cardin:a0 one:s1 larg:h1 integ:h1
 thrash	thresh:s0 lam:s0 flail:s0 beat:h0 convuls:s1 slash:s1 toss:s1 jactit:s1
 thread	yarn:s0 weav:s0 wind:s0 meander:s0 wander:s0 cord:h0 travel:h0 go:h0
-threadbar	banal:s0 commonplac:s0 hacknei:s0 shopworn:s0 stock:s0 timeworn:s0 tire:s0 trite:s0
+threadbar	banal:s0 commonplac:s0 hackney:s0 shopworn:s0 stock:s0 timeworn:s0 tire:s0 trite:s0
 threat	menac:s0 danger:h0 warn:h1 declar:h2
 threaten	endang:s0 jeopard:s0 jeopardis:s0 menac:s0 imperil:s0 peril:s0 bale:s0 forbid:s0
 three	iii:s0 trio:s0 threesom:s0 tierc:s0 leash:s0 troika:s0 triad:s0 trine:s0
@@ -10617,21 +10584,21 @@ throb	pound:s0 rhythmic:a0 puls:h0 pulsat:h0 heartbeat:h0 beat:h0 ach:h0 smart:h
 throe	agoni:h0 suffer:h0 excruci:h0
 thrombos	obstruct:a0
 thrombosi	occlus:h0
-thrombu	clot:h0 coagulum:h0
+thrombus	clot:h0 coagulum:h0
 throne	chair:h1 state:h1
 throng	multitud:s0 concours:s0 mob:s0 pack:s0 pile:s0 jam:s0 crowd:a0 gather:h0
 throttl	acceler:s0 restrict:s0 trammel:s0 limit:s0 bound:s0 confin:s0 valv:h0 strangl:s1
 through	done:s0 finish:a0
 throw	thrower:d0 propuls:h0 actuat:h0 propel:h0 impel:h0 opportun:h1 chanc:h1 move:h1
 thrust	push:s0 forc:h0 stab:s1 stuff:s1 shove:s1 squeez:s1 ahead:a1 blow:h1
-thruwai	expresswai:s0 freewai:s0 motorwai:s0 pike:s0 superhighwai:s0 throughwai:s0 highwai:h0 state:s1
+thruway	expressway:s0 freeway:s0 motorway:s0 pike:s0 superhighway:s0 throughway:s0 highway:h0 state:s1
 thud	thump:s0 clump:s0 clunk:s0 dull:s0 clunki:d0 unreverber:a0 nonreson:a0 sound:h0
-thugge	murder:h0 slai:h0 execut:h0
+thugge	murder:h0 slay:h0 execut:h0
 thumb	pollex:s0 hitchhik:s0 hitch:s0 finger:h0 ride:h0
 thumbnail	fingernail:h0
 thump	clump:s0 clunk:s0 thud:s0 beat:s0 pound:s0 clunki:d0 sound:h0 move:h0
 thunder	boom:s0 roar:s0 thunderi:s0 deafen:s0 earsplit:s0 noisi:a0 loud:a0 nois:h0
-thursdai	th:s0 weekdai:h0
+thursday	th:s0 weekday:h0
 thwack	blow:h0
 thwart	cross:s0 queer:s0 spoil:s0 scotch:s0 foil:s0 frustrat:s0 baffl:s0 bilk:s0
 thyroglobulin	iodoprotein:h0 iodin:h1 protein:h1
@@ -10639,22 +10606,21 @@ thyroid	endocrin:h0 gland:s1 ductless:h1
 thyronin	amino:h1 acid:h1 aminoalkano:h1
 thyrotrophin	thyrotropin:s0 tsh:s0 hormon:h0 endocrin:h0 thyrotrop:s1 thyrotroph:s1 thyroid:s1 stimul:s1
 thyroxin	tetraiodothyronin:s0 thyroid:h1 hormon:h1
-ti	truss:s0 bound:a0 unit:a1
 tibet	thibet:s0 xizang:s0 sitsang:s0 tibetan:d0 asian:h1 countri:h1 nation:h1
 tibetan	tibet:d0 himalayish:h0
 tick	click:s0 sound:h0 go:h0 ticktock:s1 ticktack:s1 beat:s1 ticker:d1 acarin:h1
 ticket	commerci:h1 document:h1 instrument:h1
 tidbit	titbit:s0 dainti:h0 delicaci:h0 goodi:h0 kickshaw:h0 treat:h0 choic:s1 morsel:s1
-tide	new:s0 intellig:s0 word:s0 tidal:d0 inform:h0 info:h0 period:h1 event:h1
+tide	news:s0 intellig:s0 word:s0 tidal:d0 inform:h0 info:h0 period:h1 event:h1
 tidewat	coastal:h1 plain:h1 region:s2 geograph:h2 area:h2
-tie	neckti:s0 bind:s0 bindabl:d0 binder:d0 tier:d0 ty:d0 neckwear:h0 fasten:h0
+tie	neckti:s0 bind:s0 truss:s0 bindabl:d0 binder:d0 tier:d0 bound:a0 neckwear:h0
 tiger	person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0 cat:h1 panthera:s2
 tight	tens:a0 choki:a0 clench:a0 clinch:a0 close:a0 snug:a0 skintight:a0 tightfit:a0
 tighten	fasten:s0 alter:h0 modif:h0 adjust:h0 chang:h0 modifi:h0 stiffen:s2 constrain:s2
 tile	cover:a0 slab:h0
 till	plow:a0 plough:a0
 tilt	lean:s0 tip:s0 slant:s0 angl:s0 cant:s0 atilt:s0 leaner:d0 inclin:a0
-tilth	condit:h0 statu:h0
+tilth	condit:h0 status:h0
 timber	lumber:s0 wood:a1 build:h1 materi:h1 beam:h1 post:h2
 timbr	timber:s0 qualiti:s0 tone:s0 tonal:d0 sound:h1 properti:h1
 time	clip:s0 clock:s0 timer:d0 timeli:d0 regular:a0 punctual:a0 case:h0 instanc:h0
@@ -10662,21 +10628,21 @@ timeli	season:s0 time:d0
 timepiec	timekeep:s0 horolog:s0 measur:h1 instrument:h1 system:h1 devic:h1
 timer	time:d0 timepiec:h0 timekeep:h0 horolog:h0
 timet	schedul:h0
-timeworn	banal:s0 commonplac:s0 hacknei:s0 shopworn:s0 stock:s0 threadbar:s0 tire:s0 trite:s0
-timid	timor:s0 fear:a0 afraid:a0 backward:a0 cowardli:a0 unadventur:a0 unassert:a0 bash:a0
+timeworn	banal:s0 commonplac:s0 hackney:s0 shopworn:s0 stock:s0 threadbar:s0 tire:s0 trite:s0
+timid	timor:s0 fear:a0 afraid:a0 backward:a0 coward:a0 unadventur:a0 unassert:a0 bash:a0
 tin	sn:s0 tinni:d0 metal:h0 atom:s1 number:s1 50:s1 element:h1
 tine	prong:h0
 tingl	prickl:s0 tickl:s0 titil:s0 excit:a0 itch:h0
 tini	bantam:s0 diminut:s0 lilliputian:s0 midget:s0 petit:s0 flyspeck:s0 small:a0 littl:a0
-tinker	putter:s0 potter:s0 monkei:s0 work:h0 mess:s1 around:s1 muck:s1
-tinkl	ting:s0 tink:s0 clink:s0 chink:s0 tinkli:d0 sound:h0 go:h0
+tinker	putter:s0 potter:s0 monkey:s0 work:h0 mess:s1 around:s1 muck:s1
+tinkl	ting:s0 tink:s0 clink:s0 chink:s0 sound:h0 go:h0
 tint	shade:s0 tinctur:s0 tone:s0 tinct:s0 ting:s0 touch:s0 tinter:d0 color:h0
 tip	tipper:d0 end:h0 termin:h0 reorient:h0 gratuiti:s1 pourboir:s1 baksheesh:s1 bakshish:s1
-tipsi	potti:s0 tiddli:s0 intox:a0 drunk:a0 inebri:a0 rip:a0 gone:a0
+tipsi	potti:s0 tidd:s0 intox:a0 drunk:a0 inebri:a0 rip:a0 gone:a0
 tipto	tip:s0 tippyto:s0 walk:h0
 tire	tyre:s0 pall:s0 weari:s0 fatigu:s0 jade:s0 wear:s0 exhaust:s0 tired:d0
 tireless	indefatig:s0 unflag:s0 unweari:s0 energet:a0
-tiresom	bore:s0 deaden:s0 dull:s0 irksom:s0 slow:s0 tediou:s0 wearisom:s0 tedium:d0
+tiresom	bore:s0 deaden:s0 dull:s0 irksom:s0 slow:s0 tedious:s0 wearisom:s0 tedium:d0
 tissu	bodi:h1 part:h1 paper:h1
 tit	breast:s0 bosom:s0 knocker:s0 boob:s0 titti:s0 bosomi:d0 mamma:h0 mammari:h1
 titan	larg:a0 big:a0
@@ -10684,40 +10650,39 @@ titer	titr:s0 titrat:d0 concentr:h0
 titil	excit:a0
 titl	rubric:s0 entitl:s0 coronet:s0 highborn:s0 nobl:a0 head:h0 header:h0 name:h0
 titrat	volumetr:h1 analysi:h1
-titter	giggl:s0 thoriat:s0 giggler:d0 laugh:h0 express:h1 joi:h1 mirth:h1
+titter	giggl:s0 thoriat:s0 giggler:d0 laugh:h0 express:h1 joy:h1 mirth:h1
 toad	frog:s0 anuran:s0 batrachian:s0 salientian:s0 amphibian:h0
 toast	crispen:s0 crisp:s0 toaster:d0 bread:h0 breadstuff:h0 heat:h0 drink:s1 pledg:s1
 tobacco	bacci:s0 tobacconist:d0 plant:h1 product:h1 drug:h1 abus:h1 street:h1
-todai	present:h0 nowadai:h0 dai:h1 twenti:h2 four:h2 hour:h2 period:h2 24:h2
+today	present:h0 nowaday:h0 day:h1 twenti:h2 four:h2 hour:h2 period:h2 24:h2
 toddi	hot:s1 mix:h1 drink:h1
 toe	digit:h0 dactyl:h0 extrem:h0 cover:h1
 toffe	brittl:s0 toffi:s0 candi:h0 confect:h0
 togeth	unneurot:a0
-toi	playth:s0 artifact:h0 artefact:h0
 toil	labor:s0 labour:s0 fag:s0 travail:s0 grind:s0 drudg:s0 dig:s0 moil:s0
 toilet	lavatori:s0 lav:s0 can:s0 john:s0 privi:s0 bathroom:s0 room:h0 commod:s1
 token	item:s0 itemis:d0 symbol:h0
 tokenish	nomin:s0 token:s0 minim:a0 minimum:a0
 tokyo	tokio:s0 yeddo:s0 yedo:s0 edo:s0 japanes:s1 capit:s1 japan:s1 nation:h1
 toler	endur:s0 digest:s0 stomach:s0 bear:s0 stand:s0 support:s0 brook:s0 abid:s0
-toll	toller:d0 fee:h0 ring:h0 knell:h0 price:s1 cost:s1 costli:d1 valu:h1
+toll	toller:d0 fee:h0 ring:h0 knell:h0 price:s1 cost:s1 valu:h1
 tollgat	tollbar:s0 gate:h0
 tollhous	tollbooth:s0 tolbooth:s0 booth:h0 cubicl:h0 stall:h0 kiosk:h0
 tomato	solanac:h1 veget:h1
 tomb	grave:s0 place:h0 spot:h0 topograph:h1 point:h1
-tomorrow	dai:h0 twenti:h1 four:h1 hour:h1 period:h1 24:h1 interv:h1 solar:h1
+tomorrow	day:h0 twenti:h1 four:h1 hour:h1 period:h1 24:h1 interv:h1 solar:h1
 ton	dozen:s0 heap:s0 lot:s0 pile:s0 score:s0 stack:s0 load:s0 raft:s0
-tonal	tonic:s0 tone:d0 kei:a1 diaton:a1 polyton:a1
+tonal	tonic:s0 tone:d0 key:a1 diaton:a1 polyton:a1
 tone	inton:d0 tonal:a0 speech:h0 deliveri:h0 voic:s1 tonic:d1 manner:h1 speak:h1
 tongu	lingua:s0 glossa:s0 clapper:s0 lingual:d0 tonguelik:a0 organ:h0 articul:h0 languag:h1
-tonight	present:h0 nowadai:h0
-tool	implement:h0 drive:h0 instrument:s1 joyrid:s1 mean:h1 agenc:h1 wai:h1 ride:h1
+tonight	present:h0 nowaday:h0
+tool	implement:h0 drive:h0 instrument:s1 joyrid:s1 mean:h1 agenc:h1 way:h1 ride:h1
 tooth	toothi:d0 bone:h0 os:h0 project:h1 structur:h2 anatom:h3 complex:h3 bodi:h3
 toothbrush	brush:h0 toiletri:h0 toilet:h1 articl:h1
 toothpast	dentifric:h0
-top	exce:s0 transcend:s0 overstep:s0 pass:s0 topper:d0 excess:d0 exceed:d0 upper:a0
+top	exceed:s0 transcend:s0 overstep:s0 pass:s0 topper:d0 excess:d0 upper:a0 crown:a0
 topic	subject:s0 theme:s0 themat:d0 local:a0 messag:h0 content:h0 substanc:h0 matter:s1
-topnotch	ac:s0 crack:s0 super:s0 tiptop:s0 top:s0 superior:a0
+topnotch	ace:s0 crack:s0 super:s0 tiptop:s0 top:s0 superior:a0
 topograph	topographi:d0
 topographi	topograph:d0 shape:h0 form:h0 configur:h0 contour:h0 conform:h0
 toppl	tumbl:s0 descend:h0 fall:h0 go:h1 come:h1
@@ -10733,21 +10698,21 @@ torpid	inert:s0 sluggish:s0 soggi:s0 inact:a0
 torpor	torpid:s0 physic:h1 condit:h1 physiolog:h1 state:h1
 torrent	downpour:s0 cloudburst:s0 delug:s0 waterspout:s0 pelter:s0 soaker:s0 soak:d0 pelt:d0
 torso	trunk:s0 bodi:s0 part:h1
-tortuou	byzantin:s0 convolut:s0 involv:s0 knotti:s0 tangl:s0 tortuous:d0 complex:a0
+tortuous	byzantin:s0 convolut:s0 involv:s0 knotti:s0 tangl:s0 complex:a0
 tortur	anguish:s0 torment:s0 excruci:s0 rack:s0 agon:s0 agonis:s0 harrow:s0 torturesom:s0
 toss	flip:s0 sky:s0 pitch:s0 tosser:d0 throw:h0 fling:h0 pass:s1 turn:h1
 total	sum:s0 aggreg:s0 amount:s0 entireti:s0 entir:s0 integr:s0 number:s0 come:s0
 totalist	totalitarian:s0 total:d0
 totalitarian	undemocrat:a0
 toter	carrier:s0 bearer:s0 tote:d0 bear:d0 carri:d0 travel:h0
-totter	totteri:s0 unsteadi:a0 rock:h0 swai:h0 shake:h0
+totter	totteri:s0 unsteadi:a0 rock:h0 sway:h0 shake:h0
 touch	affect:s0 poignant:s0 toucher:d0 poignanc:d0 move:a0 contact:h0 imping:h0 strike:h0
 touchdown	score:h0
 touchston	standard:s0 criterion:s0 measur:s0 criteri:d0 standardis:d0 metric:h0 system:h1
-tough	stamina:s0 hard:a0 insensit:a0 pugnaci:a0 unsentiment:a0 endur:h0 stai:s1 power:s1
-tour	circuit:s0 tourist:d0 tourer:d0 journei:h0 travel:h0 go:s1 spell:s1 turn:s1
+tough	stamina:s0 hard:a0 insensit:a0 pugnaci:a0 unsentiment:a0 endur:h0 stay:s1 power:s1
+tour	circuit:s0 tourist:d0 tourer:d0 journey:h0 travel:h0 go:s1 spell:s1 turn:s1
 tourist	tourer:s0 holidaymak:s0 tour:d0 touristi:d0 tourism:d0 travel:h0
-tournament	tournei:s0 contest:h0 competit:h0
+tournament	tourney:s0 contest:h0 competit:h0
 tousl	dishevel:s0 frowzl:s0 rumpl:s0 untidi:a0
 tow	towag:s0 draw:h0 haul:h0 haulag:h0
 towboat	tugboat:s0 tug:s0 tower:s0 tow:d0 boat:h0
@@ -10755,8 +10720,9 @@ towel	cloth:h0 materi:h0 fabric:h0 textil:h0 piec:h1
 tower	loom:s0 predomin:s0 hulk:s0 structur:h0 construct:h0 rise:h0 lift:h0 rear:h0
 town	township:d0 municip:h0 townspeopl:s1 townsfolk:s1 administr:h3 district:h3 divis:h3 territori:h3
 townsman	peer:h0 equal:h0 match:h0 compeer:h0
-toxic	toxin:d0 harm:a0 noxiou:a0 unhealth:a0 cyanogenet:a0 cyanogen:a0 deadli:a0 venom:a0
+toxic	toxin:d0 harm:a0 noxious:a0 unhealth:a0 cyanogenet:a0 cyanogen:a0 dead:a0 venom:a0
 toxin	toxic:d0 poison:h0 substanc:h1
+toy	playth:s0 artifact:h0 artefact:h0
 trace	hint:s0 tint:s0 suggest:s0 follow:s0 draw:h0 draftsmanship:h0 draft:h0 analyz:h0
 traceabl	attribut:a0
 trachea	windpip:s0 tracheal:d0 cartilagin:h1 tube:h1
@@ -10768,19 +10734,17 @@ trade	merchandis:s0 trader:d0 commerc:h0 commerci:h0 mercantil:h0 craft:s1 occup
 trademark	hallmark:s0 earmark:s0 stylemark:s0 characterist:h0 marker:h1 mark:h1
 trader	bargain:s0 dealer:s0 monger:s0 dealership:d0 deal:d0 trade:d0 merchant:h0 merchandis:h0
 tradesman	shopkeep:s0 storekeep:s0 merchant:h0 merchandis:h0 market:s1 keeper:s1
-tradit	classic:a0 convent:a0 tralatiti:a0 traditionalist:a0 content:h0 custom:s1 customari:d1 tradition:d1
-tradition	tradit:d0 traditionalist:d0 orthodoxi:h0 attach:h1 adher:h1 adhes:h1
-traditionalist	diehard:s0 tradition:d0 conserv:h0 conservativist:h0 die:d1 hard:d1
+tradit	traditionalist:d0 classic:a0 convent:a0 tralatiti:a0 content:h0 orthodoxi:h0 custom:s1 customari:d1
+traditionalist	diehard:s0 tradit:d0 conserv:h0 conservativist:h0 die:d1 hard:d1
 traffic	collect:h0 aggreg:h0 accumul:h0 assemblag:h0 commerc:h1 commerci:h1 mercantil:h1
 tragedi	calam:s0 catastroph:s0 disast:s0 cataclysm:s0 tragic:d0 disastr:d0 calamit:d0 misfortun:h0
 tragedian	writer:h0 author:h0
 tragic	tragedi:d0 sad:a0
 tragicom	tragicomedi:d0
-trai	receptacl:h0
 trail	drag:s0 trailer:d0 path:h0 track:h0 cours:h0 lag:h0 dawdl:h0 get:s1
 train	prepar:s0 groom:s0 develop:s0 educ:s0 preparatori:d0 traine:d0 trainer:d0 disciplin:a0
 traineeship	traine:d0 aid:h0 assist:h0 econom:h1 financi:h1
-trainman	railroad:s0 railwayman:s0 employe:h0 man:s1 railwai:s1
+trainman	railroad:s0 railwayman:s0 employe:h0 man:s1 railway:s1
 trait	attribut:h0
 traitor	treasonist:s0 treason:s0 faithless:s0 unfaith:s0 disloy:a0 crimin:h0 felon:h0 crook:h0
 tramp	hobo:s0 bum:s0 tramper:d0 vagrant:h0 drifter:h0 floater:h0 vagabond:h0 clochard:h0
@@ -10788,23 +10752,23 @@ trampl	tread:s0 trampler:d0 sound:h0 walk:h0 injur:h1 wound:h1
 tranc	enchant:s0 spell:s0 psycholog:h1 state:h1 condit:h1 mental:h1 unconsci:h1
 tranquil	repos:s0 quiet:s0 placid:s0 seren:s0 tranquillis:s0 ataract:s0 still:s0 smooth:s0
 transact	deal:s0 transactor:d0 interact:h0 group:h1 action:h1
-transcend	exce:s0 surpass:s0 overstep:s1 pass:s1 top:s1 topper:d1 excess:d1 exceed:d1
-transcendent	nonnatur:s0 otherworldli:s0 preternatur:s0 supernatur:a0
+transcend	exceed:s0 surpass:s0 overstep:s1 pass:s1 top:s1 topper:d1 excess:d1 excel:h1
+transcendent	nonnatur:s0 otherworld:s0 preternatur:s0 otherworldli:d0 supernatur:a0
 transcrib	transcript:d0 transliter:s1 write:h1 set:h1 get:h1 put:h1 rewrit:h1
-transcript	transcrib:d0 written:s1 text:s1 commun:h1 languag:h1 black:h1 white:h1
+transcript	transcrib:d0 written:s1 text:s1 communic:h1 languag:h1 black:h1 white:h1
 transduc	electr:h1 devic:h1
-transfer	transport:s0 transferr:s0 convey:s0 reassign:s0 convei:d0 movement:h0 deleg:h0 design:h0
+transfer	transport:s0 transferr:s0 convey:s0 reassign:s0 movement:h0 deleg:h0 design:h0 deput:h0
 transfix	fascin:s0 grip:s0 spellbind:s0 interest:h0
 transform	transmut:s0 shift:s0 chang:a0 alter:h0 modif:h0 modifi:h0 transubstanti:s1 electr:h1
 transfus	insert:h0 introduct:h0 intromiss:h0 blood:s1
-transgress	evildo:s0 offend:s0 infract:s0 violat:s0 breach:s0 break:s0 violabl:d0 viol:d0
+transgress	evildo:s0 offend:s0 infract:s0 violat:s0 breach:s0 break:s0 violabl:d0 offens:d0
 transienc	transitori:s0 transient:d0 imperman:h0
 transistor	semiconductor:h0 junction:s1 electron:s1 devic:h1 unit:h1
-transit	theodolit:s0 passag:s0 pass:d0 convers:s1 changeov:s1 convert:d1 survei:h1 instrument:h1
+transit	theodolit:s0 passag:s0 pass:d0 convers:s1 changeov:s1 convert:d1 survey:h1 instrument:h1
 translat	render:s0 version:s0 interpret:s0 repeat:h0 reiter:h0 ingemin:h0 iter:h0 restat:h0
 transluc	semitranspar:s0 clear:a0 clariti:h0 unclouded:h0
-transmiss	transmitt:s0 transmit:s0 catch:s0 communic:s0 contagi:s0 contract:s0 contagion:d0 infecti:a0
-transmit	transmiss:s0 transmitt:s0 convei:s0 commun:s0 send:h0 transfer:h0 impart:s1 conduct:s1
+transmiss	transmitt:s0 transmit:s0 communic:s0 catch:s0 contagi:s0 contract:s0 contagion:d0 infecti:a0
+transmit	transmiss:s0 transmitt:s0 convey:s0 communic:s0 send:h0 transfer:h0 impart:s1 conduct:s1
 transmut	transubstanti:s0 transform:s0 metamorphos:s0 convers:h0 chang:h0 shift:s1 alter:h1 modif:h1
 transpar	crystallin:s0 limpid:s0 lucid:s0 pellucid:s0 clear:a0 crystal:s1 diaphan:s1 filmi:s1
 transpir	action:h0 activ:h0 flow:h0 flux:h0 natur:h1 process:h1
@@ -10818,28 +10782,30 @@ trapper	trap:d0 hunter:h0 huntsman:h0
 travel	move:s0 go:s0 locomot:s0 motion:d0 movement:d0 mover:d0 person:h0 individu:h0
 travelogu	travelog:s0 attract:h0
 travers	track:s0 cover:s0 cross:s0 pass:h0 get:s1 across:s1 cut:s1 span:s1
+tray	receptacl:h0
 treacher	unreli:s0 danger:a0 unsaf:a0
 treacheri	perfidi:s0 treacher:d0 disloyalti:h0
 tread	pace:s0 stride:s0 step:s0 travel:h0 go:h0 move:h0 locomot:h0 trampl:s1
 treadmil	exercis:h1 devic:h1
 treason	treasonist:d0 crime:h0 high:s1 lese:s1 majesti:s1 crimin:h1 offens:h1 offenc:h1
-treasur	prize:s0 valu:s0 appreci:s0 cherish:s0 preciou:s0 want:s0 treasurership:d0 valuabl:d0
+treasur	prize:s0 valu:s0 appreci:s0 cherish:s0 precious:s0 want:s0 treasurership:d0 valuabl:d0
 treasuri	exchequ:s0 fund:h0 financ:h0 monetari:h1 resourc:h1 cash:h1 hand:h1 pecuniari:h1
 treat	handl:s0 process:a0 activ:a0 aerat:a0 burn:a0 burnt:a0 dope:a0 fume:a0
 treati	pact:s0 accord:s0 written:h1 agreement:h1
 treatment	intervent:s0 treat:d0 care:h0 attent:h0 aid:h0 tend:h0 handl:s1 manag:h1
 trebl	soprano:s0 high:a0
-tree	treelet:d0 woodi:h1 plant:h1 ligneou:h1
+tree	treelet:d0 woodi:h1 plant:h1 ligneous:h1
 treetop	crown:s0 top:h0
 trembl	shake:s0 shaki:s0 quiver:s0 vibrat:s0 palpit:s0 shiver:s0 trembler:d0 unsteadi:a0
 tremend	enorm:s0 larg:a0 big:a0 fantast:s1 grand:s1 howl:s1 marvel:s1 rattl:s1
 tremor	shudder:s0 vibrat:h0 quiver:h0 micros:s1 earthquak:h1 quak:h1 temblor:h1 seism:h1
 trench	ditch:h0
-trend	tendenc:s0 direct:h0 wai:h0 cours:s1 drift:s2 movement:s2 drive:d2 inclin:h2
+trend	tendenc:s0 direct:h0 way:h0 cours:s1 drift:s2 movement:s2 drive:d2 inclin:h2
 trepid	apprehens:h0 dread:h0
 trespass	intrud:s0 intrus:d0 transgress:h0 offend:h0 infract:h0 violat:h0 breach:h0 break:h0
 trestl	support:h1 tower:h1
-trial	test:s0 run:s0 attempt:h0 effort:h0 endeavor:h0 endeavour:h0 try:h0 tryout:s1
+tri	attempt:s0 effort:s0 endeavor:s0 endeavour:s0 seek:s0 essay:s0 assay:s0 trier:d0
+trial	test:s0 run:s0 attempt:h0 effort:h0 endeavor:h0 endeavour:h0 tri:h0 tryout:s1
 triamcinolon	aristocort:s0 aristopak:s0 kenalog:s0 corticosteroid:h0 corticoid:h0 adren:h1 cortic:h1 steroid:h1
 triangl	trigon:s0 trilater:s0 triangular:d0 triangul:d0 polygon:h0 shape:h1
 triangular	triangl:d0 angular:a0 angul:a0
@@ -10856,11 +10822,11 @@ trill	shake:s0 note:h0 tone:h0 music:h1
 trim	pare:s0 spare:s0 trimmer:d0 parer:d0 thin:a0 lean:a0 neat:h0 spruce:h0
 trinket	bangl:s0 baubl:s0 gaud:s0 gewgaw:s0 novelti:s0 fallal:s0 gaudi:d0 adorn:h0
 trio	three:s0 iii:s0 threesom:s0 tierc:s0 leash:s0 troika:s0 triad:s0 trine:s0
-trip	stumbl:s0 tripper:d0 stumbler:d0 journei:h0 move:h0
+trip	stumbl:s0 tripper:d0 stumbler:d0 journey:h0 move:h0
 triphamm	hammer:h0 power:h1
 tripl	trebl:s0 ternari:s0 triplex:s0 triplic:d0 multipl:a0 safeti:h0 multipli:h0 manifold:h0
 tripod	rack:h0 stand:h0
-trite	banal:s0 commonplac:s0 hacknei:s0 shopworn:s0 stock:s0 threadbar:s0 timeworn:s0 tire:s0
+trite	banal:s0 commonplac:s0 hackney:s0 shopworn:s0 stock:s0 threadbar:s0 timeworn:s0 tire:s0
 triumph	victori:s0 prevail:s0 triumphant:d0 end:h0 conclus:h0 finish:h0 success:h0 win:h0
 triumphant	exult:s0 jubil:s0 pride:s0 rejoic:s0 triumphal:s0 triumph:d0 elat:a0 victori:s1
 trivial	petti:s0 slight:s0 puni:s0 fiddl:s0 footl:s0 lilliputian:s0 littl:s0 niggl:s0
@@ -10869,9 +10835,9 @@ troll	mythic:h1 monster:h1 creatur:h1
 troop	soldieri:s0 soldier:d0 personnel:h0 forc:h0 militari:s1 armi:h1 unit:h1
 trooper	cavalryman:s0 soldier:h0 policeman:h1 offic:h1 polic:h2
 tropic	equatori:a0
-tropidoclonion	genu:s1 reptil:h1
+tropidoclonion	genus:s1 reptil:h1
 trot	jog:s0 lope:s0 clip:s0 jogger:d0 trotter:d0 locomot:h0 travel:h0 run:h0
-troubl	problem:s0 disturb:s0 upset:s0 problemat:d0 troublou:d0 disquiet:a0 concern:a0 unquiet:a0
+troubl	problem:s0 disturb:s0 upset:s0 problemat:d0 troublous:d0 disquiet:a0 concern:a0 unquiet:a0
 troubleshoot	repairman:h0 troubl:s1 shooter:s1 mainten:h1 man:h1 servic:h1
 troublesom	difficult:a0 hard:a0
 trough	depress:h0 gutter:s1 natur:h1 channel:h1
@@ -10888,7 +10854,6 @@ trust	sure:s0 trusti:a0 trustworthi:a0 properti:h0 belong:h0 hold:h0 believ:h0 r
 truste	trust:d0 fiduciari:h0 legal:s1 guardian:s1 regent:s1 committe:h2 member:h2
 trustworthi	trusti:s0 trust:d0 faith:a0 honest:a0 honor:a0 reliabl:a0 depend:a0 respons:a0
 truth	true:s0 honest:a0 honor:a0 veraci:a0 fact:h0 honesti:h0 veriti:s1 trueness:s1
-try	attempt:s0 effort:s0 endeavor:s0 endeavour:s0 seek:s0 essai:s0 assai:s0 essay:d0
 tsh	thyrotropin:s0 thyrotrophin:s0 hormon:h0 endocrin:h0 thyrotrop:s1 thyrotroph:s1 thyroid:s1 stimul:s1
 tsunami	calam:h0 catastroph:h0 disast:h0 tragedi:h0 cataclysm:h0 wave:h0 move:h1 ridg:h1
 tub	bathtub:s0 vessel:h0 bath:s1 vat:s1
@@ -10898,27 +10863,27 @@ tubul	tube:h0 shape:h1 structur:h1
 tubular	cannular:s0 tubelik:s0 vasiform:s0 cannula:d0 tube:d0 hollow:a0
 tuck	insert:s0 enclos:h0 inclos:h0 close:h1 shut:h1
 tudor	dynasti:h0 hous:s1
-tuesdai	tue:s0 weekdai:h0
+tuesday	tue:s0 weekday:h0
 tuft	tussock:s0 bunch:h0 clump:h0 cluster:h0
 tug	jerk:s0 tugger:d0 pull:h0 attract:h0 draw:h0
 tuition	fee:h0
-tularemia	tularaemia:s0 yatobyo:s0 zoonosi:h0 rabbit:s1 fever:s1 deer:s1 fly:s1 zoonot:h1
+tularemia	tularaemia:s0 yatobyo:s0 zoonosi:h0 rabbit:s1 fever:s1 deer:s1 fli:s1 zoonot:h1
 tulip	liliac:h1 plant:h1
 tumbl	acrobat:s0 toppl:s0 gymnast:h0 descend:h0 fall:h0 tip:s1 stunt:h1 feat:h1
 tumbler	tumbl:d0 gymnast:h0 glass:h1 drink:h2
 tumor	tumour:s0 neoplasm:s0 neoplast:d0 growth:h0
 tumour	tumor:s0 neoplasm:s0 neoplast:d0 growth:h0
 tumult	tumultu:s0 uproar:s0 garboil:s0 uproari:d0 disturb:h0 disrupt:h0 commot:h0 flutter:h0
-tumultu	disrupt:s0 riotou:s0 troubl:s0 turbul:s0 tumult:d0 riot:d0 unquiet:a0
+tumultu	disrupt:s0 riotous:s0 troubl:s0 turbul:s0 tumult:d0 riot:d0 unquiet:a0
 tune	melodi:s0 air:s0 strain:s0 line:s0 melod:d0 music:h0 calibr:h0 standard:h0
 tungsten	wolfram:s0 metal:h0 atom:s1 number:s1 74:s1 element:h1
 tunisia	tunisian:d0 republ:s1 african:h1 countri:h1 nation:h1
-tunnel	burrow:s0 passagewai:h0 dig:h0 delv:h0 cut:h1 turn:h1 penetr:h1 perfor:h1
+tunnel	burrow:s0 passageway:h0 dig:h0 delv:h0 cut:h1 turn:h1 penetr:h1 perfor:h1
 turban	headdress:h0 headgear:h0
 turbin	bone:h0 os:h0 rotari:h1 engin:h1
-turbul	disrupt:s0 riotou:s0 troubl:s0 tumultu:s0 tumult:d0 riot:d0 unquiet:a0 churn:s1
+turbul	disrupt:s0 riotous:s0 troubl:s0 tumultu:s0 tumult:d0 riot:d0 unquiet:a0 churn:s1
 turf	sod:s0 sward:s0 greensward:s0 land:h0 ground:h0 soil:h0
-turkei	fowl:h0 poultri:h0 meleagri:s1 gallopavo:s1 domest:h1 countri:h1 state:h1 land:h1
+turkey	fowl:h0 poultri:h0 meleagri:s1 gallopavo:s1 domest:h1 countri:h1 state:h1 land:h1
 turmoil	convuls:s0 upheav:s0 disturb:h0 disrupt:h0 commot:h0 flutter:h0 kerfuffl:h0 tumult:s1
 turn	bend:s0 crook:s0 twist:s0 invert:a0 overturn:a0 upset:a0 upturn:a0 revers:a0
 turnov	ratio:h0 employe:s1 rate:s1
@@ -10952,7 +10917,7 @@ twoscor	forti:s0 xl:s0 cardin:a0
 type	typewrit:s0 typifi:d0 typist:d0 kind:h0 sort:h0 form:h0 varieti:h0 write:h0
 typewrit	type:s0 write:h0 charact:h1 printer:h1 time:h1 serial:h1
 typhoid	fever:s1 enter:s1 infecti:h1 diseas:h1
-typhu	rickettsiosi:h0 fever:s1 rickettsi:h1 diseas:h1
+typhus	rickettsiosi:h0 fever:s1 rickettsi:h1 diseas:h1
 typic	characterist:a0 emblemat:a0 exemplari:a0 repres:a0 regular:a0 verit:a0 true:a0 classic:a0
 typifi	epitom:s0 epitomis:s0 typif:d0 type:d0 symbol:h0 symbolis:h0 repres:h0 stand:h1
 typograph	typographi:d0
@@ -10962,7 +10927,7 @@ tyrant	autocrat:s0 despot:s0 tyrann:d0 dictat:h0 potent:h0
 tyrosin	amino:h1 acid:h1 aminoalkano:h1
 ubermensch	demigod:s0 superman:s0 leader:h0
 ubiquit	omnipres:s0 ubiqu:d0 present:a0
-ugli	displeas:a0 unattract:a0 awkward:a0 disfigur:a0 fugli:a0 grotesqu:a0 monstrou:a0 hideou:a0
+ugli	displeas:a0 unattract:a0 awkward:a0 disfigur:a0 fug:a0 grotesqu:a0 monstrous:a0 hideous:a0
 ukrainian	slavic:h0 slavon:h0 languag:h1
 ulcer	canker:s0 unhealthi:a0 lesion:h0
 ultim	crown:a0 eventu:a0 final:a0 last:a0 net:a0 suprem:a0
@@ -10971,7 +10936,7 @@ ultra	extremist:s0 radic:s0 immoder:a0
 ultracentrifug	centrifug:h0 extractor:h0 separ:h0
 ultramodern	modern:a0
 ultrason	superson:s0 ultrasound:d0 inaud:a0 unhear:a0
-ultraviolet	uv:s0 invis:a0 unseeabl:a0 radiat:s1 light:s1 illumin:s1 actin:h1 rai:h1
+ultraviolet	uv:s0 invis:a0 unseeabl:a0 radiat:s1 light:s1 illumin:s1 actin:h1 ray:h1
 umbrella	canopi:h0
 un	unit:s1 nation:s1 world:h1 organ:h1 organis:h1 intern:h1 global:h1
 unab	intens:a0
@@ -10981,7 +10946,7 @@ unaccompani	alon:a0 lone:a0 solitari:a0 isol:a0 maroon:a0 strand:a0 tod:a0 unatt
 unaccount	unexplain:s0 inexplic:a0 incomprehens:a0
 unachiev	unattain:s0 undoabl:s0 unrealiz:s0 imposs:a0
 unadjust	maladjust:a0
-unaffect	unmov:a0 untouch:a0 immun:a0 superior:a0 unimpress:a0 uninfluenc:a0 unswai:a0 insens:s1
+unaffect	unmov:a0 untouch:a0 immun:a0 superior:a0 unimpress:a0 uninfluenc:a0 unsway:a0 insens:s1
 unafraid	fearless:s0 bold:a0 brave:a0 courag:a0 unapprehens:a0 unblink:a0 unflinch:a0 unintimid:a0
 unalter	inalter:s0 incur:a0 final:a0 last:a0
 unambigu	unequivoc:s0 clear:a0 univoc:a0 monosem:a0 clariti:h0 lucid:h0 pellucid:h0 limpid:h0
@@ -10993,7 +10958,7 @@ unassist	unback:s0 unsupport:a0
 unasterisk	unstar:s0 unmark:a0
 unattach	unconnect:a0
 unattract	ugli:a0 uninvit:a0 unseduct:a0 home:a0 plain:a0 subfusc:a0 unprepossess:a0 unpresent:a0
-unauthent	inauthent:s0 spuriou:s0 spurious:d0 counterfeit:a0 imit:a0
+unauthent	inauthent:s0 spurious:s0 counterfeit:a0 imit:a0
 unauthor	unauthoris:s0 illegitim:a0 unoffici:a0 unaccredit:a0 unlicens:a0 unlicenc:a0
 unavail	futil:s0 ineffectu:s0 otios:s0 meaningless:s0 gone:a0 inaccess:a0 unobtain:a0 unprocur:a0
 unavoid	ineluct:s0 inescap:s0 inevit:a0
@@ -11005,10 +10970,10 @@ unbound	boundless:s0 limitless:s0 unbounded:d0 infinit:a0
 unbreak	infrang:a0 shatterproof:a0 splinterless:a0 splinterproof:a0
 unbroken	continu:a0 uninterrupt:a0 solid:a0 wild:a1 untam:a1
 unbutton	unfasten:s0
-uncanni	eldritch:s0 weird:s0 unearthli:s0 supernatur:a0
+uncanni	eldritch:s0 weird:s0 unearth:s0 supernatur:a0
 uncaus	causeless:s0 fortuit:s0 unintend:a0
-uncertain	unsur:s0 incertain:s0 ambival:a0 doubt:a0 dubiou:a0 grope:a0 indetermin:a1 undetermin:a1
-uncertainti	uncertain:s0 precari:s0 qualiti:h0 doubt:s1 incertitud:s1 dubieti:s1 dubious:s1 dubiou:d1
+uncertain	unsur:s0 incertain:s0 ambival:a0 doubt:a0 dubious:a0 grope:a0 indetermin:a1 undetermin:a1
+uncertainti	uncertain:s0 precari:s0 qualiti:h0 doubt:s1 incertitud:s1 dubieti:s1 dubious:s1 cognit:h2
 unchang	constant:a0 perman:a0 last:a0 changeless:a0 unalter:a0 confirm:a0 fix:a0 frozen:a0
 uncharg	neutral:a0 electroneutr:a0 dead:a0 drain:a0
 uncheck	unmanag:a0 difficult:a0
@@ -11027,19 +10992,19 @@ unconqu	unbeaten:s0 unvanquish:s0 undef:a0
 unconquer	insurmount:a0 unsurmount:a0 invulner:a0 impregn:a0 inexpugn:a0 indomit:a0 unsubdu:a0 insuper:a0
 unconsci	asleep:a0 insens:a0 involuntari:a0 nonvoluntari:a0 unvoluntari:a0 unawar:a0 incogniz:a0 cold:a0
 uncontrol	unmanag:s0 intract:a0
-unconvent	unconvention:d0 origin:a0 bohemian:a0 irregular:a0 maverick:a0 unorthodox:a0
+unconvent	origin:a0 bohemian:a0 irregular:a0 maverick:a0 unorthodox:a0
 unconvinc	flimsi:s0 incred:a0 unbeliev:a0 unpersuas:a0
 uncoop	disobedi:a0 unhelp:a0
 uncork	unleash:h0
 uncov	expos:s0
-uncrit	noncrit:s0 unscholarli:a0
+uncrit	noncrit:s0 unscholar:a0
 uncurl	chang:h1 postur:h1
 undamag	unblemish:a0 unmar:a0 unmutil:a0 unbroken:a0 unimpair:a0 uninjur:a0 intact:a0
-undaunt	undismai:s0 unshaken:s0 resolut:a0 brave:a1 courag:a1
+undaunt	undismay:s0 unshaken:s0 resolut:a0 brave:a1 courag:a1
 undeclar	unacknowledg:a0 unavow:a0
 undeni	unquestion:a0 incontest:a0 indisput:a0 undisput:a0 incontrovert:a0 irrefut:a0 posit:a0
 undepict	unpictur:s0 undelin:a0
-under	nether:s0 low:a0 subordin:a1
+under	nether:s0 inher:s0 low:a0 implicit:a0 inexplicit:a0 subordin:a1
 underachiev	underperform:s0 nonachiev:s0 perform:h0 student:h0 pupil:h0 educate:h0
 underbrush	undergrowth:s0 underwood:s0 brush:h0 brushwood:h0 coppic:h0 cops:h0 thicket:h0
 undercov	clandestin:s0 secret:s0 surreptiti:s0 underground:s0 covert:a0
@@ -11047,13 +11012,13 @@ undercurr	underton:s0 mean:h0 substanc:h0
 underdevelop	develop:s0 nonindustri:a0
 undereduc	uneduc:a0
 underestim	undervalu:s0 valu:h0 lowbal:s1 estim:h1 gaug:h1 approxim:h1 guess:h1 judg:h1
-undergradu	undergrad:s0 collegian:h0 colleg:h1 man:h1 boi:h1
+undergradu	undergrad:s0 collegian:h0 colleg:h1 man:h1 boy:h1
 underground	belowground:s0 subsurfac:a0
 underhand	sneaki:s0 sneak:d0 crook:a0 corrupt:a0
 underl	subordin:s0 subsidiari:s0 assist:h0 helper:h0 help:h0 support:h0 foot:s1 soldier:s1
-underli	inher:s0 implicit:a0 inexplicit:a0 be:h0
+underli	be:h0
 underlin	underscor:s0 emphas:s0 emphasis:s0 stress:h0 punctuat:h0 accent:h0 accentu:h0
-undermin	sabotag:s0 countermin:s0 counteract:s0 subvert:s0 weaken:s0 disobei:h0
+undermin	sabotag:s0 countermin:s0 counteract:s0 subvert:s0 weaken:s0 disobey:h0
 underpin	hold:h0 support:h0 sustain:h0
 underprivileg	poor:a0 unfortun:a0 depriv:a0 disadvantag:a0 underclass:a0
 underr	underestim:s0 misjudg:h0
@@ -11062,13 +11027,13 @@ undersea	submarin:s0 subsurfac:a0
 undersecretari	secretari:h0
 undershirt	singlet:s0 vest:s0 undergar:h0 unmention:h0
 undersid	bottom:s0 undersurfac:s0 side:h0 face:h0
-underst	minim:s0 minimis:s0 downplai:s0 minimum:d0 understat:d0 inform:h0
+underst	minim:s0 minimis:s0 downplay:s0 minimum:d0 understat:d0 inform:h0
 understand	apprehens:s0 discern:s0 savvi:s0 intellig:s0 graspabl:s0 perceiv:s0 apprehend:d0 comprehens:a0
 understat	underst:d0 statement:h0
 understood	appreci:a0 apprehend:a0 comprehend:a0 interpret:a0 taken:a0 silent:s1 tacit:s1 implicit:a1
 undertak	mortician:s0 project:s0 task:s0 labor:s0 attempt:s0 work:h0 initi:h0 pioneer:h0
-underwai	afoot:s0 current:a0
 underwat	submerg:s0 submers:s0 subsurfac:a0
+underway	afoot:s0 current:a0
 underwear	undercloth:s0 undergar:h0 unmention:h0
 underworld	class:h0 stratum:h0 social:h1 socio:h1 econom:h1
 underwrit	subvent:s0 undertak:h0 guarante:h0 cover:s1 insur:s1 coverag:d1 warrant:h1
@@ -11087,14 +11052,12 @@ undul	rippl:s0 ruffl:s0 riffl:s0 cockl:s0 flow:h0 flux:h0
 unearth	locat:h0 turn:h1
 uneasi	edgi:s0 inquietud:s0 disquietud:s0 tens:a0 uncomfort:a0 unquiet:a0 apprehens:a0 worri:a0
 uneconom	wast:s0 ineffici:a0
-unemploi	idl:a0 discharg:a0 dismiss:a0 fire:a0 jobless:a0 work:a1
-unemploy	state:h0
+unemploy	idl:a0 discharg:a0 dismiss:a0 fire:a0 jobless:a0 state:h0 work:a1
 unend	ageless:s0 aeonian:s0 eonian:s0 etern:s0 everlast:s0 perpetu:s0 unceas:s0 everlasting:d0
 unenthusiast	passionless:a0 spiritless:a0 cold:a0 halfheart:a0 tepid:a0 lukewarm:a0
 uner	inerr:s0 infal:a0
-uneven	rough:a0 unsmooth:a0 unsteadi:a0 crinkl:a0 crinkli:a0 rippl:a0 wavi:a0 wavelik:a0
-unexpect	unexpected:d0 surpris:a0 unannounc:a0 unherald:a0 unpredict:a0 unanticip:a0 unforeseen:a0 unseen:a0
-unexpectedli	quiescent:s0 quiescenc:d0 quiesc:d0 dormant:a0 inact:a0
+uneven	rough:a0 unsmooth:a0 unsteadi:a0 crinkl:a0 crink:a0 rippl:a0 wavi:a0 wavelik:a0
+unexpect	quiescent:s0 unexpected:d0 quiescenc:d0 quiesc:d0 surpris:a0 unannounc:a0 unherald:a0 unpredict:a0
 unexplain	unaccount:s0 inexplic:a0 incomprehens:a0 undetermin:a0
 unexplor	undiscov:s0 unknown:a0
 unfair	unjust:s0 partial:a0 cheat:a0 dirti:a0 foul:a0 unsport:a0 unsportsmanlik:a0 raw:a0
@@ -11102,7 +11065,7 @@ unfaith	inconst:a0 untrustworthi:a0 untrusti:a0 apost:a0 punic:a0 perfidi:a0 tre
 unfalt	firm:s0 steadfast:s0 steadi:s0 stiff:s0 unbend:s0 unshak:s0 unwav:s0 resolut:a0
 unfamiliar	foreign:a0 strang:a0 unknown:a0 unacquaint:a0
 unfasten	unbar:a0 unbolt:a0 unlatch:a0 unlock:a0 unsecur:a0 undon:a0 undo:h0
-unfavor	unfavour:s0 bad:a0 critic:a0 hostil:a0 neg:a0 uncomplimentari:a0 admonitori:a0 admonish:a0
+unfavor	unfavour:s0 bad:a0 critic:a0 hostil:a0 negat:a0 uncomplimentari:a0 admonitori:a0 admonish:a0
 unfertil	steril:s0 infertil:s0 unfruit:a0 impot:a0 unproduct:a0 barren:a0 sterilis:a0 unfertilis:a0
 unfett	unchain:s0 unshackl:s0 unti:s0 unbound:a0
 unfit	inappropri:s0 incompat:s0 subhuman:a0 unsuit:a0 incongru:a0 keep:s1
@@ -11113,8 +11076,8 @@ unforgett	haunt:a0 persist:a0 memor:a0
 unfortun	underprivileg:a0 unlucki:a0 luckless:a0 unsuccess:a0 abject:a0 black:a0 calamit:a0 disastr:a0
 unfrost	clear:a0
 unfrozen	melt:a0 liquid:a0 liquifi:a0 liquesc:a0 slushi:a0 thaw:a0
-ungainli	gawki:s0 clumsi:s0 clunki:s0 unwieldi:s0 gawk:d0 awkward:a0
-ungodli	iniquit:s0 sin:s0 iniqu:d0 wick:a0
+ungain	gawki:s0 clumsi:s0 clunki:s0 unwieldi:s0 ungainli:d0 gawk:d0 awkward:a0
+ungod	iniquit:s0 sin:s0 ungodli:d0 iniqu:d0 wick:a0
 ungrat	thankless:s0 unthank:s0 unappreci:a0
 unhappi	sad:s0 deject:a0 discont:a0 dysphor:a0 distress:a0 infelicit:a0 joyless:a0 sorrow:a0
 unhealthi	frail:a0 ill:a0 sick:a0 unfit:a0 unwholesom:a0 angri:a0 arthrit:a0 creaki:a0
@@ -11127,7 +11090,7 @@ unhurt	unharm:s0 unscath:s0 whole:s0 uninjur:a0
 unif	fusion:s0 merger:s0 unifi:d0 merg:d0 fuse:d0 union:h0
 unifi	unit:s0 merg:s0 integr:s0 incorpor:s0 merger:d0 union:d0 unif:d0 mix:s1
 uniform	unvari:s0 cloth:a0 singl:a0 clad:a0 vestur:h0 wear:h0 wearabl:h0 habili:h0
-unimagin	imposs:s0 inconceiv:s0 steril:s0 uninspir:s0 uninvent:s0 unthink:a0 uncr:a0 question:s1
+unimagin	imposs:s0 inconceiv:s0 steril:s0 uninspir:s0 uninvent:s0 unthink:a0 uncreat:a0 question:s1
 unimpair	undamag:a0 uninjur:a0
 unimpass	passionless:a0
 unimpeach	unquestion:a0
@@ -11145,14 +11108,14 @@ union	brotherhood:s0 feder:s0 northern:a0 organ:h0 organis:h0 labor:s1 trade:s1 
 uniqu	singular:s0 alon:s0 unequ:s0 unequal:s0 unparallel:s0 incompar:a0 uncompar:a0 individu:h0
 unit	unifi:s0 unif:d0 merg:a0 integr:a0 collect:a0 joint:a0 agre:a0 alli:a0
 unitarian	discipl:h0 adher:h0
-uniti	integr:s0 whole:s0 state:h0 on:s1 ac:s1 singl:s1 digit:h1 figur:h1
-univers	cathol:s0 gener:s0 exist:s0 creation:s0 world:s0 cosmo:s0 macrocosm:s0 universalis:s0
+uniti	integr:s0 whole:s0 state:h0 one:s1 ace:s1 singl:s1 digit:h1 figur:h1
+univers	cathol:s0 general:s0 exist:s0 creation:s0 world:s0 cosmos:s0 macrocosm:s0 universalis:s0
 unjust	unfair:s0 partial:a0 cheat:a0 dirti:a0 foul:a0 unsport:a0 unsportsmanlik:a0 raw:a0
 unkind	malign:a0 merciless:a0 unmerci:a0 cut:a0 edg:a0 sting:a0 harsh:a0 rough:a0
 unknown	inglori:a0 unacknowledg:a0 unfamiliar:a0 chartless:a0 unchart:a0 unmap:a0 unbeknown:a0 unbeknownst:a0
 unlac	unti:s0 unbrac:s0 untier:d0 undo:h0
 unlash	unti:h0 unbrac:h0 unlac:h0
-unlaw	improp:s0 unconvent:s0 unconvention:d0 irregular:a0
+unlaw	improp:s0 unconvent:s0 irregular:a0
 unleash	releas:h0 relinquish:h0 go:h1 loos:s2
 unlik	improb:s0 unlikeli:d0 suppos:a0 farfetch:a1 last:a1 outsid:a1 remot:a1
 unlimit	limitless:s0 bottomless:a0 ocean:a0 untrammel:a0
@@ -11178,7 +11141,7 @@ unobtain	inaccess:s0 unprocur:s0 untouch:s0 unavail:a0
 unoccupi	free:a0 spare:a0
 unoffici	unauthor:a0 unauthoris:a0 drumhead:a0 summari:a0 inform:a0 loos:a0 wildcat:a0 unsanct:a0
 unorthodox	irregular:s0 maverick:s0 unconvent:a0 dissenti:a1 recus:a1 dissid:a1 heret:a1 heterodox:a1
-unpack	take:h0 remov:h0 withdraw:h0 awai:h1
+unpack	take:h0 remov:h0 withdraw:h0 away:h1
 unpaid	due:a0 buckshe:a0 complimentari:a0 costless:a0 free:a0 grati:a0 gratuit:a0 outstand:a0
 unpair	odd:s0 unmatch:s0 unmat:s0 mismatch:a0
 unparallel	alon:s0 uniqu:s0 unequ:s0 unequal:s0 incompar:a0 uncompar:a0
@@ -11201,10 +11164,10 @@ unprotect	unprotected:d0 insecur:a0 unsaf:a0 suscept:a0 vulner:a0 expos:a0 open:
 unpunish	uncorrect:a0 undisciplin:a0
 unqualifi	uncondit:a0 unmodifi:a0 categor:a0 flat:a0 clean:a0 clear:a0 cool:a0 outright:a0
 unravel	unknot:s0 unscrambl:s0 untangl:s0 unpick:s0 undo:h0
-unreadi	unprepar:a0 flatfoot:a0 nap:a0 unrip:a0 guard:a1 on:a1
+unreadi	unprepar:a0 flatfoot:a0 nap:a0 unrip:a0 guard:a1 one:a1
 unreal	abstraction:s0 abstractionist:d0 artifici:a0 counterfeit:a0 imit:a0 insincer:a0 supernatur:a0 unrealist:a0
 unrealist	imposs:a0 impract:a0 unreal:a0 chimer:a0 delus:a0 fals:a0 fantast:a0 wild:a0
-unreason	irration:s0 blind:s0 irrat:d0 insan:h0
+unreason	irrat:s0 blind:s0 insan:h0
 unrecogn	unrecognis:s0 unacknowledg:a0
 unrecogniz	unrecognis:s0 unidentifi:a0
 unredeem	curs:s0 damn:s0 doom:s0 unsav:s0 lost:a0
@@ -11212,12 +11175,12 @@ unreflect	unthink:s0 unthought:s0 thoughtless:a0
 unrel	unrelated:d0 misrel:a0 orthogon:a0 uncorrel:a0
 unreleas	suppress:a0
 unreli	undepend:s0 fallibl:a0
-unremark	everydai:s0 mundan:s0 quotidian:s0 routin:s0 workadai:s0 everyday:d0 ordinari:a0
+unremark	everyday:s0 mundan:s0 quotidian:s0 routin:s0 workaday:s0 ordinari:a0
 unrequit	unansw:s0 unreciproc:s0 nonreciproc:a0
 unrespons	insensit:a0 refractori:a0
 unrest	agit:s0 ferment:s0 tempestu:s0 turbul:h0 upheav:h0 sturm:h1 und:h1 drang:h1
 unrestrict	free:a0 discretionari:a0 open:a0
-unruli	boister:s0 rambuncti:s0 robusti:s0 rumbusti:s0 disorderli:a0
+unruli	boister:s0 rambuncti:s0 robusti:s0 rumbusti:s0 disord:a0
 unsaid	unexpress:s0 unstat:s0 unutt:s0 unverb:s0 unverbalis:s0 unvoic:s0 unspoken:s0 implicit:a0
 unsatisfactori	inadequ:a0 unequ:a0 unaccept:a0 disappoint:a0 dissatisfactori:a0 unsatisfi:a0 fail:a0 off:a0
 unscath	unharm:s0 unhurt:s0 whole:s0 uninjur:a0
@@ -11228,9 +11191,9 @@ unscrupul	unprincipl:a0
 unse	unobserv:s0 unpercept:a0 unperceiv:a0
 unseen	invis:a0 unseeabl:a0
 unselfconsci	unaffect:a0 unknowing:h0 unawar:h0
-unselfish	gener:a0 altruist:a0 selfless:a0 consider:a0 share:a0 generos:h0
+unselfish	generous:a0 altruist:a0 selfless:a0 consider:a0 share:a0 generos:h0
 unservil	unsubmiss:s0
-unsettl	doubt:a0 tent:a0 open:a0 undecid:a0 undetermin:a0 unresolv:a0
+unsettl	doubt:a0 tentat:a0 open:a0 undecid:a0 undetermin:a0 unresolv:a0
 unshak	firm:s0 steadfast:s0 steadi:s0 stiff:s0 unbend:s0 unfalt:s0 unwav:s0 resolut:a0
 unsharpen	dull:a0
 unshav	unshaven:s0 beard:a0 barbat:a0 bewhisk:a0 whisker:a0 whiskeri:a0 bestubbl:a0 stubbl:a0
@@ -11239,7 +11202,7 @@ unsheath	draw:h0 pull:h0 get:h1 take:h1
 unshield	unprotect:a0
 unslop	upright:s0 vertic:a0 perpendicular:a0
 unsmil	joyless:a0
-unsold	detach:h0 come:h1 awai:h1
+unsold	detach:h0 come:h1 away:h1
 unsolv	unresolv:s0
 unspeak	indefin:s0 indescrib:s0 ineff:s0 untel:s0 unutter:s0 inexpress:a0 unexpress:a0 atroci:s1
 unspoken	mute:s0 tongueless:s0 wordless:s0 inarticul:a0 unarticul:a0
@@ -11261,8 +11224,8 @@ unthaw	dissolv:s0 thaw:s0 unfreez:s0 dethaw:s0 melt:s0 meltabl:d0 melter:d0 liqu
 unthink	unreflect:s0 unthought:s0 thoughtless:a0
 unti	unbrac:s0 unlac:s0 untier:d0 undo:h0
 untold	incalcul:s0 much:a0
-untouch	untast:s0 full:a0 uninfluenc:s1 unswai:s1 unaffect:a1
-untoward	indec:s0 indecor:s0 unbecom:s0 uncom:s0 unseemli:s0 unbecoming:d0 improp:a0
+untouch	untast:s0 full:a0 uninfluenc:s1 unsway:s1 unaffect:a1
+untoward	indec:s0 indecor:s0 unbecom:s0 uncom:s0 unseem:s0 unseemli:d0 unbecoming:d0 improp:a0
 untradit	nontradit:s0
 untrammel	unlimit:a0 limitless:a0
 untri	unseason:s0 untest:s0 young:s0 inexperienc:a0 inexperi:a0
@@ -11274,7 +11237,7 @@ unvari	changeless:s0 constant:s0 invari:s0 constanc:d0
 unveil	uncov:h0 expos:h0
 unventil	breathless:a0 dyspneic:a0 dyspnoeic:a0 dyspneal:a0 dyspnoeal:a0 airless:a0 close:a0 stuffi:a0
 unw	unwed:s0 unmarri:a0 singl:a0
-unwant	undesir:a0 unlov:a0 unwelcom:a0 abdic:a0 discard:a0 throwawai:a0 friendless:a0 outcast:a0
+unwant	undesir:a0 unlov:a0 unwelcom:a0 abdic:a0 discard:a0 throwaway:a0 friendless:a0 outcast:a0
 unwarr	indefens:s0 insupport:s0 unjustifi:s0 unwarrant:s0 inexcus:a0
 unwav	firm:s0 steadfast:s0 steadi:s0 stiff:s0 unbend:s0 unfalt:s0 unshak:s0 resolut:a0
 unwelcom	unwant:a0 uninvit:a0
@@ -11284,7 +11247,7 @@ unwind	unrol:s0 move:h0 displac:h0 wind:s1
 unwir	undo:h0
 unwis	foolish:a0
 unwit	unintent:s0 unplan:s0 unintend:a0
-unwomanli	hoydenish:a0 tomboyish:a0 mannish:a0 unfeminin:a0
+unwoman	hoydenish:a0 tomboyish:a0 mannish:a0 unfeminin:a0
 unworthi	contempt:a0 dishonor:a0 dishonour:a0 unright:a0 worthless:a0 undeserv:a0 unmerit:a0 unmeritori:a0
 unwrinkl	wrinkleless:s0 unfurrow:a0
 up	ascend:a0 high:a0 ahead:a0 lead:a0 aweigh:a0 dormi:a0 heavenward:a0 skyward:a0
@@ -11302,46 +11265,47 @@ upper	top:a0 high:a1
 uppercut	blow:h0
 uppermost	topmost:s0 upmost:s0 top:a0
 uprais	resurrect:s0 rais:s0 lift:s0 resuscit:h0 reviv:h0
-upright	unslop:s0 vertic:a0 perpendicular:a0 good:s1 just:s1 righteou:a1
+upright	unslop:s0 vertic:a0 perpendicular:a0 good:s1 just:s1 righteous:a1
 upris	rebellion:s0 insurrect:s0 revolt:s0 rise:s0 insurrectionari:d0 insurrectionist:d0 rebelli:d0 rebel:d0
 uproar	tumult:s0 tumultu:s0 garboil:s0 uproari:d0 disturb:h0 disrupt:h0 commot:h0 flutter:h0
 uproot	deracin:s0 displac:h0
 upset	disturb:s0 perturb:s0 disquiet:s0 distress:s0 worri:s0 troubl:a0 agit:h0 touch:h0
 upshot	consequ:s0 effect:s0 outcom:s0 result:s0 event:s0 issu:s0 eventu:d0 effectu:d0
 uptak	consumpt:s0 ingest:s0 intak:s0 consum:d0 activ:h0 bodili:h1 process:h1 bodi:h1
-uptown	commun:h0 residenti:h1 district:h1 area:h1
+uptown	communiti:h0 residenti:h1 district:h1 area:h1
 upward	up:a0 ascend:a1
 urban	urbanis:s0 chang:h0 alter:h0 modifi:h0 citifi:a1 cityfi:a1
-urchin	child:h0 kid:h0 youngster:h0 minor:h0 shaver:h0 nipper:h0 fry:h0 tiddler:h0
+urchin	child:h0 kid:h0 youngster:h0 minor:h0 shaver:h0 nipper:h0 fri:h0 tiddler:h0
 urg	impuls:s0 goad:s0 prod:s0 spur:s0 press:s0 exhort:s0 exhortatori:d0 pressur:d0
 urgenc	necess:h0 urgent:d1 import:h1
 urgent	press:s0 urgenc:d0 urg:d0 imper:a0
 urin	piss:s0 pee:s0 piddl:s0 weewe:s0 water:s0 urinari:d0 excret:h0 excreta:h0
 urinari	urin:d0
 urn	vase:h0
-us	america:s0 usa:s0 usag:s0 util:s0 utilis:s0 employ:s0 exercis:s0 emploi:s0
-usabl	useabl:s0 us:d0 util:a0
-usag	us:s0 util:s0 utilis:s0 employ:s0 exercis:s0 emploi:d0 activ:h0 custom:s1
-useabl	function:s0 usabl:s0 oper:s0 us:d0 servic:a0
+us	america:s0 usa:s0 american:d0 unit:s1 state:s1 north:h1 countri:h1 nation:h1
+usabl	useabl:s0 use:d0 util:a0
+usag	use:s0 util:s0 utilis:s0 employ:s0 exercis:s0 activ:h0 custom:s1 usanc:s1
+use	usag:s0 util:s0 utilis:s0 employ:s0 exercis:s0 appli:s0 utilitarian:d0 applic:d0
+useabl	function:s0 usabl:s0 oper:s0 use:d0 servic:a0
 useless	inutil:s0 unus:s0 ineffect:a0 uneffect:a0 ineffectu:a0 unprofit:a0 unservic:a0 futil:a0
-user	us:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0 exploit:s1
+user	use:d0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0 soul:h0 exploit:s1
 usher	show:s0 lead:h0 take:h0 direct:h0 conduct:h0 guid:h0
 ussr	russia:s0 countri:h0 state:h0 land:h0 soviet:s1 union:s1 socialist:s1 republ:s1
 usual	common:a0 accustom:a0 customari:a0 habitu:a0 wont:a0 chronic:a0 inveter:a0 regular:a0
 usurp	assum:s0 seiz:s0 arrog:s0 takeov:d0 assumpt:d0 take:h0
 utah	ut:s0 beehiv:s1 state:s1 mormon:s1 american:h1
 utensil	implement:h0
-util	us:s0 utilis:s0 usag:s0 employ:s0 exercis:s0 emploi:s0 appli:s0 applic:d0
-utilitarian	us:s0 util:d0 function:a0
+util	use:s0 utilis:s0 usag:s0 employ:s0 exercis:s0 appli:s0 applic:d0 applicatori:d0
+utilitarian	use:s0 util:d0 function:a0
 utmost	uttermost:s0 maximum:s0 extrem:s0 maxim:d0 maximis:d0 intens:a0 limit:h0 bound:h0
 utopia	utopian:d0 book:h0
 utopian	utopia:d0 reform:h0 reformist:h0 crusad:h0 meliorist:h0 ideolog:h0 social:h1 polit:h1
 utter	vocal:s0 express:s0 verbal:s0 verbalis:s0 arrant:s0 complet:s0 consumm:s0 everlast:s0
 vacanc	vacant:d0 empti:h0 void:s1 vacuum:s1 space:h1
 vacant	empti:a0 vacanc:d1 vacat:d1
-vacat	holidai:s0 resign:s0 renounc:s0 vacationist:d0 vacant:d0 vacation:d0 leisur:h0 quit:h0
+vacat	holiday:s0 resign:s0 renounc:s0 vacationist:d0 vacant:d0 vacation:d0 leisur:h0 quit:h0
 vaccin	inocul:s0 vaccinum:s0 protect:h0 immun:h0 immunis:h0 immunogen:h0 agent:h1
-vacuol	vacuolis:s0 condit:h0 statu:h0
+vacuol	vacuolis:s0 condit:h0 status:h0
 vacuum	vacuiti:s0 hoover:s0 empti:h0 clean:h0 make:h1
 vagabond	object:h0 physic:h1
 vagu	obscur:s0 unclear:a0 undefin:s1 indefinit:a1 indefin:a1 dim:s2 faint:s2 shadowi:s2
@@ -11349,31 +11313,31 @@ vain	conceit:s0 egotist:s0 swollen:s0 vaniti:d0 egot:d0 proud:a0 bootless:s1 fru
 valet	gentleman:s0 man:s0 manserv:h0 de:s1 chambr:s1 bodi:h1 servant:h1
 valiant	valor:s0 valianc:d0 brave:a0 courag:a0
 valid	proof:s0 substanti:s0 cogenc:s0 rigor:s0 rigour:s0 formal:s0 formalis:s0 legal:a0
-vallei	vale:s0 depress:h0 natur:h1
+valley	vale:s0 depress:h0 natur:h1
 valor	heroism:s0 gallantri:s0 valour:s0 valianc:s0 valiant:d0 courag:h0 braveri:h0 brave:h0
 valu	valuer:d0 quantit:a0 belief:h0 determin:h0 set:h0 prize:s1 treasur:s1 appreci:s1
-valuabl	valu:d0 expens:a0 import:a0 worthi:a0 invalu:a0 priceless:a0 preciou:a0 rich:a0
+valuabl	valu:d0 expens:a0 import:a0 worthi:a0 invalu:a0 priceless:a0 precious:a0 rich:a0
 valuat	evalu:s0 rate:s0 apprais:h0 assess:h0
 valueless	worthless:a0
 valv	valvular:d0 valvelet:d0 structur:h0 anatom:h1 complex:h1 bodi:h1 part:h1 bodili:h1
 vandal	hooligan:s0 vandalis:d0 destroy:h0 ruiner:h0 undoer:h0 waster:h0 uproot:h0 mischief:h0
 vanguard	van:s0 armi:h1 unit:h1
-vanish	disappear:s0 nonexist:a0 go:s1 awai:s1 end:h1 stop:h1 finish:h1 termin:h1
+vanish	disappear:s0 nonexist:a0 go:s1 away:s1 end:h1 stop:h1 finish:h1 termin:h1
 vaniti	conceit:s0 vain:d0 pride:h0 amour:s1 propr:s1
 vanquish	beat:s0 crush:s0 shell:s0 trounc:s0 beatabl:d0 overcom:h0 defeat:h0 get:h1
 vapor	vapour:s0 vaporis:s0 evapor:d0 suspens:h0 annihil:h0 obliter:h0 phase:h2 chang:h2
-vaquero	buckaroo:s0 buckeroo:s0 cowboi:h0 cowpunch:h0 puncher:h0 cowman:h0 cattleman:h0 cowpok:h0
+vaquero	buckaroo:s0 buckeroo:s0 cowboy:h0 cowpunch:h0 puncher:h0 cowman:h0 cattleman:h0 cowpok:h0
 vari	chang:s0 alter:s0 variabl:s0 variant:d0 variat:d0 varied:d0 differ:a0 heterogen:a0
 variabl	varianc:s0 vari:d0 changeabl:a0 inconsist:a0 inconst:a0 uncertain:a0 unsettl:a0 covari:a0
 variant	discrep:s0 varianc:s0 vari:d0 differ:a0 deviat:h0 diverg:h0 departur:h0
 variat	fluctuat:s0 vari:d0 chang:h0 alter:h0 modif:h0 varianc:s1 variant:d1 activ:h1
 varieg	varicolor:s0 varicolour:s0 vari:a0
-varieti	assort:s0 mixtur:s0 miscellani:s0 miscellanea:s0 salmagundi:s0 smorgasbord:s0 potpourri:s0 motlei:s0
-variou	assort:s0 differ:a0 respect:s1 sever:s1 individu:a1 singl:a1 divers:s2
+varieti	assort:s0 mixtur:s0 miscellani:s0 miscellanea:s0 salmagundi:s0 smorgasbord:s0 potpourri:s0 motley:s0
+various	assort:s0 differ:a0 respect:s1 sever:s1 individu:a1 singl:a1 divers:s2
 vase	jar:h0
 vast	huge:s0 immens:s0 brobdingnagian:s0 larg:a0 big:a0
 vatican	resid:h0 palac:s1
-vaudevil	varieti:h0 music:s1 hall:s1
+vaudevill	varieti:h0 music:s1 hall:s1
 vault	sepulch:h0 sepulchr:h0 sepultur:h0 burial:s1 chamber:h1
 vector	variabl:h0 quantiti:h1
 veer	swerv:s0 sheer:s0 curv:s0 trend:s0 slue:s0 slew:s0 cut:s0 turn:h0
@@ -11382,7 +11346,7 @@ vehem	emphasi:s0 emphat:d0 intens:h0
 vehement	fierc:s0 tear:s0 violent:s0 intens:a0
 vehicl	vehicular:d0 convey:h0 transport:h0 medium:h1
 veil	garment:h0 hide:h0 conceal:h0 head:s1 cover:s1
-vein	vena:s0 venos:s0 veinlik:s0 venou:d0 pattern:a0 stain:h0 blood:s1 vessel:s1
+vein	vena:s0 venos:s0 veinlik:s0 venous:d0 pattern:a0 stain:h0 blood:s1 vessel:s1
 vellum	write:h1 paper:h1
 veloc	speed:s0 speedi:d0 rate:h0
 velour	fabric:h0 cloth:h0 materi:h0 textil:h0
@@ -11392,17 +11356,17 @@ vend	peddl:s0 hawk:s0 vendit:s0 sell:h0 merchandis:h0 market:h0
 vendor	seller:s0 market:s0 vender:s0 traffick:s0 traffic:d0 vend:d0 sell:d0 merchant:h0
 vener	rever:s0 fear:s0 old:a0 respect:h0 esteem:h0 valu:h0 prize:h0 prise:h0
 venezuela	venezuelan:d0 republ:s1 south:h1 american:h1 countri:h1 nation:h1
-vengeanc	retribut:s0 payback:s0 retali:h0 reveng:h0 pai:d1 back:d1
+vengeanc	retribut:s0 payback:s0 retali:h0 reveng:h0 pay:d1 back:d1
 venic	venezia:s0 venetian:d0 citi:h0 metropoli:h0 urban:h1 center:h1
 vent	venthol:s0 blowhol:s0 ventil:s0 venter:d0 hole:h0 express:h0 show:h0 evinc:h0
 ventil	air:s0 vent:s0 improv:h0 refresh:h0 freshen:h0 system:s2 mechan:h2
-ventur	embark:s0 undertak:h0 project:h0 task:h0 labor:h0 go:h0 proce:h0 move:h0
-venu	urania:s1 terrestri:h1 planet:h1 inferior:h1 roman:h2 deiti:h2
+ventur	embark:s0 undertak:h0 project:h0 task:h0 labor:h0 go:h0 proceed:h0 move:h0
+venus	urania:s1 terrestri:h1 planet:h1 inferior:h1 roman:h2 deiti:h2
 verac	veraci:d0 truth:h0
 veranda	verandah:s0 galleri:s0 porch:h0
 verandah	veranda:s0 galleri:s0 porch:h0
 verb	verbal:d0 verbifi:d0 major:h1 form:h1 class:h1 content:h2 word:h2 open:h2
-verbal	commun:a0 communicatori:a0
+verbal	communic:a0 communicatori:a0
 verbena	vervain:s0 flower:h0
 verdict	find:h0 fact:s1
 verg	brink:s0 threshold:s0 boundari:h0 edg:h0 bound:h0 limit:h1
@@ -11424,15 +11388,15 @@ vertex	intersect:h0 point:h1
 vertic	perpendicular:s0 steep:a0 straight:a0 plumb:a0 upend:a0 upright:a0 unslop:a0
 vertigo	dizzi:s0 giddi:s0 lightheaded:s0 vertigin:d0 lighthead:d0 symptom:h0
 verv	vital:s0 energi:h0 muscular:h0 vigor:h0 vigour:h0 vim:h0
-vessel	va:s0 tube:h0 watercraft:s1 shape:h1 structur:h1 craft:h1
+vessel	vas:s0 tube:h0 watercraft:s1 shape:h1 structur:h1 craft:h1
 vest	waistcoat:s0 invest:s0 enthron:s0 investitur:d0 garment:h0 instal:h0
 vestibul	anteroom:s0 antechamb:s0 hall:s0 foyer:s0 lobbi:s0 room:h0 entranc:s1
 vestig	trace:s0 tinctur:s0 shadow:s0 indic:h0
 vet	veterinarian:s0 veterinari:s0 doctor:h0 doc:h0 physician:h0 md:h0 medico:h0 surgeon:s1
 veteran	season:s0 experienc:a0 experi:a0 serviceman:h0 man:h0 soldier:s1 vet:s1 militari:h1
-veto	blackbal:s0 neg:s0 vote:h0 ballot:h0 oppos:h0 controvert:h0 contradict:h0 forbid:s1
-vex	annoi:s0 rag:s0 bother:s0 irrit:s0 rile:s0 nark:s0 nettl:s0 gravel:s0
-vexat	annoy:s0 chafe:s0 anger:h0 choler:h0 ir:h0
+veto	blackbal:s0 negat:s0 vote:h0 ballot:h0 oppos:h0 controvert:h0 contradict:h0 forbid:s1
+vex	annoy:s0 rag:s0 bother:s0 irrit:s0 rile:s0 nark:s0 nettl:s0 gravel:s0
+vexat	annoy:s0 chafe:s0 anger:h0 choler:h0 ire:h0
 viabil	viabl:d0 properti:h0
 viabl	feasibl:s0 execut:s0 practic:s0 workabl:s0 work:d0 viabil:d0 possibl:a0
 viand	dish:h0
@@ -11444,13 +11408,13 @@ vicar	vicari:d0 vicarship:d0 priest:h0
 vicari	secondari:a0
 vice	frailti:s0 evil:h0
 vicin	local:s0 neighborhood:s0 neighbourhood:s0 neighbour:d0 neighbor:d0 section:h0 neck:s1 wood:s1
-viciou	barbar:s0 brutal:s0 cruel:s0 fell:s0 roughshod:s0 savag:s0 vicious:d0 inhuman:a0
+vicious	barbar:s0 brutal:s0 cruel:s0 fell:s0 roughshod:s0 savag:s0 inhuman:a0 evil:s1
 victim	victimis:s0 unfortun:h0 wrong:h0 dupe:s1 person:h1 individu:h1 someon:h1 somebodi:h1
 victor	master:s0 superior:s0 combat:h0 battler:h0 belliger:h0 fighter:h0 scrapper:h0
 victori	triumph:s0 end:h0 conclus:h0 finish:h0 success:h0
 victorian	victoria:d0
 victrola	gramophon:h0 acoust:h1
-video	pictur:s0 visual:h1 commun:h1 record:h1
+video	pictur:s0 visual:h1 communic:h1 record:h1
 vie	compet:s0 contend:s0 content:d0 competit:d0 competitori:d0 competitor:d0
 vienna	austrian:s1 capit:s1 austria:s1 nation:h1
 vientian	laotian:s1 capit:s1 lao:s1 nation:h1
@@ -11462,7 +11426,7 @@ vigilant	law:h1 enforc:h1
 vignett	sketch:s0 descript:h0
 vigor	energi:s0 vigour:s0 zip:s0 zippi:d0 energet:d0 energ:d0 forc:h0 strength:h0
 vile	despic:s0 ugli:s0 slimi:s0 unworthi:s0 worthless:s0 wretch:s0 evil:a0
-villag	settlement:s0 commun:h0 inhabit:h0 habit:h0 dweller:h0 denizen:h0 indwel:h0 small:s1
+villag	settlement:s0 communiti:h0 inhabit:h0 habit:h0 dweller:h0 denizen:h0 indwel:h0 small:s1
 villain	scoundrel:s0 nefari:s0 scoundrelli:d0 wick:a0 baddi:s1 unwelcom:h1 person:h1 persona:h1
 vindic	exoner:s0 justifi:s0 vindicatori:d0 justif:d0 justificatori:d0 clear:h0 uphold:h0 maintain:h0
 vindict	reveng:s0 veng:s0 unforgiv:a0 despit:s1 spite:s1 malici:a1
@@ -11471,26 +11435,26 @@ vinegar	acetum:s0 acetifi:d0 condiment:h0
 vineyard	vineri:s0 farm:h0
 vintag	wine:h0 vino:h0
 vinyl	group:h0 radic:h0 chemic:h1
-violat	misdemeanor:s0 misdemeanour:s0 infract:s0 infring:s0 break:s0 violabl:d0 viol:d0 crime:h0
+violat	misdemeanor:s0 misdemeanour:s0 infract:s0 infring:s0 break:s0 violabl:d0 crime:h0 go:s1
 violenc	forc:s0 violent:d0 aggress:h0 hostil:h0 feroc:s1 fierc:s1 furious:s1 furi:s1
-violent	violenc:d0 hostil:a0 unpeac:a0 convuls:a0 feroci:a0 fierc:a0 furiou:a0 savag:a0
+violent	violenc:d0 hostil:a0 unpeac:a0 convuls:a0 feroci:a0 fierc:a0 furious:a0 savag:a0
 violet	viola:h0 purpl:h1 reddish:s2 blue:s2
 violin	fiddl:s0 violinist:d0 string:h0 bow:h1 instrument:h1
 violinist	fiddler:s0 fiddl:d0 violin:d0 musician:h0 instrumentalist:h0 player:h0
-virgin	new:a0 innoc:h0 condit:h0 statu:h0 inexperienc:h1 person:h1
+virgin	new:a0 innoc:h0 condit:h0 status:h0 inexperienc:h1 person:h1
 virginia	va:s0 old:s1 dominion:s1 state:s1 american:h1
 virginian	american:h0
-viril	strong:a0 male:s1 man:s1 manlik:s1 manli:s1 masculin:a1
-virtu	virtuous:s0 virtuou:d0 good:h0 moral:s1 excel:s1 merit:s1 worth:h1
+viril	strong:a0 male:s1 man:s1 manlik:s1 manli:d1 masculin:a1
+virtu	virtuous:s0 good:h0 moral:s1 excel:s1 merit:s1 worth:h1
 virtual	practic:s0 realist:a0
-virtuoso	ac:s0 adept:s0 champion:s0 sensat:s0 maven:s0 mavin:s0 geniu:s0 hotshot:s0
-viru	viral:d0 microorgan:h0 infecti:h1 agent:h1 infect:h1
-virul	deadli:s0 venom:s0 toxic:a0 harm:h0 injuri:h0
+virtuoso	ace:s0 adept:s0 champion:s0 sensat:s0 maven:s0 mavin:s0 genius:s0 hotshot:s0
+virul	dead:s0 venom:s0 deadli:d0 toxic:a0 harm:h0 injuri:h0
+virus	viral:d0 microorgan:h0 infecti:h1 agent:h1 infect:h1
 visag	counten:s0 physiognomi:s0 phiz:s0 kisser:s0 smiler:s0 mug:s0 smile:d0 face:h0
 viscer	splanchnic:s0
 viscoelast	elast:a0
 viscomet	viscosimet:s0 viscosimetr:d0 viscometr:d0 measur:h1 instrument:h1 system:h1 devic:h1
-viscos	viscous:s0 viscou:d0 consist:h0 substanc:h0 bodi:h0
+viscos	viscous:s0 consist:h0 substanc:h0 bodi:h0
 viselik	tight:a0
 visibl	seeabl:s0 percept:a0 circumpolar:a0 ocular:a0 visual:a0 macroscop:a0 megascop:a0 gross:a0
 vision	visionari:d0 imagin:h0 imag:h0 imageri:h0 sight:s1 mental:h1 modal:h1 exterocept:h1
@@ -11516,7 +11480,7 @@ void	null:s0 nulliti:d0 invalid:a0
 volatil	inconst:a0 evapor:a0 vaporif:a0 vapourif:a0 vaporiz:a0 vapouris:a0 volatiliz:a0 volatilis:a0
 volcano	vent:s0 crack:h0 cleft:h0 crevic:h0 fissur:h0 scissur:h0
 volit	will:s0 faculti:h0 modul:h0 mental:h1
-vollei	fusillad:s0 salvo:s0 burst:s0 fire:h0 return:h1
+volley	fusillad:s0 salvo:s0 burst:s0 fire:h0 return:h1
 volleybal	game:s1 court:h1
 voltag	emf:s0 electromot:s1 forc:s1 potenti:s1 electr:h1 phenomenon:h1 differ:s2 drop:s2
 voltaic	galvan:s0 volt:d0
@@ -11526,8 +11490,8 @@ volum	volumin:d0 measur:h0 quantiti:h0 amount:h0 bulk:s1 mass:s1 bulki:d1 magnit
 volumetr	volumet:d0
 volumin	volum:d0 voluminos:d0 larg:a0 big:a0
 volunt	voluntari:s0 serviceman:h0 man:h0 inform:h0 militari:s1 offer:s1 personnel:h1 worker:h1
-voluntari	consciou:a0 will:a0 intend:a0 wil:a0 freewil:a0 uncoerc:a0 unforc:a0 unpaid:a0
-voluptu	juici:s0 lusciou:s0 toothsom:s0 lush:s0 sexi:a0
+voluntari	conscious:a0 will:a0 intend:a0 wil:a0 freewil:a0 uncoerc:a0 unforc:a0 unpaid:a0
+voluptu	juici:s0 luscious:s0 toothsom:s0 lush:s0 sexi:a0
 vomit	emesi:s0 regurgit:s0 disgorg:s0 puke:s0 purg:s0 cast:s0 sick:s0 cat:s0
 voodoo	juju:s0 hoodoo:s0 fetish:s0 fetich:s0 fetishist:d0 charm:h0 good:h1 luck:h1
 vote	ballot:s0 voter:d0 choic:h0 select:h0 option:h0 pick:h0 choos:h0 take:h0
@@ -11537,11 +11501,11 @@ vouch	voucher:d0 testifi:h0 attest:h0 take:h1 stand:h1 bear:h1 wit:h1
 vouchsaf	allow:h0 grant:h0
 vow	vower:d0 pledg:h0 plight:h0
 vowel	vocal:d0 sound:h0 phone:h0 speech:h1
-voyag	travel:h0 seafar:h0 ocean:s1 trip:s1 water:h1 journei:h1
+voyag	travel:h0 seafar:h0 ocean:s1 trip:s1 water:h1 journey:h1
 vulgar	coars:s0 common:s0 uncouth:s0 unrefin:a0
 vulner	exposur:s0 expos:d0 danger:a0 conquer:a0 unsaf:a0 insecur:a0 suscept:a0 unprotect:a0
 vulpin	vulpecular:s0
-vultur	raptor:h0 bird:h1 prei:h1 raptori:h1
+vultur	raptor:h0 bird:h1 prey:h1 raptori:h1
 wacki	goofi:s0 silli:s0 whacki:s0 zani:s0 goof:d0 foolish:a0
 wad	ton:s0 dozen:s0 heap:s0 lot:s0 pile:s0 score:s0 stack:s0 load:s0
 wade	wader:d0 walk:h0
@@ -11549,15 +11513,14 @@ wafer	past:h0 librari:h1
 waffl	cake:h0
 waft	float:h0 drift:h0 blow:h0 adrift:h1
 wag	wit:s0 card:s0 waggl:s0 witti:d0 humorist:h0 humourist:h0 jiggl:h0 joggl:h0
-wage	pai:s0 earn:s0 remuner:s0 salari:s0 reward:s0 payoff:s0 engag:s0 consequ:h0
-wager	bet:s0 gambl:h0 game:h0 plai:h0
+wage	pay:s0 earn:s0 remuner:s0 salari:s0 reward:s0 payoff:s0 engag:s0 consequ:h0
+wager	bet:s0 gambl:h0 game:h0 play:h0
 waggl	wag:s0 jiggl:h0 joggl:h0 wiggl:h0
 wagon	waggon:s0 wheel:h1 vehicl:h1 van:h1 polic:s2 paddi:s2 patrol:s2 black:s2
-wai	manner:s0 mode:s0 style:s0 fashion:s0 shipwai:s0 slipwai:s0 stylist:d0 styliz:d0
 wail	lament:s0 plaint:s0 bawl:s0 howl:s0 ulul:s0 roar:s0 yawl:s0 yaup:s0
 wainscot	panel:s0 adorn:a0 decor:a0
 waist	waistlin:s0 area:h0 region:h0
-wait	delai:s0 hold:s0 postpon:s0 waiter:d0 readi:a0 paus:h0 intermiss:h0 break:h0
+wait	delay:s0 hold:s0 postpon:s0 waiter:d0 readi:a0 paus:h0 intermiss:h0 break:h0
 waiter	server:s0 serv:d0 wait:d0 dine:h1 room:h1 attend:h1 restaur:h1
 waitress	waiter:h0 server:h0
 waiv	relinquish:s0 forgo:s0 forego:s0 foreswear:s0 waiver:d0 dispens:s1
@@ -11572,10 +11535,10 @@ wallop	whack:s0 wham:s0 whop:s0 humong:s0 bang:s0 thump:s0 larg:a0 big:a0
 wallow	indulg:h0 welter:s1 move:h1 billow:s2 soar:h2 surg:h2 zoom:h2 upward:h3
 wallpap	paper:h0
 walnut	edibl:h1 nut:h1
-walru	seahors:s0 pinnip:h0 pinnatip:h0 sea:s1 hors:s1 mammal:h1
+walrus	seahors:s0 pinnip:h0 pinnatip:h0 sea:s1 hors:s1 mammal:h1
 wan	pale:s0 pallid:s0 sick:s0 weak:a0
 wand	rod:h0
-wander	roamer:s0 rover:s0 roam:s0 roll:s0 swan:s0 strai:s0 tramp:s0 cast:s0
+wander	roamer:s0 rover:s0 roam:s0 roll:s0 swan:s0 stray:s0 tramp:s0 cast:s0
 wane	declin:s0 decreas:h0 lessen:h0 diminish:h0 fall:h0 go:s1
 wangl	finagl:s0 manag:s0 wangler:d0 achiev:h0 accomplish:h0 attain:h0 reach:h0
 want	privat:s0 depriv:s0 needi:s0 desir:s0 wanter:d0 poverti:h0 poor:h0 impoverish:h0
@@ -11588,9 +11551,9 @@ wareh	reposit:s0 storag:s0 warehous:d0 deposit:h0
 warehous	storag:h0 storehous:h0 depot:h0 entrepot:h0 store:h0
 warfar	war:s0 action:h0 militari:h1 conflict:h1 struggl:h1 battl:h1
 warhors	work:h1 art:h1
-wari	shy:a0 guard:a1 on:a1
+wari	shi:a0 guard:a1 one:a1
 warlik	milit:s0 hawkish:s0 unpeac:a0
-warm	hot:a0 lukewarm:a0 tepid:a0 chang:h0 warmer:d1 emot:a1 friendli:a1 cordial:a1
+warm	hot:a0 lukewarm:a0 tepid:a0 chang:h0 warmer:d1 emot:a1 friend:a1 cordial:a1
 warmong	hawkish:h0 war:s1 advocaci:s1
 warmth	heat:s0 temperatur:h0 warmhearted:s1 warmheart:d1 loving:h1 care:h1 warm:s2 hot:h2
 warn	warner:d0 inform:h0 admonit:s1 monit:s1 monish:s1 admonish:s1 discourag:s1 admonitori:d1
@@ -11621,48 +11584,48 @@ wateri	water:d0 wet:a0 reek:s1
 watermark	line:h0 water:s1
 waterproof	seal:s0 rainproof:s0 tight:a0 protect:h0
 watersh	divid:s0 line:h0 water:s1 part:s1
-waterwai	water:h0 bodi:h1
+waterway	water:h0 bodi:h1
 watt	power:h1 unit:h1
 wattl	lappet:s0 caruncl:h0 caruncula:h0 framework:h1 frame:h1
 wave	beckon:s0 wavelet:d0 waver:d0 movement:h0 motion:h0 gesticul:h0 gestur:h0 move:s1
 wavelength	distanc:h0 orient:h1
 waver	hesit:s0 waffl:s0 waffler:d0 hesitat:d0 falter:s1 move:h2
-wavi	wave:d0 curli:a0 crinkl:s1 crinkli:s1 rippl:s1 wavelik:s1 uneven:a1
+wavi	wave:d0 cur:a0 crinkl:s1 crink:s1 rippl:s1 wavelik:s1 uneven:a1
 wax	waxi:d0 lipid:h0 lipoid:h0 applic:h0 coat:h0 cover:h0 mount:s1 climb:s1
 waxen	waxi:s0 wax:d0
 waxlik	waxen:s0 waxi:s0 colorless:a0 colourless:a0
-waylai	ambush:s0 scupper:s0 bushwhack:s0 lurk:s0 ambuscad:s0 lurker:d0 wait:h0 lie:s1
+way	manner:s0 mode:s0 style:s0 fashion:s0 shipway:s0 slipway:s0 stylist:d0 styliz:d0
+waylay	ambush:s0 scupper:s0 bushwhack:s0 lurk:s0 ambuscad:s0 lurker:d0 wait:h0 lie:s1
 waysid	roadsid:s0 edg:h0
 wayward	contrari:s0 obstin:s0 pervers:s0 disobedi:a0
 weak	fail:s0 powerless:a0 delic:a0 tender:a0 untoughen:a0 anem:a0 anaem:a0 adynam:a0
 weaken	diminish:s0 lessen:s0 vitiat:s0 impair:a0 transform:h0 transmut:h0 shift:h0 chang:h0
 wealth	wealthi:s0 financi:h1 condit:h1 abund:h1 copious:h1 teeming:h1 rich:s2 materi:h3
-wealthi	affluent:s0 flush:s0 load:s0 monei:s0 substanti:s0 wealth:d0 affluenc:d0 rich:a0
+wealthi	affluent:s0 flush:s0 load:s0 money:s0 substanti:s0 wealth:d0 affluenc:d0 rich:a0
 wean	ablact:s0 substitut:h0 exchang:h0 commut:h0 depriv:h0
 weapon	arm:s0 instrument:h0 system:s1 artilleri:s1 persuas:h1 suasion:h1
 wear	wearabl:d0 wearer:d0 bear:s1 have:h1 featur:h1
 wearer	wear:d0 user:h0
 weari	fatigu:s0 tired:s0 tire:s0 wear:s0 jade:s0 outwear:s0 fag:s0 aweari:s0
-wearisom	bore:s0 deaden:s0 dull:s0 irksom:s0 slow:s0 tediou:s0 tiresom:s0 tedium:d0
+wearisom	bore:s0 deaden:s0 dull:s0 irksom:s0 slow:s0 tedious:s0 tiresom:s0 tedium:d0
 weather	condit:s0 upwind:s0 windward:a0 atmospher:s1 phenomenon:h1
 weatherstrip	insul:h0
 weav	interweav:s0 design:h0 pattern:h0 figur:h0 twist:h0 twine:h0 distort:h0 tissu:s1
 web	webbi:d0 object:h0 entangl:s1 physic:h1 trap:h1 vane:s2 blade:h2
 wed	nuptial:s0 hymen:s0 marri:s0 conjoin:s0 espous:s0 marriag:d0 ceremoni:h0 observ:h0
-wedg	cuneu:s0 lodg:s0 stick:s0 deposit:s0 lodgement:d0 triangl:h0 trigon:h0 trilater:h0
-wednesdai	midweek:s0 wed:s0 weekdai:h0
+wedg	cuneus:s0 lodg:s0 stick:s0 deposit:s0 lodgement:d0 triangl:h0 trigon:h0 trilater:h0
+wednesday	midweek:s0 wed:s0 weekday:h0
 wee	bitti:s0 teensi:s0 teentsi:s0 teeni:s0 weeni:s0 weensi:s0 weeness:d0 bit:d0
 weed	weedi:d0 tracheophyt:h0 garment:h0 widow:s1 vascular:h1 plant:h1
-week	hebdomad:s0 hebdomadari:d0 weekli:d0 period:h0 workweek:s1 time:h1 work:h2 calendar:s3
-weekdai	dai:h1 week:h1
+week	hebdomad:s0 hebdomadari:d0 period:h0 seri:h0 serial:h0 workweek:s1 time:h1 public:h1
+weekday	day:h1 week:h1
 weekend	period:h0 time:h1
-weekli	seri:h0 serial:h0 public:h1
-weep	cry:s0 tear:s0 dolor:s0 dolour:s0 lachrymos:s0 weeper:d0 crier:d0 sorrow:a0
+weep	cri:s0 tear:s0 dolor:s0 dolour:s0 lachrymos:s0 weeper:d0 crier:d0 sorrow:a0
 weigh	measur:h0 consid:s1 count:s1 consider:d1 librat:s2 weigher:d2 quantifi:h2
 weight	burden:s0 burthen:s0 leaden:s0 weighti:d0 heavi:a0 coeffici:h0 charg:h0 slant:s1
 weightless	light:s0 weight:h0
 weir	dam:h0 dike:h0 dyke:h0
-weird	eldritch:s0 uncanni:s0 unearthli:s0 supernatur:a0
+weird	eldritch:s0 uncanni:s0 unearth:s0 supernatur:a0
 welcom	want:a0 hospit:a0 accept:h0 take:h0 have:h0 receiv:s1 greet:h1 recogn:h1
 weld	weldment:d0 welder:d0 join:h0 conjoin:h0 unit:h1 unifi:h1 merg:h1
 welfar	assist:h0 aid:h0 social:s1 public:s1 benefit:s1 benefici:d1 econom:h1 financi:h1
@@ -11670,14 +11633,14 @@ well	swell:s0 fit:a0 healthi:a0 asymptomat:a0 symptomless:a0 cure:a0 heal:a0 rec
 weltanschauung	view:h0 posit:h0 perspect:h0 world:s1
 welter	clutter:s0 jumbl:s0 muddl:s0 fuddl:s0 smother:s0 disorderli:h0 disord:h0 mare:s1
 wend	travel:h0 go:h0 move:h0 locomot:h0
-west	occid:s0 occident:d0 westward:a0 western:a0 westbound:a0 westerli:a0 westernmost:a0 westmost:a0
+west	occid:s0 occident:d0 westward:a0 western:a0 westbound:a0 wester:a0 westernmost:a0 westmost:a0
 western	occident:a0 hesperian:a0 featur:h0 inhabit:h0 habit:h0 dweller:h0 denizen:h0 indwel:h0
 wet	moistur:s0 moisten:d0 moisturis:d0 wetter:d0 bedew:a0 dewi:a0 besprent:a0 boggi:a0
 whack	wham:s0 whop:s0 wallop:s0 hit:h0
 whale	giant:s0 hulk:s0 heavyweight:s0 hulki:d0 gigant:d0 larg:h1 person:h1
 wharf	pier:s0 wharfag:s0 dock:s0 platform:h0
 wheat	cereal:h0 grass:h1
-wheedl	cajol:s0 palav:s0 blarnei:s0 coax:s0 inveigl:s0 coaxer:d0 cajoleri:d0 wheedler:d0
+wheedl	cajol:s0 palav:s0 blarney:s0 coax:s0 inveigl:s0 coaxer:d0 cajoleri:d0 wheedler:d0
 wheel	wheeler:d0 machin:h0 revolv:h0 rotat:h0 around:s1 simpl:h1 handwheel:h1 go:h1
 wheelchair	chair:h0
 wheez	wheezi:s0 asthmat:s0 asthma:d0 unhealthi:a0 breath:h0 respir:h0 ventil:h0 suspir:h0
@@ -11687,37 +11650,37 @@ whiff	puff:s0 puffi:d0 gust:h0 blast:h0 blow:h0 air:s1
 whig	englishman:h0 liber:h0 liberalist:h0 progress:h0
 while	piec:s0 spell:s0 patch:s0 time:h0
 whim	capric:s0 impuls:s0 caprici:d0 desir:h0
-whimper	wail:s0 mewl:s0 pule:s0 cry:h0 weep:h0
+whimper	wail:s0 mewl:s0 pule:s0 cri:h0 weep:h0
 whine	travel:h0 go:h0 move:h0 locomot:h0 snivel:s1 whiner:d1 talk:h1 speak:h1
 whinni	neigh:s0 nicker:s0 whicker:s0 utter:h0 emit:h0 loos:h1
 whip	tan:s0 flog:s0 lash:s0 flagel:s0 trounc:s0 welt:s0 lather:s0 slash:s0
 whir	whirr:s0 birr:s0 whizz:s0 whiz:s0 purr:s0 sound:h0 go:h0
 whirl	commot:s0 twirl:s0 swirl:s0 twiddl:s0 twirler:d0 movement:h0 motion:h0 revolv:h0
-whisk	bring:h0 convei:h0 take:h0
-whiskei	whiski:s0 liquor:h0 spirit:h0 booz:h0 hard:h1 drink:h1 john:h1 barleycorn:h1
-whisker	beard:s0 barbat:s0 bewhisk:s0 whiskeri:s0 unshaven:a0 unshav:a0 face:s1 fungu:s1
-whiski	whiskei:s0 liquor:h0 spirit:h0 booz:h0 hard:h1 drink:h1 john:h1 barleycorn:h1
+whisk	bring:h0 convey:h0 take:h0
+whisker	beard:s0 barbat:s0 bewhisk:s0 whiskeri:s0 unshaven:a0 unshav:a0 face:s1 fungus:s1
+whiskey	whiski:s0 liquor:h0 spirit:h0 booz:h0 hard:h1 drink:h1 john:h1 barleycorn:h1
+whiski	whiskey:s0 liquor:h0 spirit:h0 booz:h0 hard:h1 drink:h1 john:h1 barleycorn:h1
 whisper	susurr:s0 voiceless:s0 speak:h0 talk:h0 utter:h0 mouth:h0 verbal:h0 verbalis:h0
-whistl	whistler:d0 sound:h0 go:h0 music:h1 travel:h1 move:h1 locomot:h1 commun:h2
+whistl	whistler:d0 sound:h0 go:h0 music:h1 travel:h1 move:h1 locomot:h1 communic:h2
 whit	shred:s0 scintilla:s0 iota:s0 tittl:s0 smidgen:s0 smidgeon:s0 smidgin:s0 smidg:s0
 white	caucasian:s0 light:a0 albesc:a0 person:h0 individu:h0 someon:h0 somebodi:h0 mortal:h0
 whitefac	hereford:s0 beef:h0 cattl:h1
 whiten	white:s0 discolor:h0 discolour:h0 colour:h0 color:h0
 whitewash	paint:a0
-whiz	ac:s0 adept:s0 champion:s0 sensat:s0 maven:s0 mavin:s0 virtuoso:s0 geniu:s0
+whiz	ace:s0 adept:s0 champion:s0 sensat:s0 maven:s0 mavin:s0 virtuoso:s0 genius:s0
 whodunit	mysteri:s0 stori:h0
 whole	complet:a0 entir:a0 full:a0 total:a0 integr:a0 intact:a0 livelong:a0 undivid:a0
 wholesal	jobber:s0 middleman:s0 distributor:h0 distribut:h0
 wholesom	health:a0 healthi:a0 sound:a0 alimentari:a0 aliment:a0 nourish:a0 nutrient:a0 nutriti:a0
-whoop	whooper:d0 shout:h0 cry:h0 call:h0 yell:h0 scream:h0 holler:h0 hollo:h0
+whoop	whooper:d0 shout:h0 cri:h0 call:h0 yell:h0 scream:h0 holler:h0 hollo:h0
 whore	prostitut:s0 cocott:s0 harlot:s0 bawd:s0 tart:s0 cyprian:s0 bawdi:d0 whoredom:d0
 whorl	coil:s0 roll:s0 curl:s0 curlicu:s0 ringlet:s0 gyre:s0 scroll:s0 round:h1
-wick	wicked:d0 evil:a0 immor:a0 impiou:a0 unright:a0 wrong:a0 viciou:a0 heavi:a0
+wick	wicked:d0 evil:a0 immor:a0 impious:a0 unright:a0 wrong:a0 vicious:a0 heavi:a0
 wicked	evil:s0 immor:s0 iniqu:s0 iniquit:d0 wick:d0 transgress:h0 evildo:h0
 wicker	wood:h0
 wide	broad:s0 comprehens:a0 thick:a0 beami:a0 panoram:a0 deep:a0 fanlik:a0 sweep:a0
 widen	increas:h0 chang:h1 alter:h1 vari:h1 modifi:h2
-widespread	gener:a0 distribut:a1
+widespread	general:a0 distribut:a1
 widow	widowman:s0 widowhood:d0 unmarri:a0 singl:a0 woman:h0 man:h0 adult:h1 femal:h1
 widowhood	widow:d0 time:h1 life:h1
 width	breadth:s0 dimens:h0
@@ -11726,12 +11689,12 @@ wife	wifelik:s0 uxori:s0 uxor:d0 woman:h0 spous:h0 partner:h0 mate:h0 marri:s1
 wig	hairpiec:h0 postich:h0 fals:h1 hair:h1
 wiggl	jiggl:s0 joggl:s0 wiggler:d0 shake:h0 agit:h0
 wigmak	maker:h0 shaper:h0
-wild	abandon:s0 unquiet:a0 chaotic:a0 disorderli:a0 deliri:a0 excit:a0 frantic:a0 mad:a0
+wild	abandon:s0 unquiet:a0 chaotic:a0 disord:a0 deliri:a0 excit:a0 frantic:a0 mad:a0
 wildcat	oiler:h0 well:s1 beast:s1 wolf:s1 savag:s1 brute:s1 oil:h1 attack:h1
 wildcatt	oilman:h0
 wildlif	life:h0
 wile	trickeri:s0 chicaneri:s0 chican:s0 guil:s0 shenanigan:s0 wili:d0 trick:d0 decept:h0
-wili	crafti:s0 cun:s0 dodgi:s0 foxi:s0 guil:s0 knavish:s0 slick:s0 sly:s0
+wili	crafti:s0 cun:s0 dodgi:s0 foxi:s0 guil:s0 knavish:s0 slick:s0 sli:s0
 will	volit:s0 wil:s0 willing:d0 voluntari:a0 compliant:a0 inclin:a0 readi:a0 consent:a0
 willing	will:d0 disposit:h0 tempera:h0
 willow	tree:h0
@@ -11740,7 +11703,7 @@ wilsonian	wilson:d0
 wilt	weaken:h0
 win	victori:s0 winner:d0 success:a0 triumph:h0 acquir:s1 gain:s1 gainer:d1 get:h1
 winc	flinch:s0 squinch:s0 funk:s0 cring:s0 shrink:s0 recoil:s0 quail:s0 move:h0
-wind	weav:s0 thread:s0 meander:s0 wander:s0 twist:s0 tortuou:s0 twisti:s0 volumin:s0
+wind	weav:s0 thread:s0 meander:s0 wander:s0 twist:s0 tortuous:s0 twisti:s0 volumin:s0
 windbag	gasbag:s0 bore:h0 dullard:h0
 windblown	crook:a0
 windbreak	shelterbelt:s0 hedg:h0 hedgerow:h0
@@ -11750,9 +11713,9 @@ window	framework:h0 frame:h0 open:h1 panel:h2
 windowpan	window:s0 pane:h0 glass:h1
 windowsil	sill:h0
 windshield	windscreen:s0 screen:h0
-wine	vino:s0 wini:d0 winei:d0 vinou:d0 vinac:d0 vinifi:d0 alcohol:h0 intoxic:h0
+wine	vino:s0 wini:d0 winey:d0 vinous:d0 vinac:d0 vinifi:d0 alcohol:h0 intoxic:h0
 wineglass	glass:h0 drink:h1
-wing	fly:s0 flyer:d0 flier:d0 organ:h0 mean:h0 agenc:h0 wai:h0 travel:h0
+wing	fli:s0 flyer:d0 flier:d0 organ:h0 mean:h0 agenc:h0 way:h0 travel:h0
 wingback	back:h0
 wingman	pilot:h0 airplan:h1
 wink	flash:s0 heartbeat:s0 instant:s0 jiffi:s0 trice:s0 twinkl:s0 winker:d0 second:h0
@@ -11763,13 +11726,13 @@ winnow	sift:h0 siev:h0 strain:h0
 winter	wintertim:s0 overwint:s0 wintri:d0 winteri:d0 season:h0 spend:h0 pass:h0 time:h1
 wintertim	winter:s0 wintri:d0 winteri:d0 season:h0 time:h1 year:h1
 wintri	winteri:s0 winter:d0 brumal:a0 hibern:a0 hiemal:a0
-wipe	wiper:d0 pass:a0 rub:h0 awai:a1
+wipe	wiper:d0 pass:a0 rub:h0 away:a1
 wire	wiri:d0 wirer:d0 bug:a0 connect:a0 ligament:h0 equip:h0 fit:h0 outfit:h0
 wiri	stringi:s0 thin:a0 lean:a0
 wisdom	content:h0 wise:s1 cognit:h1 mental:h1 object:h1 trait:h1 sapienc:s2 sapient:d2
 wise	advis:a0 polit:a0 prudent:a0 omnisci:a0 perspicaci:a0 sagaci:a0 sapient:a0 owlish:a0
 wisecrack	comment:h0 notic:h0 remark:h0 point:h1
-wisenheim	wiseacr:s0 weisenheim:s0 upstart:h0 wise:s1 gui:s1 smart:s1 aleck:s1
+wisenheim	wiseacr:s0 weisenheim:s0 upstart:h0 wise:s1 guy:s1 smart:s1 aleck:s1
 wish	want:s0 desir:h0 care:s1 like:s1 request:h1 ask:h1 indirect:s2 express:h2
 wisp	tuft:h0 tussock:h0
 wit	humor:s0 humour:s0 wittic:s0 witti:s0 witness:s0 inform:s0 humourist:d0 humorist:d0
@@ -11780,17 +11743,17 @@ wither	shrivel:s0 shrink:s0 shrunken:s0 wizen:s0 annihil:s0 devast:s0 thin:a0 le
 withhold	subtract:h0 deduct:h0 deni:h0 refus:h0 keep:s1 back:s1 recoup:s1 tax:s2
 withstand	defi:s0 hold:s0 defiant:d0 resist:h0 stand:h1 firm:h1
 witti	wit:d0 humor:a0 humour:a0
-wizard	ac:s0 adept:s0 champion:s0 sensat:s0 maven:s0 mavin:s0 virtuoso:s0 geniu:s0
+wizard	ace:s0 adept:s0 champion:s0 sensat:s0 maven:s0 mavin:s0 virtuoso:s0 genius:s0
 wobbl	coggl:s0 ricketi:s0 shaki:s0 wonki:s0 wobbler:d0 shake:d0 unsteadi:a0 unstabl:a0
 woe	suffer:s0 miseri:h0 wretched:h0 miser:h0
 woeful	woebegon:s0 sorrow:a0
 wolf	canin:h0 canid:h0
 wolflik	wolfish:s0
-woman	womanli:d0 womanhood:d0 womanis:d0 adult:h0 femal:h0 grownup:h0 person:h1
-womb	uteru:s0 femal:h1 intern:h1 reproduct:h1 organ:h1
-wonder	admir:s0 marvel:s0 wondrou:s0 inquir:s0 enquir:s0 fantast:s0 grand:s0 howl:s0
+woman	womanhood:d0 womanis:d0 adult:h0 femal:h0 grownup:h0 person:h1
+womb	uterus:s0 femal:h1 intern:h1 reproduct:h1 organ:h1
+wonder	admir:s0 marvel:s0 wondrous:s0 inquir:s0 enquir:s0 fantast:s0 grand:s0 howl:s0
 wonderwork	extraordinari:a0
-wondrou	fantast:s0 grand:s0 howl:s0 marvel:s0 rattl:s0 terrif:s0 tremend:s0 wonder:s0
+wondrous	fantast:s0 grand:s0 howl:s0 marvel:s0 rattl:s0 terrif:s0 tremend:s0 wonder:s0
 woo	court:s0 wooer:d0 romanc:s1 solicit:s1 act:h1 move:h1
 wood	forest:s0 woodi:d0 woodsi:d0 unclear:a0 arborac:a0 arbor:a0 boski:a0 brushi:a0
 woodcarv	carver:s0 carv:d0 woodwork:h0 woodsman:h0 woodman:h0
@@ -11805,7 +11768,7 @@ woolgath	dream:s0 daydream:s0 stargaz:s0 woolgather:d0 dreamer:d0 imagin:h0 idea
 woolli	floccul:s0 wooli:s0 soft:a0 addl:s1 befuddl:s1 muddl:s1 muzzi:s1 confus:a1
 word	diction:s0 phrase:s0 phraseolog:s0 verbiag:s0 formul:s0 articul:s0 languag:h0 express:h0
 wordsworth	wordsworthian:d0 poet:h0 william:s1
-work	plant:s0 worker:d0 emploi:a0 activ:h0 mechan:h0 complex:h0 job:s1 industri:s1
+work	plant:s0 worker:d0 employ:a0 activ:h0 mechan:h0 complex:h0 job:s1 industri:s1
 workabl	feasibl:s0 execut:s0 practic:s0 viabl:s0 work:d0 viabil:d0 possibl:a0
 workbench	bench:s0 worktabl:h0 work:s1 tabl:h1
 workboard	board:h0
@@ -11817,11 +11780,10 @@ worksheet	sheet:h0 piec:h1 paper:h1
 workshop	shop:s0 workplac:h0 work:h0 cours:h1 class:h1 studi:h2 instruct:h2
 worktabl	tabl:h0 work:s1
 workweek	week:s0 work:h1 time:h1
-world	univers:s0 exist:s0 creation:s0 cosmo:s0 macrocosm:s0 global:s0 planetari:s0 worldwid:s0
-worldli	secular:s0 tempor:s0 world:d0 earthli:a0 profan:a0 sophist:a0 econom:a0 materi:a0
+world	univers:s0 exist:s0 creation:s0 cosmos:s0 macrocosm:s0 global:s0 planetari:s0 worldwid:s0
 worldwid	intercontinent:a0
 worm	wormi:d0 invertebr:h0 lous:s1 insect:s1 dirt:s2 ball:s2 unpleas:h2 person:h2
-worn	old:a0 ag:a0 attrit:a0 batter:a0 creaki:a0 decrepit:a0 derelict:a0 woebegon:a0
+worn	old:a0 age:a0 attrit:a0 batter:a0 creaki:a0 decrepit:a0 derelict:a0 woebegon:a0
 worri	concern:s0 headach:s0 vexat:s0 disquiet:s0 distress:s0 disturb:s0 upset:s0 vex:d0
 worriment	troublesom:s0 inconveni:s0 worri:d0 difficulti:h0 difficult:h0
 wors	worsen:a0 bad:h0
@@ -11830,38 +11792,38 @@ worship	idol:s0 idolis:s0 rever:s0 worshipp:d0 activ:h0 ador:h0 fear:h1 vener:h1
 worshipp	believ:s0 worship:s0 religi:h1 person:h1
 worst	bad:a0 inferior:a0 bottom:a0 last:a0 lowest:a0 pessim:a0 pessimum:a0 result:h0
 worth	deserv:s0 deserving:d0 worthi:a0 valuabl:a1 indefinit:h1 quantiti:h1 qualiti:h1
-worthi	worth:d0 estim:a0 good:a0 honor:a0 honour:a0 righteou:a0 valuabl:a0 applaud:a0
+worthi	worth:d0 estim:a0 good:a0 honor:a0 honour:a0 righteous:a0 valuabl:a0 applaud:a0
 worthless	ineptitud:s0 unworthi:a0 chaffi:a0 meritless:a0 sorri:a0 manki:a0 neglig:a0 paltri:a0
 worthwhil	worthi:a0
 wound	lesion:s0 hurt:s0 maim:s0 injur:s0 injuri:d0 harm:h0 trauma:h0 peopl:h0
 woven	braid:a0
-wrack	wreck:s0 wrecker:d0 wreckag:d0 seawe:h0 destroi:h0 ruin:h0 bust:s1
+wrack	wreck:s0 wrecker:d0 wreckag:d0 seawe:h0 destroy:h0 ruin:h0 bust:s1
 wraithlik	shadowi:s0 shadow:d0 insubstanti:a0 unsubstanti:a0 unreal:a0
 wrangl	quarrel:s0 row:s0 word:s0 dustup:s0 brawl:s0 wrangler:d0 brawler:d0 disput:h0
 wrap	wrapper:s0 cloak:s0 cloth:s0 drape:s0 mantl:s0 cover:a0 wind:s1 roll:s1
 wrapper	neglige:s0 neglig:s0 peignoir:s0 housecoat:s0 wrap:d0 woman:h1 cloth:h1
 wrath	wroth:s0 angri:a0 furi:h0 rage:h0 mad:h0
-wreak	bring:s0 work:s0 plai:s0 workabl:d0 make:h0 creat:h0
+wreak	bring:s0 work:s0 play:s0 workabl:d0 make:h0 creat:h0
 wreath	garland:s0 coron:s0 chaplet:s0 lei:s0 flower:h1 arrang:h1 floral:h1
-wreck	wrack:s0 wrecker:d0 wreckag:d0 declin:h0 destroi:h0 ruin:h0 bust:s1
+wreck	wrack:s0 wrecker:d0 wreckag:d0 declin:h0 destroy:h0 ruin:h0 bust:s1
 wreckag	wreck:d0 part:h0 portion:h0
 wrench	twist:s0 rack:s0 pain:a0 pull:h0 writh:h1 wrestl:h1 wriggl:h1 worm:h1
 wrestl	grappl:s0 wrestler:d0 struggl:h0 battl:h0 combat:h0 hand:s1 rassl:s1 consid:h1
 wrestler	grappler:s0 matman:s0 grappl:d0 wrestl:d0 combat:h0 battler:h0 belliger:h0 fighter:h0
 wretch	deplor:s0 execr:s0 miser:s0 woeful:s0 wretched:d0 inferior:a0 reprob:h0 miscreant:h0
 wretched	miseri:s0 miser:s0 wretch:d0
+wri	dri:s0 iron:s0 ironi:d0 dryness:d0 humor:a0 humour:a0
 wriggl	writh:s0 wrestl:s0 worm:s0 squirm:s0 twist:s0 twister:d0 squirmer:d0 wriggler:d0
 wring	contort:s0 deform:s0 distort:s0 twist:h0 twine:h0 wrench:s1
-wrinkl	furrow:s0 creas:s0 crinkl:s0 seam:s0 line:s0 purs:s0 crinkli:d0 depress:h0
-wrist	carpu:s0 carpal:d0 joint:s1 radiocarp:s1 articulatio:s1 radiocarpea:s1 glide:h1 plana:h1
+wrinkl	furrow:s0 creas:s0 crinkl:s0 seam:s0 line:s0 purs:s0 crink:d0 depress:h0
+wrist	carpus:s0 carpal:d0 joint:s1 radiocarp:s1 articulatio:s1 radiocarpea:s1 glide:h1 plana:h1
 writ	instrument:h0 judici:s1 legal:h1 document:h1 offici:h1
 write	authorship:s0 composit:s0 pen:s0 compos:s0 hagiographa:s0 ketubim:s0 indit:s0 author:d0
-writer	author:s0 auctori:d0 authori:d0 authorship:d0 write:d0 commun:h0 liter:h1 person:h2
-writh	wrestl:s0 wriggl:s0 worm:s0 squirm:s0 twist:s0 contort:s0 writhen:s0 wiggli:s0
+writer	author:s0 auctori:d0 authori:d0 authorship:d0 write:d0 communic:h0 liter:h1 person:h2
+writh	wrestl:s0 wriggl:s0 worm:s0 squirm:s0 twist:s0 contort:s0 writhen:s0 wigg:s0
 written	script:a0 backhand:a0 cursiv:a0 engross:a0 graphic:a0 handwritten:a0 holograph:a0 inscrib:a0
 wrong	incorrect:s0 fals:a0 improp:a0 inaccur:a0 erron:a0 fallaci:a0 mistaken:a0 injustic:h0
 wrongdo	error:s0 evil:h0
-wry	dry:s0 iron:s0 ironi:d0 dryness:d0 humor:a0 humour:a0
 wyom	wy:s0 equal:s1 state:s1 american:h1
 xenon	xe:s0 element:h0 argonon:h0 atom:s1 number:s1 54:s1 chemic:h1 nobl:h1
 xylem	vascular:h1 tissu:h1
@@ -11876,30 +11838,30 @@ yardag	distanc:h0
 yardstick	standard:h0 criterion:h0 measur:h0 touchston:h0
 yaw	frambesia:s0 framboesia:s0 infecti:h1 diseas:h1
 yawn	oscit:s0 yawner:d0 open:a0 reflex:h0 breath:h0 respir:h0 suspir:h0 respons:h1
-ye	affirm:h0
-year	twelvemonth:s0 yr:s0 ag:s0 eld:s0 geezerhood:s0 yearli:d0 geezer:d0 period:h0
+year	twelvemonth:s0 yr:s0 age:s0 eld:s0 geezerhood:s0 geezer:d0 period:h0 old:s1
 yearn	long:s0 hungri:s0 hanker:s0 yearner:d0 longer:d0 desir:h0 want:h0
-yell	cry:s0 outcri:s0 call:s0 shout:s0 vocifer:s0 scream:s0 holler:s0 hollo:s0
-yellow	yellowish:s0 xanthou:s0 chromat:a0 color:h0 colour:h0 discolor:h0 discolour:h0 chicken:s1
-yelp	yip:s0 yap:s0 cry:h0 bark:h0
+yell	cri:s0 outcri:s0 call:s0 shout:s0 vocifer:s0 scream:s0 holler:s0 hollo:s0
+yellow	yellowish:s0 xanthous:s0 chromat:a0 color:h0 colour:h0 discolor:h0 discolour:h0 chicken:s1
+yelp	yip:s0 yap:s0 cri:h0 bark:h0
 yen	hanker:s0 long:h0 yearn:h0 hungri:h0
-yesterdai	dai:h0 twenti:h1 four:h1 hour:h1 period:h1 24:h1 interv:h1 solar:h1
+yes	affirm:h0
+yesterday	day:h0 twenti:h1 four:h1 hour:h1 period:h1 24:h1 interv:h1 solar:h1
 yesteryear	past:s0 time:h0
 yield	output:s0 give:s0 afford:s0 docil:a0 product:h0 suppli:h0 provid:h0 render:h0
 yoga	yogist:d0 yogic:d0 disciplin:h0
 yoke	fabric:h0 cloth:h0 materi:h0 textil:h0
-yokel	rube:s0 hick:s0 yahoo:s0 hayse:s0 bumpkin:s0 chawbacon:s0 bumpkinli:d0 rustic:h0
+yokel	rube:s0 hick:s0 yahoo:s0 hayse:s0 bumpkin:s0 chawbacon:s0 rustic:h0
 yokut	mariposan:s0 penutian:h0
 yonder	yon:s0 distant:a0
 young	offspr:s0 immatur:s0 junior:a0 new:a0 adolesc:a0 teen:a0 teenag:a0 infantil:a0
 younger	junior:a0
 youngish	young:a0 immatur:a0
-youngster	child:s0 kid:s0 minor:s0 shaver:s0 nipper:s0 fry:s0 tiddler:s0 tike:s0
+youngster	child:s0 kid:s0 minor:s0 shaver:s0 nipper:s0 fri:s0 tiddler:s0 tike:s0
 youth	young:s0 younker:s0 vernal:s0 immatur:a0 juvenil:h0 person:s1 spring:s1 chicken:s1
-yr	year:s0 twelvemonth:s0 yearli:d0 period:h0 time:h1
+yr	year:s0 twelvemonth:s0 period:h0 time:h1
 yucca	shrub:h0 bush:h0
 yugoslavia	jugoslavija:s0 yugoslavian:d0 serbia:s1 montenegro:s1 union:s1 feder:s1 republ:s1 european:h1
-zeal	ardor:s0 ardour:s0 elan:s0 zealou:d0 eager:h0 avid:h0 keen:h0 fervor:h1
+zeal	ardor:s0 ardour:s0 elan:s0 zealous:d0 eager:h0 avid:h0 keen:h0 fervor:h1
 zenith	celesti:h1 point:h1
 zero	noth:s0 nil:s0 nix:s0 nada:s0 null:s0 aught:s0 cipher:s0 cypher:s0
 zest	gusto:s0 relish:s0 zesti:d0 enjoy:h0 enthusiasm:h0
@@ -11912,4 +11874,4 @@ zloti	polish:h1 monetari:h1 unit:h1
 zombi	deceas:h0 deced:h0 depart:h0 live:s1 dead:s1 person:h1 soul:h1
 zone	zonari:d0 place:h0 spot:h0 divis:h0 partit:h0 segment:h0 section:h0 sectionalis:h0
 zoo	menageri:s0 facil:h0 instal:h0 zoolog:s1 garden:s1
-zoom	whizz:s0 speed:h0 hurri:h0 zip:h0 along:s1 travel:h1 rapidli:h1`;
+zoom	whizz:s0 speed:h0 hurri:h0 zip:h0 along:s1 travel:h1 rapid:h1`;
