@@ -106,6 +106,18 @@ export function withoutLocations(query: string): string {
 }
 
 /**
+ * Text in quotes: a title, a name or a phrase to look for ("find the painting "Corridor in
+ * the Asylum"", "the effect text of 'Sky Striker Ace'"). An apostrophe inside a word
+ * ("website's", "don't") opens or closes nothing.
+ */
+const QUOTED = /(?<![\p{L}\p{N}])["“'‘]([^"“”'‘’\n]{2,120}?)["”'’](?![\p{L}\p{N}])/gu;
+
+/** The query without its quoted text: what the task is about, not the values it names. */
+export function withoutQuotes(query: string): string {
+  return query.replace(QUOTED, " ");
+}
+
+/**
  * What the task says it does in other words ("" when nothing): saving to a path is writing
  * a file, as plainly as if the task said "write".
  */

@@ -1,9 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
+import {
+  entityWords,
+  impliedActions,
+  withoutEncodedData,
+  withoutLocations,
+  withoutQuotes,
+} from "./entities.ts";
 import { splitIntents } from "./intents.ts";
 import { defaultLexicon } from "./lexicon.ts";
-import { analyzeQuery, ENTITY_WEIGHT, LOCATION_WEIGHT } from "./query.ts";
+import { analyzeQuery, ENTITY_WEIGHT, LOCATION_WEIGHT, QUOTED_WEIGHT } from "./query.ts";
 import { specificity } from "./specificity.ts";
 import { stem } from "./tokenize.ts";
 
@@ -66,6 +72,24 @@ describe("analyzeQuery", () => {
     assert.equal(entityWords("version 1.2.3 of lib.js/"), "");
     const analyzed = analyzeQuery("keep /tmp/a.xlsx", undefined, false);
     assert.equal(analyzed.find((entry) => entry.term === stem("spreadsheet"))?.weight, ENTITY_WEIGHT);
+  });
+
+  it("weighs words only in quotes down, and does not expand them", () => {
+    const weightOf = (query: string, word: string) =>
+      analyzeQuery(query, defaultLexicon(), false).find((entry) => entry.term === stem(word))?.weight;
+    const query = 'find the painting "Corridor in the Asylum" and give me some background';
+    assert.equal(weightOf(query, "corridor"), QUOTED_WEIGHT);
+    assert.equal(weightOf(query, "painting"), 1);
+    assert.equal(weightOf("the effect text of 'Sky Striker Ace'", "striker"), QUOTED_WEIGHT);
+    assert.ok(
+      !analyzeQuery(query, defaultLexicon(), false).some(
+        (entry) => entry.source === stem("asylum") && entry.term !== entry.source,
+      ),
+    );
+    // Apostrophes inside words quote nothing; a request all in quotes is the request.
+    assert.equal(weightOf("improve my website's ranking, don't wait", "ranking"), 1);
+    assert.equal(weightOf("“weather in Paris”", "weather"), 1);
+    assert.equal(withoutQuotes("a ‘Causes of the Fall’ article, 'MCP' papers"), "a   article,   papers");
   });
 
   it("takes a bare host name as a domain", () => {

@@ -1,6 +1,12 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
-import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
+import {
+  entityWords,
+  impliedActions,
+  withoutEncodedData,
+  withoutLocations,
+  withoutQuotes,
+} from "./entities.ts";
 import type { Lexicon } from "./lexicon.ts";
 import { nameTerms } from "./proper-nouns.ts";
 import { specificity } from "./specificity.ts";
@@ -20,6 +26,9 @@ export const ENTITY_WEIGHT = 0.5;
 /** Weight of a word that occurs only inside a file path or URL of the query. */
 export const LOCATION_WEIGHT = 0.3;
 
+/** Weight of a word that occurs only in quotes: a title or name the task passes on (see entities.ts). */
+export const QUOTED_WEIGHT = 0.5;
+
 /** Weight of the English glosses of the query's Chinese words (see chinese-glosses.ts). */
 export const GLOSS_WEIGHT = 0.8;
 
@@ -27,11 +36,15 @@ export const GLOSS_WEIGHT = 0.8;
 export const MAX_EXPANSIONS_PER_TERM = 8;
 
 /**
- * The query's terms (data pasted into it left out) and the actions it implies (weight 1, repeated terms counted once; words
- * only inside a path or URL at `LOCATION_WEIGHT`), the English glosses of its Chinese words, then the terms' related terms from the lexicon, each at its relation
- * weight; a term reached from several query terms keeps its best weight, and original
- * terms are never down-weighted by a relation. Every weight is then scaled by its source word's `specificity`, so
- * generic English words ("provide", "latest") count less than telling ones.
+ * The weighted terms of a request (data pasted into it left out, repeated terms counted once):
+ * - its own words and the actions it implies at weight 1; words only in quotes at
+ *   `QUOTED_WEIGHT`, only inside a path or URL at `LOCATION_WEIGHT`;
+ * - the English glosses of its Chinese words and the words its entities imply;
+ * - its own words' related words, from the domain synonyms and the lexicon, each at its
+ *   relation weight (a term reached from several words keeps its best weight, and a word of
+ *   the request is never down-weighted by a relation).
+ * Every weight is then scaled by its source word's `specificity`, so generic English words
+ * ("provide", "latest") count less than telling ones.
  */
 export function analyzeQuery(
   query: string,
@@ -40,7 +53,10 @@ export function analyzeQuery(
 ): WeightedTerm[] {
   const weights = new Map<string, WeightedTerm>();
   const text = withoutEncodedData(query);
-  const originals = [...new Set(terms(withoutLocations(text)))];
+  const outsidePaths = terms(withoutLocations(text));
+  // A request that is all quotes ("“weather in Paris”") is all it says.
+  const unquoted = terms(withoutQuotes(withoutLocations(text)));
+  const originals = [...new Set(unquoted.length > 0 ? unquoted : outsidePaths)];
   for (const term of [...originals, ...terms(impliedActions(text))])
     weights.set(term, { term, weight: 1, source: term });
   // A translation is a query word of its own (it finds tools described in English), never
@@ -50,6 +66,9 @@ export function analyzeQuery(
   }
   for (const term of terms(entityWords(query))) {
     if (!weights.has(term)) weights.set(term, { term, weight: ENTITY_WEIGHT, source: term });
+  }
+  for (const term of outsidePaths) {
+    if (!weights.has(term)) weights.set(term, { term, weight: QUOTED_WEIGHT, source: term });
   }
   // Path and URL words last: what an extension implies (".md" → markdown) outweighs them.
   for (const term of terms(text)) {
