@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { englishGlossTerms, segmentHan } from "./chinese-glosses.ts";
+import { englishGlossTerms, englishGlossWords, segmentHan } from "./chinese-glosses.ts";
 import { documentFields, FIELDS } from "./fields.ts";
 import { LexicalSearchIndex } from "./lexical-index.ts";
 import { analyzeQuery, GLOSS_WEIGHT } from "./query.ts";
@@ -46,6 +46,14 @@ describe("englishGlossTerms", () => {
     assert.deepEqual(englishGlossTerms("Get the weather forecast for a city"), []);
     assert.deepEqual(englishGlossTerms("café, 東京 in kana: とうきょう"), englishGlossTerms("東京"));
     assert.deepEqual(englishGlossTerms(""), []);
+  });
+
+  it("gives the glosses as words too, whose stems are the terms", () => {
+    const text = "获取微博热点新闻，查询天气预报";
+    const glossWords = englishGlossWords(text);
+    assert.ok(glossWords.includes("weather"), glossWords.join(" "));
+    assert.deepEqual(glossWords.map(stem), englishGlossTerms(text));
+    assert.deepEqual(englishGlossWords("plain English"), []);
   });
 });
 

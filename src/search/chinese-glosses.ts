@@ -1,10 +1,12 @@
 import { CEDICT, CEDICT_TERMS } from "./data/cedict.ts";
+import { stem } from "./tokenize.ts";
 
 /**
  * English index terms for Chinese text, so an English request finds a tool described in
  * Chinese and a Chinese request finds one described in English. Han runs are split into
- * dictionary words, and each word stands for the stems of its first CC-CEDICT glosses
- * (see data/build-cedict.ts for what is kept and how it is encoded).
+ * dictionary words, and each word stands for the English words of its first CC-CEDICT
+ * glosses (see data/build-cedict.ts for what is kept and how it is encoded): the index takes
+ * their stems, the word vectors the words.
  */
 
 /** Longest dictionary word, in characters (as in data/build-cedict.ts). */
@@ -15,9 +17,12 @@ const HAN_RUN = /\p{Script=Han}+/gu;
 const SURROGATE = /[\ud800-\udfff]/;
 
 interface Glossary {
-  /** Word → its stems' numbers, still encoded: most words are never looked up. */
+  /** Chinese word → its English words' numbers, still encoded: most words are never looked up. */
   readonly words: Map<string, string>;
-  readonly terms: readonly string[];
+  /** English word by number (one form per stem; "" for number 0). */
+  readonly english: readonly string[];
+  /** Their stems, each computed on first use. */
+  readonly stems: (string | undefined)[];
 }
 
 let glossary: Glossary | undefined;
@@ -43,20 +48,21 @@ function load(): Glossary {
       at = end;
     }
   }
-  glossary = { words, terms: CEDICT_TERMS.split(" ") };
+  const english = CEDICT_TERMS.split(" ");
+  glossary = { words, english, stems: new Array(english.length) };
   return glossary;
 }
 
-/** Stems of encoded numbers: bijective base 26, leading digits a-z, last digit A-Z. */
-function decode(numbers: string, terms: readonly string[], out: string[]): void {
+/** Encoded numbers (bijective base 26, leading digits a-z, last digit A-Z) into `out`. */
+function decode(numbers: string, out: number[]): void {
   let value = 0;
   for (let i = 0; i < numbers.length; i++) {
     const code = numbers.charCodeAt(i);
     if (code >= 97) value = value * 26 + (code - 96);
     else {
-      const term = terms[value * 26 + (code - 65)];
-      // Number 0 is no stem: the word is in the dictionary only to split text at it.
-      if (term) out.push(term);
+      const number = value * 26 + (code - 65);
+      // Number 0 is no English word: the Chinese word is listed only to split text at it.
+      if (number > 0) out.push(number);
       value = 0;
     }
   }
@@ -85,19 +91,35 @@ export function segmentHan(run: string): string[] {
   return out;
 }
 
+/** The numbers of the English words glossing the Chinese words of a text, in text order. */
+function glossNumbers(text: string): number[] {
+  const { words } = load();
+  const out: number[] = [];
+  for (const [run] of text.matchAll(HAN_RUN)) {
+    for (const word of segmentHan(run)) {
+      const numbers = words.get(word);
+      if (numbers !== undefined) decode(numbers, out);
+    }
+  }
+  return out;
+}
+
 /**
  * The English stems glossing the Chinese words of a text, in text order and repeated as
  * the words are (to the index they are term frequencies); [] for text without Han.
  */
 export function englishGlossTerms(text: string): string[] {
   if (!HAN.test(text)) return [];
-  const { words, terms } = load();
-  const out: string[] = [];
-  for (const [run] of text.matchAll(HAN_RUN)) {
-    for (const word of segmentHan(run)) {
-      const numbers = words.get(word);
-      if (numbers !== undefined) decode(numbers, terms, out);
-    }
-  }
-  return out;
+  const { english, stems } = load();
+  return glossNumbers(text).map((number) => {
+    stems[number] ??= stem(english[number] ?? "");
+    return stems[number];
+  });
+}
+
+/** The English words glossing the Chinese words of a text (what the word vectors read); [] for text without Han. */
+export function englishGlossWords(text: string): string[] {
+  if (!HAN.test(text)) return [];
+  const { english } = load();
+  return glossNumbers(text).map((number) => english[number] ?? "");
 }

@@ -1,4 +1,4 @@
-import { englishGlossTerms } from "./chinese-glosses.ts";
+import { englishGlossWords } from "./chinese-glosses.ts";
 import type { RankOf } from "./compounds.ts";
 import { DIVERSITY_POOL, diversify } from "./diversify.ts";
 import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
@@ -154,8 +154,7 @@ export class LexicalSearchIndex implements SearchIndex {
         doc,
         terms: [...weights.keys()],
         weights: [...weights.values()],
-        // The vectors are English: Chinese text is embedded by its glosses.
-        vector: this.#embed(text, englishGlossTerms(text)),
+        vector: this.#embed(text),
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);
@@ -277,13 +276,17 @@ export class LexicalSearchIndex implements SearchIndex {
   /** A request's embedding: its words outside paths and URLs, and what those imply. */
   #embedRequest(text: string): Float32Array | undefined {
     const words = `${withoutLocations(withoutEncodedData(text))} ${impliedActions(text)} ${entityWords(text)}`;
-    return this.#embed(words, englishGlossTerms(text));
+    return this.#embed(words);
   }
 
-  #embed(text: string, stems: readonly string[] = []): Float32Array | undefined {
+  /** A text's embedding; the vectors are English, so Chinese counts by its English glosses. */
+  #embed(text: string): Float32Array | undefined {
     if (!this.#vectors) return undefined;
     const out = new Float32Array(this.#vectors.dimensions);
-    return this.#vectors.embed(text, out, stems) ? out : undefined;
+    const glosses = englishGlossWords(text);
+    return this.#vectors.embed(glosses.length > 0 ? `${text} ${glosses.join(" ")}` : text, out)
+      ? out
+      : undefined;
   }
 
   #hit({ slot, score }: Ranked): SearchHit {

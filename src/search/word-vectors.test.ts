@@ -28,21 +28,6 @@ describe("word vectors", () => {
     assert.equal(table.embed("the zzqx of", new Float32Array(4)), false);
   });
 
-  it("embeds index stems by their most frequent word form", () => {
-    const table = new WordVectors(
-      encodeWordVectors(
-        ["running", "runs", "beta"],
-        Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0]),
-        4,
-      ),
-    );
-    const out = new Float32Array(4);
-    assert.ok(table.embed("", out, ["run"]));
-    assert.deepEqual([...out], [1, 0, 0, 0]);
-    assert.ok(table.embed("beta", out, ["zzqx"]));
-    assert.deepEqual([...out], [0, 0, 1, 0]);
-  });
-
   it("rejects a file that is not a table, saying why", () => {
     const good = encodeWordVectors(["alpha"], Float32Array.from([1, 2, 3, 4]), 4);
     assert.throws(

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { STOPWORDS } from "./stopwords.ts";
-import { stem, words } from "./tokenize.ts";
+import { words } from "./tokenize.ts";
 import { readUnknownWord } from "./unknown-words.ts";
 
 /**
@@ -67,7 +67,6 @@ export class WordVectors {
   readonly #rank = new Map<string, number>();
   readonly #scales: Float32Array;
   readonly #components: Int8Array;
-  #stemRank: Map<string, number> | undefined;
   /** Per word: SIF weight × int8 scale, computed on first embedding. */
   #weights: Float32Array | undefined;
 
@@ -103,18 +102,6 @@ export class WordVectors {
     return this.#rank.size;
   }
 
-  /** Rank of a stem's most frequent word form (built on first use: only Chinese text needs it). */
-  #rankOfStem(term: string): number | undefined {
-    if (!this.#stemRank) {
-      this.#stemRank = new Map();
-      for (const [word, rank] of this.#rank) {
-        const key = stem(word);
-        if (!this.#stemRank.has(key)) this.#stemRank.set(key, rank);
-      }
-    }
-    return this.#stemRank.get(term);
-  }
-
   /**
    * A word's frequency rank (0 = the most frequent), undefined outside the vocabulary. One
    * function per table, so the look-ups that depend on it can be cached by it (compounds.ts).
@@ -127,12 +114,11 @@ export class WordVectors {
   }
 
   /**
-   * The unit-length embedding of a text and of index `stems` (English glosses of Chinese text,
-   * each standing for its most frequent word form), written into `out` (length `dimensions`);
-   * a word outside the vocabulary counts as the known words it reads as (unknown-words.ts).
+   * The unit-length embedding of a text, written into `out` (length `dimensions`); a word
+   * outside the vocabulary counts as the known words it reads as (unknown-words.ts).
    * False when nothing is in the vocabulary.
    */
-  embed(text: string, out: Float32Array, stems: readonly string[] = []): boolean {
+  embed(text: string, out: Float32Array): boolean {
     out.fill(0);
     let found = false;
     for (const word of words(text)) {
@@ -144,10 +130,6 @@ export class WordVectors {
           const read = this.#rank.get(known);
           if (read !== undefined) found = this.#accumulate(read, out);
         }
-    }
-    for (const s of stems) {
-      const rank = this.#rankOfStem(s);
-      if (rank !== undefined) found = this.#accumulate(rank, out);
     }
     if (!found) return false;
     const d = this.dimensions;
