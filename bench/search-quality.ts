@@ -150,6 +150,7 @@ export async function benchSearchQuality(): Promise<void> {
         "toolscript, no server spread",
         ourRanker(set.tools, new LexicalSearchIndex({ spreadServers: false })),
       ],
+      ["toolscript, no word spread", ourRanker(set.tools, new LexicalSearchIndex({ spreadWords: false }))],
       ["toolscript + intent split", ourRanker(set.tools, new LexicalSearchIndex({ splitIntents: true }))],
     ] as const) {
       const result = evaluate(set.queries, ranker);

@@ -10,7 +10,7 @@ import { type IndexTerms, withPartialMatches } from "./partial-matches.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
 import {
   blendSteps,
-  SEMANTIC_ONLY_MIN_COSINE,
+  fuse,
   SEMANTIC_ONLY_MIN_Z,
   SEMANTIC_WEIGHT,
   type Similarities,
@@ -25,6 +25,7 @@ import {
   type SearchOptions,
 } from "./types.ts";
 import { VectorMatrix } from "./vector-matrix.ts";
+import { type WeighedTerm, wordCoverage } from "./word-coverage.ts";
 import { defaultWordVectors, type WordVectors } from "./word-vectors.ts";
 
 interface Entry {
@@ -54,12 +55,16 @@ export interface Scored {
   readonly values: number[];
   /** Upper bound of a score for this query: every original term matched at full weight. */
   readonly maxScore: number;
+  /** Per query word, its terms the index holds with what a match on each counts. */
+  readonly groups: readonly (readonly WeighedTerm[])[];
 }
 
 /** A document of a ranked list with its normalised score. */
 export interface Ranked {
   readonly slot: number;
   readonly score: number;
+  /** What it gains from each query word, in units of `score` (see word-coverage.ts). */
+  readonly coverage?: Float64Array;
 }
 
 export interface LexicalSearchIndexOptions {
@@ -74,6 +79,8 @@ export interface LexicalSearchIndexOptions {
   readonly specificity?: boolean;
   /** Spread results across servers (see diversify.ts); default on. */
   readonly spreadServers?: boolean;
+  /** Spread results across the request's words (see word-coverage.ts); default on. */
+  readonly spreadWords?: boolean;
   /**
    * Word vectors adding meaning-level similarity to the lexical score (see semantic-fusion.ts);
    * `false` turns it off. Default: the shipped table (data/search/word-vectors.bin).
@@ -104,6 +111,7 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #splitIntents: boolean;
   readonly #specificity: boolean;
   readonly #spreadServers: boolean;
+  readonly #spreadWords: boolean;
   readonly #vectors: WordVectors | undefined;
   /** Each slot's embedding, when the vectors know a word of its document. */
   readonly #matrix: VectorMatrix | undefined;
@@ -131,6 +139,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#splitIntents = options.splitIntents ?? false;
     this.#specificity = options.specificity ?? true;
     this.#spreadServers = options.spreadServers ?? true;
+    this.#spreadWords = options.spreadWords ?? true;
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
     this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
     this.#rankOf = this.#vectors?.rankOf;
@@ -199,9 +208,16 @@ export class LexicalSearchIndex implements SearchIndex {
       const lists = [query, ...intents].map((text) => rank(text, limit));
       return interleave(lists, limit).map((ranked) => this.#hit(ranked));
     }
-    if (!this.#spreadServers) return rank(query, limit).map((ranked) => this.#hit(ranked));
-    const serverOf = (ranked: Ranked) => this.#entries[ranked.slot]?.doc.server;
-    return diversify(rank(query, limit + DIVERSITY_POOL), serverOf, limit).map((ranked) => this.#hit(ranked));
+    if (!this.#spreadServers && !this.#spreadWords)
+      return rank(query, limit).map((ranked) => this.#hit(ranked));
+    const serverOf = (ranked: Ranked) =>
+      this.#spreadServers ? this.#entries[ranked.slot]?.doc.server : undefined;
+    const ranked = diversify(
+      rank(query, limit + DIVERSITY_POOL),
+      { serverOf, coverageOf: (entry) => entry.coverage },
+      limit,
+    );
+    return ranked.map((entry) => this.#hit(entry));
   }
 
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
@@ -210,27 +226,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const scored = this.score(withPartialMatches(query, this.#terms, this.#rankOf));
     const similarities = this.#similarities(text);
     if (!similarities) return this.#rankLexical(scored, limit, accept, minScore);
-    const { cosine, mean, deviation } = similarities;
-    const slots = this.#entries.length;
-    const lexical = new Float64Array(slots);
-    let best = 0;
-    for (let at = 0; at < scored.slots.length; at++) {
-      const value = scored.values[at] ?? 0;
-      lexical[scored.slots[at] ?? 0] = value;
-      if (value > best) best = value;
-    }
-    const rankValue = new Float64Array(slots);
-    const candidates: number[] = [];
-    for (let slot = 0; slot < slots; slot++) {
-      const similarity = cosine[slot] ?? Number.NaN;
-      const z = Number.isNaN(similarity) ? 0 : (similarity - mean) / deviation;
-      const matched = lexical[slot] ?? 0;
-      if (matched > 0) rankValue[slot] = matched / best + SEMANTIC_WEIGHT * z;
-      else if (similarity >= SEMANTIC_ONLY_MIN_COSINE && z >= SEMANTIC_ONLY_MIN_Z)
-        rankValue[slot] = SEMANTIC_WEIGHT * z;
-      else continue;
-      candidates.push(slot);
-    }
+    const { lexical, rankValue, candidates, best } = fuse(scored, similarities, this.#entries.length);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
     // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
     const scale = (best > 0 ? best / scored.maxScore : 0.5) / (1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z);
@@ -239,7 +235,8 @@ export class LexicalSearchIndex implements SearchIndex {
       // A document a query word matched stays a result however unlike the query it reads.
       const floor = (lexical[slot] ?? 0) > 0 ? 1e-6 : 0;
       const score = Math.min(1, Math.max((rankValue[slot] ?? 0) * scale, floor));
-      if (score > 0 && score >= minScore) ranked.push({ slot, score });
+      if (score > 0 && score >= minScore)
+        ranked.push({ slot, score, coverage: this.#coverage(slot, scored, best > 0 ? scale / best : 0) });
     }
     return ranked;
   }
@@ -255,10 +252,20 @@ export class LexicalSearchIndex implements SearchIndex {
     );
     const ranked: Ranked[] = [];
     for (const at of best) {
+      const slot = scored.slots[at] ?? -1;
       const score = Math.min(1, (scored.values[at] ?? 0) / scored.maxScore);
-      if (score > 0 && score >= minScore) ranked.push({ slot: scored.slots[at] ?? -1, score });
+      if (score > 0 && score >= minScore)
+        ranked.push({ slot, score, coverage: this.#coverage(slot, scored, 1 / scored.maxScore) });
     }
     return ranked;
+  }
+
+  /** What a slot gains from each query word of `scored`, times `unit`. */
+  #coverage(slot: number, scored: Scored, unit: number): Float64Array | undefined {
+    const entry = this.#entries[slot];
+    return entry && this.#spreadWords
+      ? wordCoverage(scored.groups, entry.terms, entry.weights, unit)
+      : undefined;
   }
 
   /** Each slot's similarity to the request (blending in its steps', for a task of several), standardised. */
@@ -303,8 +310,10 @@ export class LexicalSearchIndex implements SearchIndex {
     const scores = this.#scores;
     const best = this.#groupScores;
     const slots: number[] = [];
+    const groups: WeighedTerm[][] = [];
     let maxScore = 0;
     for (const group of groupBySource(terms)) {
+      const weighed: WeighedTerm[] = [];
       // A query word and its related words count once: the best match among them.
       const touched: number[] = [];
       // A related word never counts more than the query word itself would (rare
@@ -318,6 +327,7 @@ export class LexicalSearchIndex implements SearchIndex {
         if (!postings || postings.live === 0) continue;
         const idf = sourceIdf > 0 ? Math.min(sourceIdf, this.#idf(term)) : this.#idf(term);
         const factor = idf * weight;
+        weighed.push({ term, factor });
         groupMax = Math.max(groupMax, factor);
         const { slots: postingSlots, weights } = postings;
         for (let i = 0; i < postingSlots.length; i++) {
@@ -330,6 +340,7 @@ export class LexicalSearchIndex implements SearchIndex {
         }
       }
       maxScore += groupMax;
+      if (weighed.length > 0) groups.push(weighed);
       for (const slot of touched) {
         if (scores[slot] === 0) slots.push(slot);
         scores[slot] = (scores[slot] ?? 0) + (best[slot] ?? 0);
@@ -341,7 +352,7 @@ export class LexicalSearchIndex implements SearchIndex {
       scores[slot] = 0;
       return value;
     });
-    return { slots, values, maxScore };
+    return { slots, values, maxScore, groups };
   }
 
   /** Inverse document frequency (BM25's, never negative); 0 for a term no live document has. */

@@ -61,3 +61,47 @@ export function blendSteps(whole: Float32Array, steps: readonly Float32Array[]):
   }
   return whole;
 }
+
+/** The documents a query matches by word or, closely enough, by meaning, with their rank values. */
+export interface Fused {
+  /** Per slot, its lexical score (0: no query word matched). */
+  readonly lexical: Float64Array;
+  /** Per slot, its lexical score over the best one plus `SEMANTIC_WEIGHT` × its similarity's z-score. */
+  readonly rankValue: Float64Array;
+  /** The slots ranked: those a query word matched, and those similar enough by meaning alone. */
+  readonly candidates: number[];
+  /** The best lexical score. */
+  readonly best: number;
+}
+
+/**
+ * Lexical scores (`values[i]` of slot `slots[i]`) fused with the similarities of the slots
+ * `0..size - 1` (a slot past the end of `cosine` has no vector).
+ */
+export function fuse(
+  scored: { readonly slots: readonly number[]; readonly values: readonly number[] },
+  similarities: Similarities,
+  size: number,
+): Fused {
+  const { cosine, mean, deviation } = similarities;
+  const lexical = new Float64Array(size);
+  let best = 0;
+  for (let at = 0; at < scored.slots.length; at++) {
+    const value = scored.values[at] ?? 0;
+    lexical[scored.slots[at] ?? 0] = value;
+    if (value > best) best = value;
+  }
+  const rankValue = new Float64Array(size);
+  const candidates: number[] = [];
+  for (let slot = 0; slot < size; slot++) {
+    const similarity = cosine[slot] ?? Number.NaN;
+    const z = Number.isNaN(similarity) ? 0 : (similarity - mean) / deviation;
+    const matched = lexical[slot] ?? 0;
+    if (matched > 0) rankValue[slot] = matched / best + SEMANTIC_WEIGHT * z;
+    else if (similarity >= SEMANTIC_ONLY_MIN_COSINE && z >= SEMANTIC_ONLY_MIN_Z)
+      rankValue[slot] = SEMANTIC_WEIGHT * z;
+    else continue;
+    candidates.push(slot);
+  }
+  return { lexical, rankValue, candidates, best };
+}
