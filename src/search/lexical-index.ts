@@ -6,7 +6,8 @@ import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
-import { type IndexTerms, withPartialMatches } from "./partial-matches.ts";
+import { withPartialMatches } from "./partial-matches.ts";
+import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
 import {
   blendSteps,
@@ -25,7 +26,7 @@ import {
   type SearchOptions,
 } from "./types.ts";
 import { VectorMatrix } from "./vector-matrix.ts";
-import { type WeighedTerm, wordCoverage } from "./word-coverage.ts";
+import { wordCoverage } from "./word-coverage.ts";
 import { defaultWordVectors, type WordVectors } from "./word-vectors.ts";
 
 interface Entry {
@@ -39,24 +40,6 @@ interface Entry {
 /** The text a document's embedding is made from: what its lexical fields index of its name and description. */
 function embeddedText(doc: SearchDocument): string {
   return `${doc.server ?? ""} ${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, MAX_DESCRIPTION_CHARS)}`;
-}
-
-/** Documents holding a term, with the term's BM25F weight in each; slots of removed documents linger until compaction. */
-interface Postings {
-  readonly slots: number[];
-  readonly weights: number[];
-  /** Live documents holding the term (its document frequency). */
-  live: number;
-}
-
-/** Scored candidates of one ranking pass: `values[i]` is the score of document slot `slots[i]`. */
-export interface Scored {
-  readonly slots: number[];
-  readonly values: number[];
-  /** Upper bound of a score for this query: every original term matched at full weight. */
-  readonly maxScore: number;
-  /** Per query word, its terms the index holds with what a match on each counts. */
-  readonly groups: readonly (readonly WeighedTerm[])[];
 }
 
 /** A document of a ranked list with its normalised score. */
@@ -88,23 +71,15 @@ export interface LexicalSearchIndexOptions {
   readonly wordVectors?: WordVectors | false;
 }
 
-function groupBySource(terms: readonly WeightedTerm[]): WeightedTerm[][] {
-  const groups = new Map<string, WeightedTerm[]>();
-  for (const term of terms) {
-    const group = groups.get(term.source);
-    if (group) group.push(term);
-    else groups.set(term.source, [term]);
-  }
-  return [...groups.values()];
-}
-
 /** Removed documents tolerated in the postings before they are rebuilt. */
 const COMPACT_MIN_DEAD = 256;
 
 /**
- * BM25F over a tool's fields with identifier splitting, stemming, WordNet query
- * expansion and query words weighted by their English specificity. Postings are append-only arrays of (slot, weight); every weight is final
- * when a document is added, so updates cost only that document's terms.
+ * BM25F over a tool's fields (postings.ts) with identifier splitting, stemming, query words
+ * expanded by WordNet and word neighbours and weighted by their English specificity, fused with
+ * word-vector similarity (semantic-fusion.ts), the list spread across servers and request words
+ * (diversify.ts). Every term weight is final when a document is added, so updates cost only
+ * that document's terms.
  */
 export class LexicalSearchIndex implements SearchIndex {
   readonly #lexicon: Lexicon | undefined;
@@ -118,21 +93,9 @@ export class LexicalSearchIndex implements SearchIndex {
   #entries: (Entry | undefined)[] = [];
   readonly #slotById = new Map<string, number>();
   readonly #idsByServer = new Map<string, Set<string>>();
-  #postings = new Map<string, Postings>();
+  readonly #postings = new PostingLists();
   #dead = 0;
-  /** The postings' terms sorted, for prefix look-ups; rebuilt on first use after a new term. */
-  #sortedTerms: string[] | undefined;
-  readonly #terms: IndexTerms = {
-    sorted: () => {
-      this.#sortedTerms ??= [...this.#postings.keys()].sort();
-      return this.#sortedTerms;
-    },
-    has: (term) => (this.#postings.get(term)?.live ?? 0) > 0,
-  };
   readonly #rankOf: RankOf | undefined;
-  /** Scratch score arrays indexed by slot, all zero between calls. */
-  #scores = new Float64Array(64);
-  #groupScores = new Float64Array(64);
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
@@ -223,7 +186,7 @@ export class LexicalSearchIndex implements SearchIndex {
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
     const query = analyzeQuery(text, this.#lexicon, this.#specificity);
-    const scored = this.score(withPartialMatches(query, this.#terms, this.#rankOf));
+    const scored = this.score(withPartialMatches(query, this.#postings, this.#rankOf));
     const similarities = this.#similarities(text);
     if (!similarities) return this.#rankLexical(scored, limit, accept, minScore);
     const { lexical, rankValue, candidates, best } = fuse(scored, similarities, this.#entries.length);
@@ -302,83 +265,14 @@ export class LexicalSearchIndex implements SearchIndex {
     return { id: doc.id, kind: doc.kind, server: doc.server, name: doc.name, score };
   }
 
-  /**
-   * Sums, over the query's words, idf × query weight × document weight of the word or
-   * of its best-matching related word, for every live document holding any of them.
-   */
+  /** The lexical scores of every live document for analysed query terms (see postings.ts). */
   score(terms: readonly WeightedTerm[]): Scored {
-    const scores = this.#scores;
-    const best = this.#groupScores;
-    const slots: number[] = [];
-    const groups: WeighedTerm[][] = [];
-    let maxScore = 0;
-    for (const group of groupBySource(terms)) {
-      const weighed: WeighedTerm[] = [];
-      // A query word and its related words count once: the best match among them.
-      const touched: number[] = [];
-      // A related word never counts more than the query word itself would (rare
-      // synonyms have a high idf); a query word the index lacks sets no cap.
-      const head = group[0];
-      const sourceIdf = this.#idf(head?.source ?? "");
-      // The best a group can add: its query word matched at that word's own weight.
-      let groupMax = sourceIdf * (head !== undefined && head.term === head.source ? head.weight : 1);
-      for (const { term, weight } of group) {
-        const postings = this.#postings.get(term);
-        if (!postings || postings.live === 0) continue;
-        const idf = sourceIdf > 0 ? Math.min(sourceIdf, this.#idf(term)) : this.#idf(term);
-        const factor = idf * weight;
-        weighed.push({ term, factor });
-        groupMax = Math.max(groupMax, factor);
-        const { slots: postingSlots, weights } = postings;
-        for (let i = 0; i < postingSlots.length; i++) {
-          const slot = postingSlots[i] ?? 0;
-          if (this.#entries[slot] === undefined) continue;
-          const value = factor * (weights[i] ?? 0);
-          const previous = best[slot] ?? 0;
-          if (previous === 0) touched.push(slot);
-          if (value > previous) best[slot] = value;
-        }
-      }
-      maxScore += groupMax;
-      if (weighed.length > 0) groups.push(weighed);
-      for (const slot of touched) {
-        if (scores[slot] === 0) slots.push(slot);
-        scores[slot] = (scores[slot] ?? 0) + (best[slot] ?? 0);
-        best[slot] = 0;
-      }
-    }
-    const values = slots.map((slot) => {
-      const value = scores[slot] ?? 0;
-      scores[slot] = 0;
-      return value;
-    });
-    return { slots, values, maxScore, groups };
-  }
-
-  /** Inverse document frequency (BM25's, never negative); 0 for a term no live document has. */
-  #idf(term: string): number {
-    const live = this.#postings.get(term)?.live ?? 0;
-    return live === 0 ? 0 : Math.log(1 + (this.size - live + 0.5) / (live + 0.5));
+    return this.#postings.score(terms);
   }
 
   #post(slot: number, entry: Entry): void {
-    if (this.#scores.length <= slot) {
-      const size = Math.max(64, this.#scores.length * 2, slot + 1);
-      this.#scores = new Float64Array(size);
-      this.#groupScores = new Float64Array(size);
-    }
     if (entry.vector) this.#matrix?.set(slot, entry.vector);
-    entry.terms.forEach((term, i) => {
-      let postings = this.#postings.get(term);
-      if (!postings) {
-        postings = { slots: [], weights: [], live: 0 };
-        this.#postings.set(term, postings);
-        this.#sortedTerms = undefined;
-      }
-      postings.slots.push(slot);
-      postings.weights.push(entry.weights[i] ?? 0);
-      postings.live++;
-    });
+    this.#postings.add(slot, entry.terms, entry.weights);
   }
 
   #removeOne(id: string): void {
@@ -390,10 +284,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#matrix?.delete(slot);
     this.#dead++;
     if (!entry) return;
-    for (const term of entry.terms) {
-      const postings = this.#postings.get(term);
-      if (postings) postings.live--;
-    }
+    this.#postings.remove(slot, entry.terms);
     const server = entry.doc.server;
     if (server !== undefined) {
       const ids = this.#idsByServer.get(server);
@@ -407,8 +298,7 @@ export class LexicalSearchIndex implements SearchIndex {
     if (this.#dead < Math.max(COMPACT_MIN_DEAD, this.size)) return;
     const live = this.#entries.filter((entry): entry is Entry => entry !== undefined);
     this.#entries = [];
-    this.#postings = new Map();
-    this.#sortedTerms = undefined;
+    this.#postings.clear();
     this.#matrix?.clear();
     this.#slotById.clear();
     this.#dead = 0;
