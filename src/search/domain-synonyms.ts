@@ -41,6 +41,26 @@ const GROUPS: readonly string[] = [
   "fact observation knowledge",
   "person people entity individual",
   "relationship relation connection link",
+  // Abbreviations tool names and descriptions use for the words requests spell out.
+  "government gov",
+  "information info",
+  "wikipedia wiki",
+  "difference diff",
+  "configuration config settings",
+  "application app",
+  "message msg",
+  "authentication auth login",
+  "environment env",
+  "parameter param argument arg",
+  "statistics stats",
+  "calculate calc calculator compute",
+  "organization org",
+  "package pkg",
+  "library lib",
+  "description desc",
+  "administrator admin",
+  "specification spec",
+  "geographic geo",
 ];
 
 /** Weight of a domain synonym (a WordNet synonym of the most frequent sense weighs `RELATION_WEIGHTS.s`). */
