@@ -14,6 +14,9 @@ describe("words", () => {
   it("takes the same path for non-ASCII text", () => {
     assert.deepEqual(words("getÉtatCourant"), ["get", "état", "courant"]);
     assert.equal(splitIdentifiers("a.b/c:d"), "a b c d");
+    // Typographic punctuation only separates words, on either path.
+    assert.deepEqual(words("It’s a “quotedWord” — fine…"), ["it", "s", "a", "quoted", "word", "fine"]);
+    assert.deepEqual(words("café — “getÉtat”"), ["café", "get", "état"]);
   });
 
   it("indexes CJK runs as character bigrams", () => {
