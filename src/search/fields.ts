@@ -2,6 +2,7 @@ import { englishGlossTerms } from "./chinese-glosses.ts";
 import { compoundTerms, type RankOf } from "./compounds.ts";
 import { terms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
+import { memoByVocabulary } from "./vocabulary-memo.ts";
 
 /**
  * BM25F fields of a document. `weight` is how much one occurrence counts relative to
@@ -43,11 +44,21 @@ export const MAX_DESCRIPTION_CHARS = 2_000;
 export const MAX_PARAM_DESCRIPTION_CHARS = 300;
 
 /**
+ * An identifier's terms, and those of the words it joins ("datagov" → data, gov). Worked out
+ * once per vocabulary: names recur (a server's name on each of its tools, `path` and `query`
+ * as parameters of many).
+ */
+const identifierTerms = memoByVocabulary((text, rankOf): readonly string[] => [
+  ...terms(text),
+  ...compoundTerms(text, rankOf),
+]);
+
+/**
  * The terms of each field of `FIELDS`, in the same order. With `rankOf` (a vocabulary), an
  * identifier written as one word also gives the words it joins ("datagov" → data, gov).
  */
-export function documentFields(doc: SearchDocument, rankOf?: RankOf): string[][] {
-  const identifier = (text: string) => [...terms(text), ...compoundTerms(text, rankOf)];
+export function documentFields(doc: SearchDocument, rankOf?: RankOf): (readonly string[])[] {
+  const identifier = (text: string) => (rankOf ? identifierTerms(text, rankOf) : terms(text));
   const description = doc.description.slice(0, MAX_DESCRIPTION_CHARS);
   const paramDescriptions = doc.params.map((param) =>
     (param.description ?? "").slice(0, MAX_PARAM_DESCRIPTION_CHARS),

@@ -8,6 +8,7 @@ const NON_WORD = /[^\p{L}\p{N}]+/u;
  * Text whose letters and digits are all ASCII (most tool metadata, typographic quotes and
  * dashes included) takes a faster path with the same result.
  */
+const NON_ASCII = /[^\p{ASCII}]/u;
 const NON_ASCII_WORD_CHAR = /(?=[^\p{ASCII}])[\p{L}\p{N}\p{M}]/u;
 const ASCII_CAMEL = /([a-z0-9])([A-Z])/g;
 const ASCII_ACRONYM = /([A-Z]+)([A-Z][a-z])/g;
@@ -34,7 +35,7 @@ function cjkBigrams(run: string): string[] {
 
 /** Lowercase words of a text, identifiers split, CJK as bigrams; nothing removed. */
 export function words(text: string): string[] {
-  if (!NON_ASCII_WORD_CHAR.test(text)) {
+  if (!NON_ASCII.test(text) || !NON_ASCII_WORD_CHAR.test(text)) {
     const split = text.replace(ASCII_CAMEL, "$1 $2").replace(ASCII_ACRONYM, "$1 $2").toLowerCase();
     return split.match(ASCII_WORD) ?? [];
   }
