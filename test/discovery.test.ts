@@ -83,6 +83,13 @@ describe("discovery meta-tools and resources over MCP", () => {
     );
     assert.equal(answer.isError, false, answer.text);
     assert.ok((answer.structured.result as string[]).includes("memory"));
+    // An overlong query is refused with the reason, and the code can go on.
+    const long = await execute(
+      client,
+      'try { await searchTools("find ".repeat(100000)); return "searched" } catch (error) { return String(error) }',
+    );
+    assert.equal(long.isError, false, long.text);
+    assert.match(String(long.structured.result), /query is 500000 characters long; at most 2000 are read/);
   });
 
   test("the declarations are readable as resources", async () => {

@@ -22,6 +22,7 @@ import { loadVaultKey, VAULT_KEY_ENV } from "../privacy/vault-crypto.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import {
   LexicalSearchIndex,
+  MAX_QUERY_CHARS,
   type SearchIndex,
   syncIndexWithCatalog,
   type ToolMatch,
@@ -304,10 +305,15 @@ export class Gateway {
         if (!status || status.state === "ready") return undefined;
         return `${status.state}${status.error ? ` (${this.#redactor.redact(status.error)})` : ""}`;
       },
-      searchTools: async (query, limit, minScore) =>
-        this.skills
+      searchTools: async (query, limit, minScore) => {
+        if (query.length > MAX_QUERY_CHARS)
+          throw new RangeError(
+            `searchTools: the query is ${query.length} characters long; at most ${MAX_QUERY_CHARS} are read`,
+          );
+        return this.skills
           .search(query, { limit: clampLimit(limit), minScore, session })
-          .map((match) => match.result),
+          .map((match) => match.result);
+      },
     });
     const workspace = this.#states.workspace(session);
     const runtime = await this.#sandboxRuntime();

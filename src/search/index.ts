@@ -7,6 +7,7 @@ export { MemorySearchIndex } from "./memory-index.ts";
 export { type SkillMatchInfo, searchTools, type ToolMatch, type ToolSearchResult } from "./tool-results.ts";
 export {
   DEFAULT_SEARCH_LIMIT,
+  MAX_QUERY_CHARS,
   type SearchDocument,
   type SearchDocumentKind,
   type SearchDocumentParam,

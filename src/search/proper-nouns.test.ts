@@ -36,4 +36,8 @@ describe("nameTerms", () => {
     assert.ok(related("what is the current price of Bitcoin", "bitcoin").includes(stem("cryptocurrency")));
     assert.deepEqual(related("analyse the stock of Apple today", "apple"), []);
   });
+  it("reads a word after a line break or a sentence's end as a sentence's first", () => {
+    const names = nameTerms("list files\n  Then ask Alice. Maybe Bob: Carol knows; Dave too");
+    assert.deepEqual([...names].sort(), ["alic", "bob"]);
+  });
 });

@@ -6,7 +6,7 @@ import { terms } from "./tokenize.ts";
  * dictionary neighbours of "apple" are fruits and those of "alice" other first names.
  */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
-const SENTENCE_END = /[.!?:;\n]\s*$/;
+const SENTENCE_END = new Set([".", "!", "?", ":", ";"]);
 const CAPITALISED = /^\p{Lu}\p{Ll}/u;
 
 /** Stems of the Capitalised words of `text` that do not start a sentence. */
@@ -15,8 +15,7 @@ export function nameTerms(text: string): Set<string> {
   let words = 0;
   let capitalised = 0;
   for (const match of text.matchAll(WORD)) {
-    const before = text.slice(0, match.index);
-    if (before.trim() === "" || SENTENCE_END.test(before)) continue;
+    if (startsSentence(text, match.index)) continue;
     words++;
     const word = match[0];
     if (!CAPITALISED.test(word)) continue;
@@ -25,4 +24,14 @@ export function nameTerms(text: string): Set<string> {
   }
   // Title Case Text capitalises most words: then capitals say nothing.
   return capitalised * 2 > words ? new Set() : names;
+}
+
+/** Whether the word at `at` opens the text, a line or a sentence (looks back over spaces only). */
+function startsSentence(text: string, at: number): boolean {
+  let before = at - 1;
+  while (before >= 0 && /\s/.test(text.charAt(before))) {
+    if (text.charAt(before) === "\n") return true;
+    before--;
+  }
+  return before < 0 || SENTENCE_END.has(text.charAt(before));
 }

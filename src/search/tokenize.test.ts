@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { splitIdentifiers, stem, terms, words } from "./tokenize.ts";
+import { MAX_STEMMED_LENGTH, splitIdentifiers, stem, terms, words } from "./tokenize.ts";
 
 describe("words", () => {
   it("splits camelCase, snake_case, kebab-case and acronyms", () => {
@@ -36,5 +36,9 @@ describe("terms", () => {
     // Porter2 keeps apart words the original Porter stemmer merges.
     assert.notEqual(stem("news"), stem("new"));
     assert.notEqual(stem("general"), stem("generate"));
+    // A run of letters longer than any English word is kept whole (the stemmer is quadratic).
+    assert.equal(stem("relational"), "relat");
+    const run = `${"x".repeat(MAX_STEMMED_LENGTH)}ational`;
+    assert.equal(stem(run), run);
   });
 });

@@ -52,6 +52,12 @@ const stemCache = new Map<string, string>();
 const STEM_CACHE_MAX = 50_000;
 
 /**
+ * Longest word stemmed. English words are shorter; the stemmer's time grows with the square of
+ * a word's length (a 10,000-letter "word" takes a second), so a longer run is kept as it is.
+ */
+export const MAX_STEMMED_LENGTH = 64;
+
+/**
  * Porter2 (Snowball English) stem of a lowercase word, cached (the same few thousand words
  * recur). Porter2 keeps apart what the original Porter algorithm conflates: "news" and "new",
  * "general" and "generate", "community" and "communication".
@@ -59,7 +65,7 @@ const STEM_CACHE_MAX = 50_000;
 export function stem(word: string): string {
   let stemmed = stemCache.get(word);
   if (stemmed === undefined) {
-    stemmed = /^[a-z]+$/.test(word) ? stemmer(word) : word;
+    stemmed = word.length <= MAX_STEMMED_LENGTH && /^[a-z]+$/.test(word) ? stemmer(word) : word;
     if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
     stemCache.set(word, stemmed);
   }

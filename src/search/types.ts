@@ -43,6 +43,12 @@ export interface SearchHit {
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 
+/**
+ * Longest query read, in characters: a request says what it needs in far fewer, and reading
+ * text costs time on the gateway's thread, which serves every session.
+ */
+export const MAX_QUERY_CHARS = 2_000;
+
 /** The search seam (DESIGN.md §2): kept up to date as servers connect, change and leave. */
 export interface SearchIndex {
   /** Adds documents, replacing any with the same id. */

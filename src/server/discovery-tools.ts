@@ -4,7 +4,12 @@ import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { Gateway } from "../gateway/gateway.ts";
 import { DEFAULT_SESSION } from "../gateway/types.ts";
-import { DEFAULT_SEARCH_DETAIL, DEFAULT_SEARCH_LIMIT, formatSearchResults } from "../search/index.ts";
+import {
+  DEFAULT_SEARCH_DETAIL,
+  DEFAULT_SEARCH_LIMIT,
+  formatSearchResults,
+  MAX_QUERY_CHARS,
+} from "../search/index.ts";
 import { renderSkillDeclaration, SKILLS_FOLDER } from "../skills/skill-documents.ts";
 
 const MAX_DESCRIBE = 50;
@@ -18,7 +23,7 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway): voi
       description:
         "Find tools and skills for a task, best first. Query in plain words. detail: name | summary (default, with parameters) | declaration.",
       inputSchema: {
-        query: z.string().min(1).max(2000),
+        query: z.string().min(1).max(MAX_QUERY_CHARS),
         limit: z.number().min(1).max(50).optional(),
         detail: z.enum(["name", "summary", "declaration"]).optional(),
         session: z.string().min(1).max(200).optional(),
