@@ -34,7 +34,7 @@ function load(): Glossary {
   if (glossary) return glossary;
   const words = new Map<string, string>();
   const text = CEDICT;
-  // Each line: a leading character, then for each word the rest of it and its stems' numbers.
+  // Each line: a leading character, then for each word the rest of it and its English words' numbers.
   for (let at = 0; at < text.length; at++) {
     const headEnd = at + ((text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1);
     const head = text.slice(at, headEnd);

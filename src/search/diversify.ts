@@ -43,10 +43,9 @@ export function diversify<T extends Diversifiable>(
   const adjusted = (entry: T) => {
     const server = by.serverOf(entry);
     const before = server === undefined ? 0 : (taken.get(server) ?? 0);
-    return (
-      (entry.score - REPEAT_DISCOUNT * repeated(by.coverageOf?.(entry), covered)) *
-      (1 - SAME_SERVER_PENALTY) ** before
-    );
+    // Never below 0: the server penalty lowers a value, it must not raise a negative one.
+    const fresh = Math.max(0, entry.score - REPEAT_DISCOUNT * repeated(by.coverageOf?.(entry), covered));
+    return fresh * (1 - SAME_SERVER_PENALTY) ** before;
   };
   while (out.length < limit && pool.length > 0) {
     let bestAt = 0;

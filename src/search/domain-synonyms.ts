@@ -41,26 +41,24 @@ const GROUPS: readonly string[] = [
   "fact observation knowledge",
   "person people entity individual",
   "relationship relation connection link",
-  // Abbreviations tool names and descriptions use for the words requests spell out.
+  // Abbreviations tool names and descriptions use for the words requests spell out (only
+  // where the word's stem is not also another common word's: "organ-ize", "specif-ic").
   "government gov",
   "information info",
   "wikipedia wiki",
-  "difference diff",
-  "configuration config settings",
+  "configuration config",
   "application app",
   "message msg",
   "authentication auth login",
   "environment env",
   "parameter param argument arg",
   "statistics stats",
-  "calculate calc calculator compute",
-  "organization org",
+  "calculate calc calculator",
   "package pkg",
   "library lib",
   "description desc",
   "administrator admin",
-  "specification spec",
-  "geographic geo",
+  "geography geographic geo",
 ];
 
 /** Weight of a domain synonym (a WordNet synonym of the most frequent sense weighs `RELATION_WEIGHTS.s`). */

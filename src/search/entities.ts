@@ -7,7 +7,7 @@
  */
 const FILE_PATH = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/][^\s"')]+/;
 const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
-/** A file extension, also at the end of a sentence ("…/apple.pptx."), not inside a dotted name or a directory. */
+/** A file extension, also at the end of a sentence ("…/apple.pptx."); not a directory's ("a.d/"), not followed by another (".tar" of ".tar.gz"). */
 const EXTENSION = /\.([a-z0-9]{1,5})\b(?![/\\]|\.\w)/gi;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/;
 /** A bare host name ("amaz0n.com", "www.baidu.com."), not part of a path, URL path or file name. */
@@ -107,10 +107,17 @@ export function withoutLocations(query: string): string {
 
 /**
  * Text in quotes: a title, a name or a phrase to look for ("find the painting "Corridor in
- * the Asylum"", "the effect text of 'Sky Striker Ace'"). An apostrophe inside a word
- * ("website's", "don't") opens or closes nothing.
+ * the Asylum"", "the effect text of 'Sky Striker Ace'"). Double quotes may hold apostrophes
+ * ("Ender's Game"); single ones too, inside a word ('Don't Stop Me Now'). An apostrophe
+ * inside a word ("website's", "don't") opens or closes nothing.
  */
-const QUOTED = /(?<![\p{L}\p{N}])["“'‘]([^"“”'‘’\n]{2,120}?)["”'’](?![\p{L}\p{N}])/gu;
+const QUOTED = new RegExp(
+  [
+    /(?<![\p{L}\p{N}])["“][^"“”\n]{2,120}?["”](?![\p{L}\p{N}])/u.source,
+    /(?<![\p{L}\p{N}])['‘](?:[^'‘’"“”\n]|['’](?=\p{L})){2,120}?['’](?![\p{L}\p{N}])/u.source,
+  ].join("|"),
+  "gu",
+);
 
 /** The query without its quoted text: what the task is about, not the values it names. */
 export function withoutQuotes(query: string): string {
@@ -132,8 +139,11 @@ export function entityWords(query: string): string {
   if (withoutEncodedData(withoutUrls) !== withoutUrls) words.push("base64 encoded data");
   if (URL.test(query)) words.push("url web page fetch");
   if (FILE_PATH.test(withoutUrls)) words.push("file path");
-  if (EMAIL.test(query)) words.push("email");
-  if (DOMAIN.test(query.replace(SCHEME_URLS, " ").replace(EMAILS, " "))) words.push("domain");
+  // "@" first: the address pattern rescans long dotted runs.
+  const hasEmail = query.includes("@") && EMAIL.test(query);
+  if (hasEmail) words.push("email");
+  const withoutEmails = hasEmail ? query.replace(EMAILS, " ") : query;
+  if (DOMAIN.test(withoutEmails.replace(SCHEME_URLS, " "))) words.push("domain");
   for (const { pattern, words: implied } of IDENTIFIERS) if (pattern.test(withoutUrls)) words.push(implied);
   for (const match of withoutUrls.matchAll(EXTENSION)) {
     const extension = EXTENSION_WORDS[(match[1] ?? "").toLowerCase()];

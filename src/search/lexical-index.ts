@@ -20,6 +20,7 @@ import {
 import { topK } from "./top-k.ts";
 import {
   DEFAULT_SEARCH_LIMIT,
+  MAX_QUERY_CHARS,
   type SearchDocument,
   type SearchHit,
   type SearchIndex,
@@ -157,7 +158,9 @@ export class LexicalSearchIndex implements SearchIndex {
     this.remove([...(this.#idsByServer.get(server) ?? [])]);
   }
 
-  search(query: string, options: SearchOptions = {}): SearchHit[] {
+  /** The best documents for `query`; past `MAX_QUERY_CHARS`, a query is read up to there. */
+  search(request: string, options: SearchOptions = {}): SearchHit[] {
+    const query = request.slice(0, MAX_QUERY_CHARS);
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const minScore = options.minScore ?? 0;
     const kinds = options.kinds ? new Set(options.kinds) : undefined;

@@ -40,6 +40,9 @@ describe("withPartialMatches", () => {
     const related: WeightedTerm = { term: "crypto", weight: 0.5, source: "bitcoin" };
     const query = [original("price"), original("app"), related];
     assert.deepEqual(withPartialMatches(query, index), query);
+    // A word in quotes is a title or name: "Kube Story" is no request for Kubernetes.
+    const quoted: WeightedTerm = { term: "crypto", weight: 0.5, source: "crypto", exact: true };
+    assert.deepEqual(withPartialMatches([quoted], index), [quoted]);
   });
 
   it("matches the words of a compound the index lacks", () => {

@@ -59,9 +59,9 @@ export function withPartialMatches(
     present.add(term);
     out.push({ term, weight, source });
   };
-  for (const { term, weight, source } of query) {
-    // Only the query's own words: a related word the index lacks is no clue.
-    if (term !== source || index.has(term) || !/^[a-z]+$/.test(term)) continue;
+  for (const { term, weight, source, exact } of query) {
+    // Only the query's own words: a related word the index lacks is no clue; a quoted one is meant as written.
+    if (term !== source || exact || index.has(term) || !/^[a-z]+$/.test(term)) continue;
     const pieces = rankOf ? splitCompound(term, rankOf) : undefined;
     for (const piece of pieces ? termsOf(pieces.join(" ")) : [])
       add(piece, weight * PARTIAL_MATCH_WEIGHT, source);

@@ -90,6 +90,15 @@ describe("analyzeQuery", () => {
     assert.equal(weightOf("improve my website's ranking, don't wait", "ranking"), 1);
     assert.equal(weightOf("“weather in Paris”", "weather"), 1);
     assert.equal(withoutQuotes("a ‘Causes of the Fall’ article, 'MCP' papers"), "a   article,   papers");
+    assert.equal(
+      withoutQuotes(`read "Ender's Game" and play 'Don't Stop Me Now' loud`),
+      "read   and play   loud",
+    );
+    assert.equal(
+      withoutQuotes(`it's 'odd" here`),
+      `it's 'odd" here`,
+      "quotes of two kinds pair with nothing",
+    );
   });
 
   it("takes a bare host name as a domain", () => {

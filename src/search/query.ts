@@ -18,6 +18,8 @@ export interface WeightedTerm {
   readonly weight: number;
   /** The query term it was derived from (itself for original terms). */
   readonly source: string;
+  /** Matched as written only, never guessed at (a word in quotes: see partial-matches.ts). */
+  readonly exact?: true;
 }
 
 /** Weight of the words implied by a path, URL or file extension in the query (see entities.ts). */
@@ -68,7 +70,7 @@ export function analyzeQuery(
     if (!weights.has(term)) weights.set(term, { term, weight: ENTITY_WEIGHT, source: term });
   }
   for (const term of outsidePaths) {
-    if (!weights.has(term)) weights.set(term, { term, weight: QUOTED_WEIGHT, source: term });
+    if (!weights.has(term)) weights.set(term, { term, weight: QUOTED_WEIGHT, source: term, exact: true });
   }
   // Path and URL words last: what an extension implies (".md" → markdown) outweighs them.
   for (const term of terms(text)) {
