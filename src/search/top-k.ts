@@ -13,8 +13,12 @@ export function topK(ids: Iterable<number>, k: number, score: (id: number) => nu
     return sa < sb || (sa === sb && (heapIds[a] ?? 0) > (heapIds[b] ?? 0));
   };
   const swap = (a: number, b: number) => {
-    [heapIds[a], heapIds[b]] = [heapIds[b] ?? 0, heapIds[a] ?? 0];
-    [heapScores[a], heapScores[b]] = [heapScores[b] ?? 0, heapScores[a] ?? 0];
+    const id = heapIds[a] ?? 0;
+    heapIds[a] = heapIds[b] ?? 0;
+    heapIds[b] = id;
+    const score = heapScores[a] ?? 0;
+    heapScores[a] = heapScores[b] ?? 0;
+    heapScores[b] = score;
   };
   for (const id of ids) {
     const value = score(id);
