@@ -7,7 +7,10 @@
  */
 const FILE_PATH = /(?:^|[\s"'(])(?:~|\.{1,2}|[A-Za-z]:)?[\\/][^\s"')]+/;
 const URL = /\bhttps?:\/\/\S+|\bwww\.\S+/i;
-/** A file extension, also at the end of a sentence ("…/apple.pptx."); not a directory's ("a.d/"), not followed by another (".tar" of ".tar.gz"). */
+/**
+ * A file extension, also at the end of a sentence ("…/apple.pptx."); not a directory's
+ * ("a.d/"), nor one followed by another (".tar" of ".tar.gz").
+ */
 const EXTENSION = /\.([a-z0-9]{1,5})\b(?![/\\]|\.\w)/gi;
 const EMAIL = /\b[\w.+-]+@[\w-]+\.[\w.]+\b/;
 /** A bare host name ("amaz0n.com", "www.baidu.com."), not part of a path, URL path or file name. */
