@@ -63,9 +63,11 @@ export const MAX_STEMMED_LENGTH = 64;
  * "general" and "generate", "community" and "communication".
  */
 export function stem(word: string): string {
+  // Not cached either: a run that long is no word that recurs.
+  if (word.length > MAX_STEMMED_LENGTH) return word;
   let stemmed = stemCache.get(word);
   if (stemmed === undefined) {
-    stemmed = word.length <= MAX_STEMMED_LENGTH && /^[a-z]+$/.test(word) ? stemmer(word) : word;
+    stemmed = /^[a-z]+$/.test(word) ? stemmer(word) : word;
     if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
     stemCache.set(word, stemmed);
   }
