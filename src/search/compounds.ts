@@ -17,8 +17,11 @@ const PIECE_COST = 3;
 const MIN_COMPOUND = 6;
 /** A word at least this frequent (by rank) is a word, not a compound ("together", "notebook"). */
 const COMMON_WORD_RANK = 30_000;
-/** Longest word tried (the search is quadratic in its length). */
-const MAX_COMPOUND = 40;
+/**
+ * Longest word read into other words, here and in unknown-words.ts: English words are shorter,
+ * and both the split and the search for a slip cost the square of a word's length.
+ */
+export const MAX_COMPOUND = 40;
 
 /** A word's frequency rank in the vocabulary (0 = most frequent), undefined if unknown. */
 export type RankOf = (word: string) => number | undefined;

@@ -55,9 +55,10 @@ export function analyzeQuery(
 ): WeightedTerm[] {
   const weights = new Map<string, WeightedTerm>();
   const text = withoutEncodedData(query);
-  const outsidePaths = terms(withoutLocations(text));
+  const pathless = withoutLocations(text);
+  const outsidePaths = terms(pathless);
   // A request that is all quotes ("“weather in Paris”") is all it says.
-  const unquoted = terms(withoutQuotes(withoutLocations(text)));
+  const unquoted = terms(withoutQuotes(pathless));
   const originals = [...new Set(unquoted.length > 0 ? unquoted : outsidePaths)];
   for (const term of [...originals, ...terms(impliedActions(text))])
     weights.set(term, { term, weight: 1, source: term });

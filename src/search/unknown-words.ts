@@ -1,4 +1,4 @@
-import { type RankOf, splitCompound } from "./compounds.ts";
+import { MAX_COMPOUND, type RankOf, splitCompound } from "./compounds.ts";
 import { memoByVocabulary } from "./vocabulary-memo.ts";
 
 /**
@@ -14,12 +14,6 @@ import { memoByVocabulary } from "./vocabulary-memo.ts";
 export const MIN_TYPO_LENGTH = 6;
 /** A correction is a common word: rarer ones one letter away are as likely coincidences. */
 export const MAX_CORRECTION_RANK = 30_000;
-
-/**
- * Longer runs of letters are no word, slip or compound (English words are shorter), and
- * looking for the edits of one costs the square of its length: they are left unread.
- */
-export const MAX_READ_LENGTH = 40;
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 
@@ -49,7 +43,7 @@ export const readUnknownWord: (word: string, rankOf: RankOf) => readonly string[
   memoByVocabulary(readWord);
 
 function readWord(word: string, rankOf: RankOf): readonly string[] {
-  if (word.length > MAX_READ_LENGTH || !/^[a-z]+$/.test(word)) return [];
+  if (word.length > MAX_COMPOUND || !/^[a-z]+$/.test(word)) return [];
   // The most frequent reading ("automating" → automate, not automat).
   const inflected = mostFrequent(
     INFLECTIONS.filter(([ending]) => word.endsWith(ending) && word.length - ending.length >= 3).map(
