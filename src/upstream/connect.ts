@@ -28,9 +28,10 @@ export async function openClient(
   prepare: (client: Client) => void,
   signal: AbortSignal,
   attempt: { stdio?: ProcessGroupStdioTransport } = {},
+  limits: { maxMessageBytes?: number | undefined } = {},
 ): Promise<OpenedClient> {
   if (config.kind === "stdio") {
-    const transport = new ProcessGroupStdioTransport(config);
+    const transport = new ProcessGroupStdioTransport({ ...config, maxMessageBytes: limits.maxMessageBytes });
     attempt.stdio = transport;
     const client = newClient(prepare);
     await connectOrClose(client, transport, signal);
