@@ -40,6 +40,7 @@ import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { capOutput } from "./cap-output.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
+import { withPendingTools } from "./pending-tools.ts";
 import { createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
@@ -333,7 +334,11 @@ export class Gateway {
     const result = await runtime.run({
       code: compiled.js,
       ...(compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
-      tools: this.catalog.namespace(),
+      tools: withPendingTools(
+        this.catalog.namespace(),
+        request.code,
+        this.catalog.servers().filter((entry) => this.upstream.connection(entry.server).state !== "ready"),
+      ),
       // The session's files and skills ride beside the tool calls; skills run in this same sandbox, under the same limits.
       bridge: {
         ...bridge,
