@@ -286,7 +286,7 @@ export class UpstreamConnection {
     if (error instanceof McpError && isMessageTooLarge(error.data)) {
       return new UpstreamError(
         "upstream.message_too_large",
-        `server "${this.name}" answered ${tool} with ${describeOversize(error.data.bytes, error.data.limit)}; the answer was dropped`,
+        `server "${this.name}" answered ${tool} with ${error.data.atLeast ? "more than " : ""}${describeOversize(error.data.bytes, error.data.limit)}; the answer was dropped`,
         { ...data, bytes: error.data.bytes, limit: error.data.limit },
         { cause: error },
       );

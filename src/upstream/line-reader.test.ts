@@ -18,9 +18,9 @@ describe("BoundedLineReader", () => {
     const { reader, lines } = collect(100);
     reader.push(Buffer.from('{"a":1}\r\n{"b"'));
     reader.push(Buffer.from(':2}\n\n{"c":3}'));
-    assert.deepEqual(lines, ['{"a":1}', '{"b":2}']);
+    assert.deepEqual(lines, ['{"a":1}', '{"b":2}', ""]);
     reader.push(Buffer.from("\n"));
-    assert.deepEqual(lines, ['{"a":1}', '{"b":2}', '{"c":3}']);
+    assert.deepEqual(lines, ['{"a":1}', '{"b":2}', "", '{"c":3}']);
   });
 
   test("skips a line over the limit without buffering it, reports its size and ends, and reads on", () => {

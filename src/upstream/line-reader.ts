@@ -9,6 +9,7 @@ export interface OversizedLine {
 }
 
 export interface LineSink {
+  /** Every line, blank ones too (they end server-sent events). */
   line(text: string): void;
   oversized(line: OversizedLine): void;
 }
@@ -93,7 +94,7 @@ export class BoundedLineReader {
     const text = Buffer.concat(this.#parts).toString("utf8").replace(/\r$/, "");
     this.#parts = [];
     this.#size = 0;
-    if (text.trim() !== "") this.#sink.line(text);
+    this.#sink.line(text);
   }
 }
 

@@ -8,6 +8,8 @@ export interface MessageTooLargeData {
   reason: typeof MESSAGE_TOO_LARGE;
   bytes: number;
   limit: number;
+  /** The message was cut once over the limit: `bytes` is a lower bound. */
+  atLeast?: boolean;
 }
 
 const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;

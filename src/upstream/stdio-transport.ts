@@ -126,6 +126,7 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   #deliver(text: string): void {
+    if (text.trim() === "") return;
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(text);
