@@ -78,3 +78,31 @@ test("an answer over maxMessageBytes fails its own call over stdio, Streamable H
     await sse.stop();
   }
 });
+
+test("an oversized message that answers no call restarts the server; the call in flight says why", async () => {
+  const manager = new UpstreamManager([stdioServer("stdio", SCRIPTED_JS)], {
+    ...OPTIONS,
+    restart: { maxRetries: 3, initialDelayMs: 50, maxDelayMs: 50 },
+  });
+  try {
+    await manager.start();
+    await assert.rejects(manager.callTool("stdio", "huge_log", { bytes: 100_000 }), (error: unknown) => {
+      assert.ok(error instanceof UpstreamError, String(error));
+      assert.equal(error.code, "upstream.unavailable");
+      assert.match(
+        error.message,
+        /^server "stdio" was restarted during huge_log: the server sent a message of 97\.\d KiB \(\d+ bytes\), over the limit of 64\.0 KiB/,
+      );
+      return true;
+    });
+    const connection = manager.connection("stdio");
+    await new Promise<void>((resolve) => {
+      const poll = () => (connection.state === "ready" ? resolve() : setTimeout(poll, 25));
+      poll();
+    });
+    assert.match(textOf(await manager.callTool("stdio", "echo", { message: "back" })), /back/);
+    assert.equal(connection.status().restarts, 1);
+  } finally {
+    await manager.close();
+  }
+});

@@ -126,7 +126,8 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 
   #deliver(text: string): void {
-    if (text.trim() === "") return;
+    // Once the stream is judged unusable nothing more is read from it: the server is being replaced.
+    if (text.trim() === "" || this.#oversized !== undefined) return;
     let message: JSONRPCMessage;
     try {
       message = deserializeMessage(text);
@@ -139,6 +140,7 @@ export class ProcessGroupStdioTransport implements Transport {
 
   /** An answer too big to read fails its own call; anything else oversized restarts the server. */
   #onOversized(line: OversizedLine, limit: number): void {
+    if (this.#oversized !== undefined) return;
     const reply = oversizedReply(line, limit);
     if (reply) {
       this.onmessage?.(reply);

@@ -75,6 +75,11 @@ async function serve() {
       inputSchema: { type: "object", properties: { count: { type: "number" } }, required: ["count"] },
     },
     {
+      name: "huge_log",
+      description: "Sends a log notification of `bytes` characters, then answers.",
+      inputSchema: { type: "object", properties: { bytes: { type: "number" } }, required: ["bytes"] },
+    },
+    {
       name: "env",
       description: "Returns the value of an environment variable.",
       inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
@@ -83,7 +88,7 @@ async function serve() {
 
   const server = new Server(
     { name: "scripted", version: "1.0.0" },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
@@ -145,6 +150,12 @@ async function serve() {
         return text(callLog);
       case "pid":
         return text(String(process.pid));
+      case "huge_log":
+        await server.notification({
+          method: "notifications/message",
+          params: { level: "info", data: "x".repeat(args.bytes) },
+        });
+        return text("logged");
       case "env":
         return text(process.env[String(args.name)] ?? "(unset)");
       default:
