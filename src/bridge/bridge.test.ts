@@ -2,9 +2,12 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Catalog } from "../catalog/catalog.ts";
+import { SecretRedactor } from "../secrets/redactor.ts";
 import { UpstreamError } from "../upstream/errors.ts";
+import { argumentLimitMiddleware } from "./argument-limit.ts";
 import { BridgeError } from "./errors.ts";
 import { createExecutionBridge } from "./execution-bridge.ts";
+import { secretRedactionMiddleware } from "./redact-secrets.ts";
 import { shapeResult } from "./shape-result.ts";
 import type { ToolCallMiddleware, Upstream } from "./types.ts";
 import { ArgumentValidator } from "./validate.ts";
@@ -169,5 +172,71 @@ describe("createExecutionBridge", () => {
     const { bridge } = createExecutionBridge({ catalog, upstream, middleware: [step("a"), step("b")] });
     assert.equal(await bridge.callTool("my-server", "get-sum", {}, signal), "done");
     assert.deepEqual(order, ["a>", "b>", "<b", "<a"]);
+  });
+});
+
+describe("secret redaction and argument limit at the bridge", () => {
+  const secret = "sk-live-0123456789";
+  const redactor = new SecretRedactor([secret]);
+  const signal = new AbortController().signal;
+  const upstreamAnswering = (result: CallToolResult | Error): Upstream => ({
+    async callTool() {
+      if (result instanceof Error) throw result;
+      return result;
+    },
+  });
+  const bridgeOver = (upstream: Upstream, middleware: ToolCallMiddleware[]) =>
+    createExecutionBridge({ catalog, upstream, middleware }).bridge;
+
+  test("results (text and structuredContent) reach code with configured secrets already removed", async () => {
+    const bridge = bridgeOver(
+      upstreamAnswering(textResult(`token=${secret}`, { structuredContent: { env: { TOKEN: secret } } })),
+      [secretRedactionMiddleware(redactor)],
+    );
+    assert.deepEqual(await bridge.callTool("files", "read", { path: "a" }, signal), {
+      env: { TOKEN: "[REDACTED]" },
+    });
+  });
+
+  test("tool errors and upstream errors reach code with secrets removed from message and data", async () => {
+    const failing = bridgeOver(upstreamAnswering(textResult(`bad key ${secret}`, { isError: true })), [
+      secretRedactionMiddleware(redactor),
+    ]);
+    await assert.rejects(failing.callTool("files", "read", { path: "a" }, signal), (error: BridgeError) => {
+      assert.equal(error.name, "ToolError");
+      assert.ok(!JSON.stringify({ message: error.message, data: error.data }).includes(secret));
+      assert.match(error.message, /bad key \[REDACTED\]/);
+      return true;
+    });
+    const throwing = bridgeOver(
+      upstreamAnswering(new UpstreamError("upstream.call_failed", `boom ${secret}`, { server: "files" })),
+      [secretRedactionMiddleware(redactor)],
+    );
+    await assert.rejects(throwing.callTool("files", "read", { path: "a" }, signal), /boom \[REDACTED\]/);
+  });
+
+  test("arguments over the byte limit fail with LimitError and never reach the upstream", async () => {
+    let calls = 0;
+    const upstream: Upstream = {
+      async callTool() {
+        calls++;
+        return textResult("ok");
+      },
+    };
+    const bridge = bridgeOver(upstream, [argumentLimitMiddleware(1024)]);
+    await assert.rejects(
+      bridge.callTool("files", "read", { path: "x".repeat(2000) }, signal),
+      (error: BridgeError) => {
+        assert.equal(error.name, "LimitError");
+        assert.equal(error.code, "limit.argument_bytes");
+        assert.match(
+          error.message,
+          /files\/read are 2011 bytes of JSON, over the limit of 1024 bytes per call/,
+        );
+        return true;
+      },
+    );
+    assert.equal(calls, 0);
+    assert.equal(await bridge.callTool("files", "read", { path: "x" }, signal), "ok");
   });
 });

@@ -19,6 +19,11 @@ export interface ExecutionBridgeOptions {
   searchTools?: HostBridge["searchTools"];
   /** Why a server has no tools right now (e.g. "restarting"), for a clearer unknown-tool error. */
   serverProblem?: (server: string) => string | undefined;
+  /**
+   * Waits while a server is still making its first connection (bounded by its
+   * connect timeout), so a call made just after start-up is not refused.
+   */
+  waitForServer?: (server: string, signal: AbortSignal) => Promise<void>;
 }
 
 export interface ExecutionBridge {
@@ -44,7 +49,12 @@ export function createExecutionBridge(options: ExecutionBridgeOptions): Executio
 
   const bridge: HostBridge = {
     async callTool(server, tool, args, signal) {
-      const entry = options.catalog.server(server)?.tools.find((candidate) => candidate.tool === tool);
+      const find = () => options.catalog.server(server)?.tools.find((candidate) => candidate.tool === tool);
+      let entry = find();
+      if (!entry && options.waitForServer) {
+        await options.waitForServer(server, signal);
+        entry = find();
+      }
       if (!entry) {
         const problem = options.serverProblem?.(server);
         if (problem) {
@@ -83,6 +93,7 @@ const UPSTREAM_CODES: Record<string, BridgeErrorCode> = {
   "upstream.timeout": "tool.timeout",
   "upstream.cancelled": "tool.cancelled",
   "upstream.unavailable": "tool.unavailable",
+  "upstream.message_too_large": "tool.result_too_large",
 };
 
 function toBridgeError(error: unknown, server: string, tool: string): BridgeError {

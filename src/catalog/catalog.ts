@@ -20,6 +20,11 @@ export class Catalog {
   readonly #listeners = new Set<CatalogListener>();
   /** Built on first use after a change: every execution asks for it, tools rarely change. */
   #namespace: ToolNamespace | undefined;
+  /**
+   * Each server's last non-empty tools. The sandbox keeps offering them while the
+   * server restarts, so a call says "server … is restarting", not "Unknown tool".
+   */
+  readonly #lastKnown = new Map<string, readonly CatalogTool[]>();
 
   constructor(serverNames: readonly string[]) {
     const ids = assignIdentifiers(serverNames);
@@ -32,10 +37,9 @@ export class Catalog {
   setServerTools(server: string, definitions: readonly ToolDefinition[]): void {
     const entry = this.#servers.get(server);
     if (!entry) throw new Error(`catalog has no server named "${server}"`);
-    this.#servers.set(server, {
-      ...entry,
-      tools: buildCatalogTools(server, entry.serverId, [...definitions]),
-    });
+    const tools = buildCatalogTools(server, entry.serverId, [...definitions]);
+    this.#servers.set(server, { ...entry, tools });
+    if (tools.length > 0) this.#lastKnown.set(server, tools);
     this.#namespace = undefined;
     for (const listener of this.#listeners) listener(server);
   }
@@ -94,7 +98,8 @@ export class Catalog {
     const namespace: ToolNamespace = {};
     for (const entry of this.#servers.values()) {
       const tools: Record<string, string> = {};
-      for (const tool of entry.tools) tools[tool.toolId] = tool.tool;
+      const known = entry.tools.length > 0 ? entry.tools : (this.#lastKnown.get(entry.server) ?? []);
+      for (const tool of known) tools[tool.toolId] = tool.tool;
       namespace[entry.serverId] = { server: entry.server, tools };
     }
     this.#namespace = namespace;

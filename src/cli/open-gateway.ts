@@ -10,6 +10,11 @@ export interface OpenGatewayOptions {
   showStatus?: boolean;
   /** Log status changes (restarts, failures) on stderr while running. */
   logChanges?: boolean;
+  /**
+   * Wait for every server's first attempt (one-shot commands, whose output must be complete).
+   * `serve` does not: its client gets answers at once and late servers join the catalog.
+   */
+  waitForServers?: boolean;
   config?: Config;
 }
 
@@ -25,12 +30,14 @@ export async function openGateway(options: OpenGatewayOptions): Promise<Gateway>
   }
   let statuses: Awaited<ReturnType<Gateway["start"]>>;
   try {
-    statuses = await gateway.start();
+    statuses = await gateway.start({ waitForServers: options.waitForServers ?? true });
   } catch (error) {
     await gateway.close();
     throw error;
   }
-  if (options.showStatus && statuses.length > 0) process.stderr.write(`${formatStatuses(statuses)}\n`);
+  // Without waiting every server is still "connecting": status lines follow as each one settles.
+  if (options.showStatus && options.waitForServers !== false && statuses.length > 0)
+    process.stderr.write(`${formatStatuses(statuses)}\n`);
   return gateway;
 }
 

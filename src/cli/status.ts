@@ -1,3 +1,4 @@
+import { describeRetry } from "../upstream/retry-text.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 
 const MARK: Record<UpstreamStatus["state"], string> = {
@@ -18,11 +19,16 @@ export function formatStatuses(statuses: readonly UpstreamStatus[]): string {
     const detail =
       status.state === "ready"
         ? `${status.toolCount} tools${status.restarts ? `, ${status.restarts} restarts` : ""}`
-        : `${status.state}${status.error ? `: ${status.error}` : ""}`;
+        : `${status.state}${status.error ? `: ${status.error}` : ""}${retryNote(status)}`;
     lines.push(`[${MARK[status.state]}] ${status.server.padEnd(width)}  ${transport.padEnd(15)} ${detail}`);
     if (status.state !== "ready" && status.stderrTail) {
       for (const line of status.stderrTail.split("\n").slice(-5)) lines.push(`       | ${line}`);
     }
   }
   return lines.join("\n");
+}
+
+function retryNote(status: UpstreamStatus): string {
+  if (status.state !== "restarting" && status.state !== "failed") return "";
+  return `; ${describeRetry(status.nextRetryAt)}`;
 }

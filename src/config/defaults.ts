@@ -34,6 +34,10 @@ export const DEFAULT_UPSTREAM_MAX_CONCURRENCY = 8;
 export const DEFAULT_RESTART_MAX_RETRIES = 5;
 export const DEFAULT_RESTART_INITIAL_DELAY_MS = 500;
 export const DEFAULT_RESTART_MAX_DELAY_MS = 30_000;
+/** Bytes (JSON) of one tool call's arguments; far below the 10 MiB an MCP message may carry. */
+export const DEFAULT_UPSTREAM_MAX_ARGUMENT_BYTES = 1024 * 1024;
+/** Bytes of one message read from an upstream server (the MCP SDK's own stdio bound). */
+export const DEFAULT_UPSTREAM_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export const DEFAULT_OUTPUT_MAX_TOKENS = 2000;
 export const DEFAULT_OUTPUT_MAX_TOKENS_LIMIT = 20_000;

@@ -213,6 +213,8 @@ describe("parseConfig: defaults and resolution", () => {
           maxConcurrency: 8,
           callsPerMinute: 0,
           restart: { maxRetries: 5, initialDelayMs: 500, maxDelayMs: 30_000 },
+          maxArgumentBytes: 1024 * 1024,
+          maxMessageBytes: 10 * 1024 * 1024,
         },
         output: { maxTokens: 2000, maxTokensLimit: 20_000, strategy: "auto", tokenizer: "claude-legacy" },
         privacy: { pii: true, patterns: [], exclude: [], phoneRegion: "US" },

@@ -28,7 +28,9 @@ import {
   DEFAULT_UPSTREAM_CALL_TIMEOUT_MS,
   DEFAULT_UPSTREAM_CALLS_PER_MINUTE,
   DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
+  DEFAULT_UPSTREAM_MAX_ARGUMENT_BYTES,
   DEFAULT_UPSTREAM_MAX_CONCURRENCY,
+  DEFAULT_UPSTREAM_MAX_MESSAGE_BYTES,
   MAX_SANDBOX_MEMORY_MB,
   MAX_SANDBOX_TIMEOUT_MS,
   MIN_SANDBOX_MEMORY_MB,
@@ -82,6 +84,13 @@ const upstreamSchema = z.strictObject({
   /** Calls per minute per upstream server; 0 = unlimited. Calls over it wait for a slot. */
   callsPerMinute: int(0, 1_000_000).default(DEFAULT_UPSTREAM_CALLS_PER_MINUTE),
   restart: restartSchema.prefault({}),
+  /**
+   * Bytes (JSON) of one tool call's arguments; larger calls fail with LimitError before reaching the server.
+   * At most 8 MiB: stdio servers built on the MCP SDK die on a message over 10 MiB.
+   */
+  maxArgumentBytes: int(1024, 8 * 1024 * 1024).default(DEFAULT_UPSTREAM_MAX_ARGUMENT_BYTES),
+  /** Bytes of one message from a server; a larger answer fails its call (the server is not trusted to be small). */
+  maxMessageBytes: int(64 * 1024, 1024 * 1024 * 1024).default(DEFAULT_UPSTREAM_MAX_MESSAGE_BYTES),
 });
 
 const outputSchema = z

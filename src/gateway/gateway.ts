@@ -2,7 +2,9 @@ import { AuditLog } from "../audit/audit-log.ts";
 import { auditMiddleware } from "../audit/audit-middleware.ts";
 import { recordExecution } from "../audit/execution-record.ts";
 import { ViolationCounter, type ViolationKind } from "../audit/violations.ts";
+import { argumentLimitMiddleware } from "../bridge/argument-limit.ts";
 import { createExecutionBridge } from "../bridge/execution-bridge.ts";
+import { secretRedactionMiddleware } from "../bridge/redact-secrets.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import type { CatalogTool } from "../catalog/types.ts";
@@ -32,11 +34,13 @@ import { SkillLibrary } from "../skills/skill-library.ts";
 import { openMemoryStore, openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
+import { describeRetry } from "../upstream/retry-text.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { capOutput } from "./cap-output.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
+import { withPendingTools } from "./pending-tools.ts";
 import { createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
@@ -66,6 +70,8 @@ export class Gateway {
   readonly #violations: ViolationCounter;
   readonly #tokenizer: Tokenizer;
   readonly #states: SessionStates;
+  /** The last problem logged per server, so a server retried forever is reported once per change. */
+  readonly #lastLogged = new Map<string, string>();
 
   #store: Store | undefined;
   #audit: AuditLog;
@@ -115,9 +121,11 @@ export class Gateway {
 
   /**
    * Opens the store (the SQLite database in `storage.dir`) and connects every
-   * upstream in parallel; resolves when each is ready or has failed once.
+   * upstream in parallel; resolves when each is ready or has failed once, or
+   * at once with `waitForServers: false` (a server: its client should not
+   * wait on the slowest upstream; late servers join the catalog when ready).
    */
-  async start(): Promise<UpstreamStatus[]> {
+  async start(options: { waitForServers?: boolean } = {}): Promise<UpstreamStatus[]> {
     // The sandbox first: a configured tier that cannot start stops everything before any server is spawned.
     await this.#sandboxRuntime();
     if (!this.#store) {
@@ -140,7 +148,9 @@ export class Gateway {
         `${VAULT_KEY_ENV} is not set: PII tokens stay stable only until the gateway restarts`,
       );
     }
-    return this.upstream.start();
+    const started = this.upstream.start();
+    if (options.waitForServers === false) return this.statuses();
+    return started;
   }
 
   /** The sandbox tier, started on first need; a tier that cannot start fails loudly. */
@@ -288,6 +298,7 @@ export class Gateway {
       middleware: [
         accountingMiddleware(records),
         auditMiddleware({ log: this.#audit, violations: this.#violations, session, decisions }),
+        argumentLimitMiddleware(upstream.maxArgumentBytes),
         policyMiddleware({
           policy: this.#policy,
           approver: request.approver,
@@ -297,14 +308,16 @@ export class Gateway {
           ? [privacyMiddleware(this.#states.vault(session), { exclude: this.#privacyExclude })]
           : []),
         this.#validator.middleware(),
+        // Innermost: nothing outside it (privacy, audit, the sandbox) ever holds an upstream secret.
+        secretRedactionMiddleware(this.#redactor),
       ],
       maxToolCalls: sandbox.maxToolCalls,
       callTimeoutMs: upstream.callTimeoutMs,
       serverProblem: (server) => {
-        const status = this.upstream.statuses().find((entry) => entry.server === server);
-        if (!status || status.state === "ready") return undefined;
-        return `${status.state}${status.error ? ` (${this.#redactor.redact(status.error)})` : ""}`;
+        const problem = this.#connection(server)?.problem();
+        return problem === undefined ? undefined : this.#redactor.redact(problem);
       },
+      waitForServer: (server, signal) => this.#connection(server)?.settled(signal) ?? Promise.resolve(),
       searchTools: async (query, limit, minScore) => {
         if (query.length > MAX_QUERY_CHARS)
           throw new RangeError(
@@ -315,12 +328,17 @@ export class Gateway {
           .map((match) => match.result);
       },
     });
+    await this.#awaitStartingServers(request.code, request.signal);
     const workspace = this.#states.workspace(session);
     const runtime = await this.#sandboxRuntime();
     const result = await runtime.run({
       code: compiled.js,
       ...(compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
-      tools: this.catalog.namespace(),
+      tools: withPendingTools(
+        this.catalog.namespace(),
+        request.code,
+        this.catalog.servers().filter((entry) => this.upstream.connection(entry.server).state !== "ready"),
+      ),
       // The session's files and skills ride beside the tool calls; skills run in this same sandbox, under the same limits.
       bridge: {
         ...bridge,
@@ -336,6 +354,24 @@ export class Gateway {
     });
     const capped = capOutput(result, sandbox.maxOutputBytes);
     return { ...finish(capped.result, stats), returnedBytes: capped.bytes };
+  }
+
+  #connection(server: string) {
+    const entry = this.catalog.server(server);
+    return entry ? this.upstream.connection(entry.server) : undefined;
+  }
+
+  /**
+   * A program naming a server that is still making its first connection waits
+   * for it (at most its connect timeout): the tools it calls are only known then.
+   */
+  async #awaitStartingServers(code: string, signal: AbortSignal | undefined): Promise<void> {
+    const waits = this.catalog
+      .servers()
+      .filter((entry) => this.upstream.connection(entry.server).state === "connecting")
+      .filter((entry) => code.includes(entry.serverId) || code.includes(entry.server))
+      .map((entry) => this.upstream.connection(entry.server).settled(signal));
+    await Promise.all(waits);
   }
 
   async close(): Promise<void> {
@@ -358,12 +394,19 @@ export class Gateway {
   #logStatus(status: UpstreamStatus): void {
     if (this.#closed || status.state === "closed" || status.state === "connecting") return;
     if (status.state === "ready") {
+      this.#lastLogged.delete(status.server);
       this.#logger.info(`${status.server}: ready, ${status.toolCount} tools (${status.transport})`);
     } else {
       const tail = status.stderrTail
         ? `\n  stderr: ${status.stderrTail.split("\n").slice(-3).join("\n  ")}`
         : "";
-      this.#logger.warn(`${status.server}: ${status.state}${status.error ? `: ${status.error}` : ""}${tail}`);
+      const attempt =
+        status.state === "restarting" ? ` (attempt ${status.attempt} of ${status.maxAttempts})` : "";
+      const line = `${status.server}: ${status.state}${attempt}${status.error ? `: ${status.error}` : ""}`;
+      // A failed server is retried forever; say so once, not every 30 s.
+      if (this.#lastLogged.get(status.server) === line) return;
+      this.#lastLogged.set(status.server, line);
+      this.#logger.warn(`${line}; ${describeRetry(status.nextRetryAt)}${tail}`);
     }
   }
 }

@@ -16,7 +16,9 @@ export class SecretRedactor {
 
   constructor(secrets: Iterable<string>) {
     // Longest first, so a secret containing another is replaced whole.
-    this.#secrets = [...new Set(secrets)]
+    // A secret inside JSON text (a tool answering with serialized JSON) appears with its escapes.
+    const all = [...secrets].flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
+    this.#secrets = [...new Set(all)]
       .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
       .sort((a, b) => b.length - a.length);
     this.#pattern =

@@ -2,7 +2,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ProcessGroupStdioTransport } from "./stdio-transport.ts";
+import { limitedFetch } from "./limited-fetch.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type { UpstreamServerConfig } from "./types.ts";
 
 export const CLIENT_INFO = { name: "toolscript", version: "0.1.0" } as const;
@@ -28,9 +29,10 @@ export async function openClient(
   prepare: (client: Client) => void,
   signal: AbortSignal,
   attempt: { stdio?: ProcessGroupStdioTransport } = {},
+  limits: { maxMessageBytes?: number | undefined } = {},
 ): Promise<OpenedClient> {
   if (config.kind === "stdio") {
-    const transport = new ProcessGroupStdioTransport(config);
+    const transport = new ProcessGroupStdioTransport({ ...config, maxMessageBytes: limits.maxMessageBytes });
     attempt.stdio = transport;
     const client = newClient(prepare);
     await connectOrClose(client, transport, signal);
@@ -38,16 +40,18 @@ export async function openClient(
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
+  // Remote answers are bounded like stdio ones (the SDK reads HTTP bodies whole, however large).
+  const fetch = limitedFetch(limits.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   if (config.transport !== "sse") {
     const client = newClient(prepare);
-    const transport = new StreamableHTTPClientTransport(url, { requestInit });
+    const transport = new StreamableHTTPClientTransport(url, { requestInit, fetch });
     try {
       await connectOrClose(client, transport, signal);
       return { client, transport, kind: "streamable-http" };
     } catch (error) {
       if (config.transport === "streamable-http" || signal.aborted) throw error;
       const client2 = newClient(prepare);
-      const sse = new SSEClientTransport(url, { requestInit });
+      const sse = new SSEClientTransport(url, { requestInit, fetch });
       try {
         await connectOrClose(client2, sse, signal);
         return { client: client2, transport: sse, kind: "sse" };
@@ -59,7 +63,7 @@ export async function openClient(
     }
   }
   const client = newClient(prepare);
-  const transport = new SSEClientTransport(url, { requestInit });
+  const transport = new SSEClientTransport(url, { requestInit, fetch });
   await connectOrClose(client, transport, signal);
   return { client, transport, kind: "sse" };
 }

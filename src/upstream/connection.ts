@@ -11,6 +11,8 @@ import { ConcurrencyLimiter } from "./concurrency.ts";
 import { messageOf, type OpenedClient, openClient } from "./connect.ts";
 import { UpstreamError } from "./errors.ts";
 import { listAllTools } from "./list-tools.ts";
+import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
+import { describeRetry } from "./retry-text.ts";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type { UpstreamOptions, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.ts";
 
@@ -44,8 +46,14 @@ export class UpstreamConnection {
   #stderrTail: string | undefined;
   #restarts = 0;
   #failures = 0;
+  /** Failures before the last ready spell: a server that dies soon after each start keeps its count. */
+  #flappedFailures = 0;
+  #lastClosedBecause: string | undefined;
   #readySince = 0;
   #restartTimer: NodeJS.Timeout | undefined;
+  #nextRetryAt: number | undefined;
+  /** Calls waiting for the first connection attempt to end. */
+  #waiters = new Set<() => void>();
   #connecting: AbortController | undefined;
   #refreshing: Promise<void> | undefined;
 
@@ -79,6 +87,11 @@ export class UpstreamConnection {
       transport: this.#opened?.kind ?? (this.config.kind === "stdio" ? "stdio" : undefined),
       toolCount: this.#tools.length,
       restarts: this.#restarts,
+      ...(this.#nextRetryAt !== undefined && { nextRetryAt: new Date(this.#nextRetryAt).toISOString() }),
+      ...((this.#state === "restarting" || this.#state === "failed") && {
+        attempt: this.#failures,
+        maxAttempts: this.#options.restart.maxRetries,
+      }),
       ...(this.#error !== undefined && { error: this.#error }),
       ...(this.#stderrTail && { stderrTail: this.#stderrTail }),
       ...(info && { serverInfo: { name: info.name, version: info.version } }),
@@ -89,7 +102,9 @@ export class UpstreamConnection {
   /** Connects once; on failure schedules restarts in the background. Never rejects. */
   async start(): Promise<void> {
     if (this.#state === "disabled" || this.#state === "closed") return;
-    this.#setState("connecting");
+    this.#nextRetryAt = undefined;
+    // A retry keeps its state ("restarting", "failed") so calls meanwhile say which attempt this is.
+    if (this.#failures === 0) this.#setState("connecting");
     const controller = new AbortController();
     this.#connecting = controller;
     const timer = setTimeout(
@@ -103,6 +118,7 @@ export class UpstreamConnection {
         (client) => this.#prepare(client),
         controller.signal,
         attempt,
+        { maxMessageBytes: this.#options.maxMessageBytes },
       );
       if (this.#isClosed()) {
         await opened.transport.close();
@@ -113,6 +129,7 @@ export class UpstreamConnection {
       if (this.#isClosed()) return;
       this.#tools = tools;
       this.#error = undefined;
+      this.#failures = 0;
       this.#readySince = Date.now();
       opened.transport.onclose = chain(opened.transport.onclose, () => this.#onTransportClosed(opened));
       this.#setState("ready");
@@ -135,6 +152,36 @@ export class UpstreamConnection {
     }
   }
 
+  /**
+   * Resolves once the first connection attempt has ended (ready or not), at
+   * once when it already has, or when `signal` aborts. The attempt itself is
+   * bounded by the connect timeout.
+   */
+  settled(signal?: AbortSignal): Promise<void> {
+    if (this.#state !== "connecting" || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#waiters.delete(done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      this.#waiters.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  /** Why calls cannot be sent now, in words for an error message; undefined when ready. */
+  problem(): string | undefined {
+    const state = this.#state;
+    if (state === "ready") return undefined;
+    const why = this.#error ? `: ${this.#error}` : "";
+    const { maxRetries } = this.#options.restart;
+    if (state === "connecting") return `still starting (no answer to initialize yet)`;
+    if (state === "restarting") return `restarting (attempt ${this.#failures} of ${maxRetries})${why}`;
+    if (state === "failed") return `failed${why}; ${describeRetry(this.#nextRetryAt)}`;
+    return state;
+  }
+
   /** Calls a tool by its original name; returns the raw MCP result. */
   async callTool(tool: string, args: unknown, options: CallOptions = {}): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? this.#options.callTimeoutMs;
@@ -145,6 +192,7 @@ export class UpstreamConnection {
         { server: this.name, tool, callsPerMinute: this.#options.callsPerMinute },
       );
     }
+    if (this.#state === "connecting") await this.settled(options.signal);
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
       // The SDK never removes its abort listener; a per-call signal keeps a
@@ -188,6 +236,7 @@ export class UpstreamConnection {
     if (this.#state === "closed") return;
     this.#setState("closed");
     clearTimeout(this.#restartTimer);
+    this.#nextRetryAt = undefined;
     this.#connecting?.abort(new Error("gateway is shutting down"));
     const opened = this.#opened;
     this.#opened = undefined;
@@ -204,11 +253,14 @@ export class UpstreamConnection {
   #readyClient(): Client {
     const client = this.#opened?.client;
     if (this.#state === "ready" && client) return client;
-    const why = this.#error ? `: ${this.#error}` : "";
-    throw new UpstreamError("upstream.unavailable", `server "${this.name}" is ${this.#state}${why}`, {
-      server: this.name,
-      state: this.#state,
-    });
+    throw new UpstreamError(
+      "upstream.unavailable",
+      `server "${this.name}" is ${this.problem() ?? this.#state}`,
+      {
+        server: this.name,
+        state: this.#state,
+      },
+    );
   }
 
   #callError(
@@ -231,10 +283,21 @@ export class UpstreamConnection {
         { cause: error },
       );
     }
+    if (error instanceof McpError && isMessageTooLarge(error.data)) {
+      return new UpstreamError(
+        "upstream.message_too_large",
+        `server "${this.name}" answered ${tool} with ${error.data.atLeast ? "more than " : ""}${describeOversize(error.data.bytes, error.data.limit)}; the answer was dropped`,
+        { ...data, bytes: error.data.bytes, limit: error.data.limit },
+        { cause: error },
+      );
+    }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const oversized = this.#opened?.stdio?.closedBecause ?? this.#lastClosedBecause;
       return new UpstreamError(
         "upstream.unavailable",
-        `server "${this.name}" closed the connection during ${tool}`,
+        oversized
+          ? `server "${this.name}" was restarted during ${tool}: ${oversized}`
+          : `server "${this.name}" closed the connection during ${tool}`,
         data,
         { cause: error },
       );
@@ -253,8 +316,9 @@ export class UpstreamConnection {
     if (this.#opened !== opened || this.#state === "closed") return;
     this.#opened = undefined;
     const exit = opened.stdio?.exit;
-    if (Date.now() - this.#readySince >= STABLE_AFTER_MS) this.#failures = 0;
-    this.#fail(`connection closed${exit ? describeExit(exit) : ""}`, opened.stdio);
+    this.#lastClosedBecause = opened.stdio?.closedBecause;
+    if (Date.now() - this.#readySince < STABLE_AFTER_MS) this.#failures = this.#flappedFailures;
+    this.#fail(this.#lastClosedBecause ?? `connection closed${exit ? describeExit(exit) : ""}`, opened.stdio);
   }
 
   #fail(message: string, stdio: ProcessGroupStdioTransport | undefined): void {
@@ -267,18 +331,19 @@ export class UpstreamConnection {
     const tail = stdio?.stderr.text();
     if (tail) this.#stderrTail = tail;
     this.#failures++;
+    this.#flappedFailures = this.#failures;
     const { maxRetries, initialDelayMs, maxDelayMs } = this.#options.restart;
-    if (this.#failures > maxRetries) {
-      this.#setState("failed");
-      return;
-    }
-    const delay = Math.min(initialDelayMs * 2 ** (this.#failures - 1), maxDelayMs);
-    this.#setState("restarting");
+    // Past its budget a server is "failed" but still tried at the longest delay: it may come back
+    // (a network blip, a fixed credential) and nobody should have to restart the gateway for that.
+    const failed = this.#failures > maxRetries;
+    const delay = failed ? maxDelayMs : Math.min(initialDelayMs * 2 ** (this.#failures - 1), maxDelayMs);
+    this.#nextRetryAt = Date.now() + delay;
     this.#restartTimer = setTimeout(() => {
       this.#restarts++;
       void this.start();
     }, delay);
     this.#restartTimer.unref();
+    this.#setState(failed ? "failed" : "restarting");
   }
 
   /** A method, not an inline check: the state changes across awaits. */
@@ -288,6 +353,7 @@ export class UpstreamConnection {
 
   #setState(state: UpstreamState): void {
     this.#state = state;
+    if (state !== "connecting") for (const wake of [...this.#waiters]) wake();
     this.#events.onStatusChanged(this.status());
   }
 }

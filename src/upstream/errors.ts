@@ -6,6 +6,7 @@ export type UpstreamErrorCode =
   | "upstream.call_failed"
   | "upstream.unknown_server"
   | "upstream.rate_limited"
+  | "upstream.message_too_large"
   | "upstream.closed";
 
 /** Any failure talking to an upstream MCP server. `data.server` names it. */

@@ -96,6 +96,7 @@ describe("UpstreamManager with real servers", () => {
       "pid",
       "call_log",
       "rows",
+      "huge_log",
       "env",
     ]);
   });

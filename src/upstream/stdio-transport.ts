@@ -1,17 +1,23 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { BoundedLineReader, type OversizedLine } from "./line-reader.ts";
+import { describeOversize, oversizedReply } from "./oversized-message.ts";
 import { StderrTail } from "./stderr-tail.ts";
 
 const GRACE_MS = 1500;
+/** The SDK's own bound for one stdio message; its client refuses larger ones too. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export interface StdioTransportOptions {
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd?: string | undefined;
+  /** Longest message read from the server; a longer answer fails its call instead. */
+  maxMessageBytes?: number | undefined;
 }
 
 /**
@@ -27,12 +33,23 @@ export class ProcessGroupStdioTransport implements Transport {
   readonly stderr = new StderrTail();
   #options: StdioTransportOptions;
   #child: ChildProcess | undefined;
-  #readBuffer = new ReadBuffer();
+  #reader: BoundedLineReader;
+  #oversized: string | undefined;
   #exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   #closed = false;
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
+    const limit = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#reader = new BoundedLineReader(limit, {
+      line: (text) => this.#deliver(text),
+      oversized: (line) => this.#onOversized(line, limit),
+    });
+  }
+
+  /** Why the transport closed itself, when an oversized message made the stream unusable. */
+  get closedBecause(): string | undefined {
+    return this.#oversized;
   }
 
   get pid(): number | undefined {
@@ -63,10 +80,7 @@ export class ProcessGroupStdioTransport implements Transport {
       child.once("spawn", () => resolve());
       child.once("close", (code, signal) => this.#markExited(code, signal));
       child.stdin?.on("error", (error) => this.onerror?.(error));
-      child.stdout?.on("data", (chunk: Buffer) => {
-        this.#readBuffer.append(chunk);
-        this.#drain();
-      });
+      child.stdout?.on("data", (chunk: Buffer) => this.#reader.push(chunk));
       child.stderr?.setEncoding("utf8");
       child.stderr?.on("data", (chunk: string) => this.stderr.push(chunk));
     });
@@ -111,18 +125,30 @@ export class ProcessGroupStdioTransport implements Transport {
     }
   }
 
-  #drain(): void {
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#readBuffer.readMessage();
-      } catch (error) {
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-        continue;
-      }
-      if (message === null) return;
-      this.onmessage?.(message);
+  #deliver(text: string): void {
+    // Once the stream is judged unusable nothing more is read from it: the server is being replaced.
+    if (text.trim() === "" || this.#oversized !== undefined) return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(text);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
     }
+    this.onmessage?.(message);
+  }
+
+  /** An answer too big to read fails its own call; anything else oversized restarts the server. */
+  #onOversized(line: OversizedLine, limit: number): void {
+    if (this.#oversized !== undefined) return;
+    const reply = oversizedReply(line, limit);
+    if (reply) {
+      this.onmessage?.(reply);
+      return;
+    }
+    this.#oversized = `the server sent a message of ${describeOversize(line.bytes, limit)} that answers no call`;
+    this.onerror?.(new Error(this.#oversized));
+    void this.close();
   }
 
   #markExited(code: number | null, signal: NodeJS.Signals | null): void {
@@ -135,7 +161,7 @@ export class ProcessGroupStdioTransport implements Transport {
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#readBuffer.clear();
+    this.#reader.clear();
     this.onclose?.();
   }
 }

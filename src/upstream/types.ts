@@ -33,6 +33,11 @@ export interface UpstreamStatus {
   /** Last lines the server wrote to stderr (stdio only). */
   stderrTail?: string;
   restarts: number;
+  /** When the next restart attempt starts (ISO time), while one is scheduled. */
+  nextRetryAt?: string;
+  /** While restarting or failed: the restart attempt under way or next, and the budget before "failed". */
+  attempt?: number;
+  maxAttempts?: number;
   /** Server name/version from `initialize`. */
   serverInfo?: { name: string; version: string };
   /** Server's `instructions` from `initialize`, if any. */
@@ -45,7 +50,13 @@ export interface UpstreamOptions {
   maxConcurrency: number;
   /** Calls per minute to this server; 0 = unlimited. Calls over it wait, within their timeout. */
   callsPerMinute: number;
+  /**
+   * `maxRetries` quick restarts (delay doubling from `initialDelayMs`), then the
+   * server is "failed" and is retried every `maxDelayMs`, for as long as the gateway runs.
+   */
   restart: { maxRetries: number; initialDelayMs: number; maxDelayMs: number };
+  /** Longest message read from a server; a longer answer fails its call with a clear error. */
+  maxMessageBytes: number;
 }
 
 export const DEFAULT_UPSTREAM_OPTIONS: UpstreamOptions = {
@@ -54,4 +65,5 @@ export const DEFAULT_UPSTREAM_OPTIONS: UpstreamOptions = {
   maxConcurrency: 8,
   callsPerMinute: 0,
   restart: { maxRetries: 5, initialDelayMs: 500, maxDelayMs: 30_000 },
+  maxMessageBytes: 10 * 1024 * 1024,
 };

@@ -23,7 +23,12 @@ export const serveCommand = defineCommand({
   },
   async run({ args }) {
     const address = args.http === undefined ? undefined : parseAddress(args.http);
-    const gateway = await openGateway({ configPath: args.config, showStatus: true, logChanges: true });
+    const gateway = await openGateway({
+      configPath: args.config,
+      showStatus: true,
+      logChanges: true,
+      waitForServers: false,
+    });
     if (!address) {
       closeOnSignals(gateway, () => process.exit(0));
       await serveStdio(gateway);
