@@ -168,8 +168,14 @@ export class Gateway {
    * `session`: undefined when it may, else the error to answer. With `claim`
    * the session is created for the client when new (before saving into it).
    */
-  sessionRefusal(session: string, client: string | null, options: { claim?: boolean } = {}): string | undefined {
-    const refused = options.claim ? this.#states.touch(session, client) : this.#states.refusal(session, client);
+  sessionRefusal(
+    session: string,
+    client: string | null,
+    options: { claim?: boolean } = {},
+  ): string | undefined {
+    const refused = options.claim
+      ? this.#states.touch(session, client)
+      : this.#states.refusal(session, client);
     return refused && `${refused.name}: ${refused.message}`;
   }
 
@@ -207,7 +213,15 @@ export class Gateway {
     const refused = this.#states.touch(session, client);
     try {
       response = refused
-        ? { session, toolCalls: 0, failedToolCalls: 0, toolResultBytes: 0, logs: [], durationMs: 0, error: refused }
+        ? {
+            session,
+            toolCalls: 0,
+            failedToolCalls: 0,
+            toolResultBytes: 0,
+            logs: [],
+            durationMs: 0,
+            error: refused,
+          }
         : await this.#gate.run(() => this.#execute(request, session, client, records), request.signal);
     } catch (error) {
       if (!(error instanceof BusyError)) throw error;

@@ -15,7 +15,11 @@ import { renderSkillDeclaration, SKILLS_FOLDER } from "../skills/skill-documents
 const MAX_DESCRIBE = 50;
 
 /** `search_tools`, `list_tools` and `describe_tools`: find tools without loading every definition. */
-export function registerDiscoveryTools(server: McpServer, gateway: Gateway, client: string | null = null): void {
+export function registerDiscoveryTools(
+  server: McpServer,
+  gateway: Gateway,
+  client: string | null = null,
+): void {
   server.registerTool(
     "search_tools",
     {
