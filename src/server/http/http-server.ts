@@ -123,6 +123,9 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           started();
+          // The MCP session is also the default `session` of its executions: claimed now, so no
+          // other client can take its name first.
+          gateway.sessionRefusal(id, client, { claim: true });
           const session = { client, transport, server, lastSeen: Date.now(), busy: 0 };
           sessions.add(id, session);
           sessions.use(session, response);
