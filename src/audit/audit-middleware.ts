@@ -44,7 +44,7 @@ export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddle
           kind: "tool_call",
           time: Date.now(),
           session: options.session,
-          client: options.client ?? null,
+          ...(options.client != null && { client: options.client }),
           server: call.tool.server,
           tool: call.tool.tool,
           argsDigest: createHash("sha256").update(argsJson).digest("hex"),

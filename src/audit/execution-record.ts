@@ -41,7 +41,7 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
       kind: "execution",
       time: Date.now(),
       session: record.session,
-      client: record.client ?? null,
+      ...(record.client != null && { client: record.client }),
       server: "",
       tool: record.tier,
       argsDigest: createHash("sha256").update(record.code).digest("hex"),
