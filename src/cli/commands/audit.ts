@@ -13,7 +13,10 @@ export const auditCommand = defineCommand({
       valueHint: "FILE",
     },
     session: { type: "string", description: "Only this session" },
-    client: { type: "string", description: "Only this HTTP client (its name in toolscript.server.http.clients)" },
+    client: {
+      type: "string",
+      description: "Only this HTTP client (its name in toolscript.server.http.clients)",
+    },
     since: {
       type: "string",
       description: "Only records since this time (ISO date/time, or e.g. 15m, 2h, 7d)",
