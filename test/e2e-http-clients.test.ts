@@ -206,6 +206,18 @@ describe("toolscript serve --http with several clients", () => {
     });
     assert.equal(search.isError, true);
     assert.match(textOf(search), /unknown session/);
+    const skill = await bob.client.callTool({
+      name: "save_skill",
+      arguments: {
+        name: "planted",
+        code: "export function f(): number { return 1; }",
+        description: "A skill planted in someone else's session.",
+        session: "alice-work",
+        visibility: "private",
+      },
+    });
+    assert.equal(skill.isError, true);
+    assert.match(textOf(skill), /unknown session/);
 
     const back = await execute(alice.client, 'return await workspace.readFile("secret.txt")', {
       session: "alice-work",
