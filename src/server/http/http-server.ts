@@ -108,6 +108,9 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
           `client "${client}" has ${room.open} open sessions, each with a request in progress (toolscript.server.http.maxSessionsPerClient is ${perClient}): end one (DELETE ${MCP_PATH} with its Mcp-Session-Id) or retry later`,
         );
       }
+      // Counted from here, so a concurrent initialize of the same client sees this one.
+      const started = sessions.starting(client);
+      response.once("close", started);
       if (room.evict) {
         logger.info(
           `HTTP client "${client}" reached ${perClient} sessions: closing its least recently used one`,
@@ -116,8 +119,6 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
       }
       if (sessions.size >= maxSessions)
         return sendError(response, 503, "too many open sessions; try again later");
-      const started = sessions.starting(client);
-      response.once("close", started);
       const server = createMcpServer(gateway, { client, admitExecution: () => rates.tryTake(client) });
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
