@@ -135,7 +135,7 @@ describe("parseConfig: errors", () => {
       [
         "toolscript.server.http.clients.ci",
         "toolscript.server.http.clients.empty",
-        "toolscript.server.http.clients",
+        'toolscript.server.http.clients["bad name"]',
       ],
     );
     assert.match(issues[0]?.message ?? "", /CI_TOKEN is not set/);
