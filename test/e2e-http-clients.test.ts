@@ -273,6 +273,19 @@ describe("toolscript serve --http with several clients", () => {
     assert.ok(alice.gets() >= 1, "the client asked for a GET stream and never got one");
   });
 
+  test("stock SDK clients that close() without DELETE (GET stream and all) never lock their client out", async () => {
+    for (let round = 0; round < CAP + 2; round++) {
+      const alice = await connect(ALICE);
+      assert.equal((await execute(alice.client, `return ${round}`)).structured.result, round);
+      await alice.client.close();
+    }
+    // Live ones too: past the cap the least recently used is closed, the newest works.
+    const live = [];
+    for (let i = 0; i < CAP + 1; i++) live.push(await connect(ALICE));
+    assert.equal((await execute(live[CAP]?.client as Client, "return 7")).structured.result, 7);
+    await assert.rejects(live[0]?.client.listTools() ?? Promise.resolve(), /unknown session/);
+  });
+
   test("per-client cap: the least recently used idle session is closed, busy ones never, other clients untouched", async () => {
     // Alice's earlier sessions are idle: these new ones take their places.
     const bob = await connect(BOB, { withoutGetStream: true });

@@ -20,7 +20,7 @@ export const serveCommand = defineCommand({
       "Without any token --http refuses to start, unless bound to loopback (127.0.0.1, ::1, localhost)",
       "with toolscript.server.http.allowUnauthenticatedLoopback: true.",
       "toolscript.server.http.maxSessionsPerClient (default 64) caps a client's open sessions: at the cap",
-      "its least recently used idle session is closed (429 when every one has a request in progress).",
+      "its least recently used session without a call in progress is closed (429 when every one has one).",
       "",
     ].join("\n"),
   },

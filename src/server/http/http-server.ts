@@ -35,7 +35,8 @@ export interface HttpServeOptions {
   maxSessions?: number;
   /**
    * Open sessions per client. At the cap, a new session closes the client's least
-   * recently used session that has nothing in progress; when every one is busy it is refused (429).
+   * recently used session that has no POST/DELETE in progress (an open GET stream does not
+   * count); when every one is busy it is refused (429).
    */
   maxSessionsPerClient?: number;
   /** execute_code calls per minute per client; 0 = unlimited. */
@@ -105,7 +106,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
         return sendError(
           response,
           429,
-          `client "${client}" has ${room.open} open sessions, each with a request in progress (toolscript.server.http.maxSessionsPerClient is ${perClient}): end one (DELETE ${MCP_PATH} with its Mcp-Session-Id) or retry later`,
+          `client "${client}" has ${room.open} open sessions, each with a call in progress (toolscript.server.http.maxSessionsPerClient is ${perClient}): end one (DELETE ${MCP_PATH} with its Mcp-Session-Id) or retry later`,
         );
       }
       // Counted from here, so a concurrent initialize of the same client sees this one.
@@ -142,7 +143,10 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
       const session = sessionId === undefined ? undefined : sessions.get(sessionId, client);
       if (!session)
         return sendError(response, sessionId === undefined ? 400 : 404, "unknown or missing session");
-      sessions.use(session, response);
+      // An open GET stream does not make a session busy: a client that went away without DELETE
+      // may not have closed it yet, and its place must be free for the next session.
+      if (request.method === "GET") session.lastSeen = Date.now();
+      else sessions.use(session, response);
       return session.transport.handleRequest(request, response);
     }
     response.setHeader("Allow", "GET, POST, DELETE");

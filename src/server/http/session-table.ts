@@ -8,7 +8,7 @@ export interface HttpSession {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: McpServer;
   lastSeen: number;
-  /** Requests in progress (a tools/call, an open GET stream): such a session is not idle. */
+  /** POST/DELETE requests in progress (e.g. a tools/call): such a session is not idle. */
   busy: number;
 }
 
