@@ -93,7 +93,10 @@ describe("toolscript serve --http with several clients", () => {
       child.stderr?.setEncoding("utf8");
       child.stderr?.on("data", (chunk: string) => {
         seen += chunk;
-        const match = /serving MCP over Streamable HTTP at http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(seen);
+        const match =
+          /serving MCP over Streamable HTTP at http:\/\/127\.0\.0\.1:(\d+)\/mcp \(clients: alice, bob\)/.exec(
+            seen,
+          );
         if (match) {
           clearTimeout(timer);
           resolve(Number(match[1]));

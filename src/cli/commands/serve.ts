@@ -68,7 +68,9 @@ export const serveCommand = defineCommand({
         allowedOrigins: http.allowedOrigins,
         executionsPerMinute: http.executionsPerMinute,
       });
-      process.stderr.write(`toolscript: serving MCP over Streamable HTTP at ${running.url}\n`);
+      const names = [...(token ? ["default"] : []), ...Object.keys(http.clients)];
+      const who = names.length > 0 ? `clients: ${names.join(", ")}` : "no token: loopback clients only";
+      process.stderr.write(`toolscript: serving MCP over Streamable HTTP at ${running.url} (${who})\n`);
       await new Promise<void>((resolve) => {
         closeOnSignals(gateway, resolve);
       });
