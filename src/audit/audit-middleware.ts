@@ -8,6 +8,8 @@ export interface AuditMiddlewareOptions {
   log: AuditLog;
   violations: ViolationCounter;
   session: string;
+  /** The client running the execution; null: the local client. */
+  client?: string | null;
   /** The policy's decision per call, filled by the policy middleware that runs inside this one. */
   decisions: WeakMap<object, PolicyAction>;
 }
@@ -42,6 +44,7 @@ export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddle
           kind: "tool_call",
           time: Date.now(),
           session: options.session,
+          ...(options.client != null && { client: options.client }),
           server: call.tool.server,
           tool: call.tool.tool,
           argsDigest: createHash("sha256").update(argsJson).digest("hex"),

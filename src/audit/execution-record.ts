@@ -5,6 +5,8 @@ import { looksLikeEscapeAttempt, type ViolationCounter, type ViolationKind } fro
 
 export interface ExecutionRecord {
   session: string;
+  /** The client that ran it; null: the local client. */
+  client?: string | null;
   code: string;
   tier: string;
   result: ExecutionResult;
@@ -39,6 +41,7 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
       kind: "execution",
       time: Date.now(),
       session: record.session,
+      ...(record.client != null && { client: record.client }),
       server: "",
       tool: record.tier,
       argsDigest: createHash("sha256").update(record.code).digest("hex"),

@@ -52,6 +52,8 @@ export const DEFAULT_STORAGE_DIR = ".toolscript";
 
 /** Loopback only by default: exposing the gateway on a network is an explicit choice. */
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
+/** Open MCP sessions per HTTP client (the SDK client's close() leaves its session open until idle expiry). */
+export const DEFAULT_HTTP_MAX_SESSIONS_PER_CLIENT = 64;
 export const DEFAULT_HTTP_PORT = 7777;
 
 /**

@@ -126,6 +126,23 @@ describe("parseConfig: errors", () => {
     );
   });
 
+  it("reports HTTP clients with an unset variable, an empty token or a bad name at their path", () => {
+    const issues = issuesOf({
+      toolscript: { server: { http: { clients: { ci: "${CI_TOKEN}", empty: "", "bad name": "t" } } } },
+    });
+    assert.deepEqual(
+      issues.map((issue) => issue.path),
+      [
+        "toolscript.server.http.clients.ci",
+        "toolscript.server.http.clients.empty",
+        'toolscript.server.http.clients["bad name"]',
+      ],
+    );
+    assert.match(issues[0]?.message ?? "", /CI_TOKEN is not set/);
+    assert.match(issues[1]?.message ?? "", /cannot be empty/);
+    assert.match(issues[2]?.message ?? "", /client name/);
+  });
+
   it("reports invalid and empty-matching privacy regexes and duplicate names", () => {
     assert.deepEqual(
       issuesOf({

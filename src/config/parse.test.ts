@@ -232,6 +232,8 @@ describe("parseConfig: defaults and resolution", () => {
           http: {
             host: "127.0.0.1",
             port: 7777,
+            clients: {},
+            maxSessionsPerClient: 64,
             allowUnauthenticatedLoopback: false,
             executionsPerMinute: 600,
           },
@@ -310,6 +312,14 @@ describe("parseConfig: defaults and resolution", () => {
       { baseDir: BASE, env: { STATE: "/var/lib" } },
     );
     assert.equal(absolute.settings.storage.dir, join("/", "var", "lib", "ts"));
+  });
+
+  it("expands the tokens of HTTP clients", () => {
+    const config = parseConfig(
+      { toolscript: { server: { http: { clients: { ci: "${CI_TOKEN}", alice: "plain" } } } } },
+      { baseDir: BASE, env: { CI_TOKEN: "t-ci" } },
+    );
+    assert.deepEqual(config.settings.server.http.clients, { ci: "t-ci", alice: "plain" });
   });
 
   it("treats a token that expands to empty as no token", () => {

@@ -5,6 +5,7 @@ import { interpolatedString } from "./context.ts";
 import {
   DEFAULT_HTTP_EXECUTIONS_PER_MINUTE,
   DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_MAX_SESSIONS_PER_CLIENT,
   DEFAULT_HTTP_PORT,
   DEFAULT_MAX_CONCURRENT_EXECUTIONS,
   DEFAULT_MAX_LOG_BYTES,
@@ -223,6 +224,24 @@ function httpServerSchema(ctx: ResolveContext) {
     token: interpolatedString(ctx)
       .optional()
       .transform((token) => (token === "" ? undefined : token)),
+    /**
+     * Several clients, each with its own token (`"<name>": "${VAR}"`): sessions, workspaces
+     * and vaults belong to the client that created them; audit records name it.
+     * `token` is one more client, named "default".
+     */
+    clients: z
+      .record(
+        z
+          .string()
+          .regex(
+            /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+            "a client name is 1-64 letters, digits, '.', '_' or '-'",
+          ),
+        interpolatedString(ctx).pipe(z.string().min(1, "a client token cannot be empty")),
+      )
+      .default({}),
+    /** Open MCP sessions per client; at the cap its least recently used idle session is closed. */
+    maxSessionsPerClient: int(1, 10_000).default(DEFAULT_HTTP_MAX_SESSIONS_PER_CLIENT),
     /** Lets clients on 127.0.0.1/::1 skip the token. */
     allowUnauthenticatedLoopback: z.boolean().default(false),
     /** Accepted `Host` headers (DNS-rebinding protection); the server picks loopback names when absent. */

@@ -173,6 +173,22 @@ export class Gateway {
     return this.#violations.get(session);
   }
 
+  /**
+   * Whether `client` (an HTTP client's name; null: the local client) may use
+   * `session`: undefined when it may, else the error to answer. With `claim`
+   * the session is created for the client when new (before saving into it).
+   */
+  sessionRefusal(
+    session: string,
+    client: string | null,
+    options: { claim?: boolean } = {},
+  ): string | undefined {
+    const refused = options.claim
+      ? this.#states.touch(session, client)
+      : this.#states.refusal(session, client);
+    return refused && `${refused.name}: ${refused.message}`;
+  }
+
   /** Tools and the skills `session` sees that match a query, best first, with their call paths. */
   search(
     query: string,
@@ -199,11 +215,24 @@ export class Gateway {
     const request = typeof input === "string" ? { code: input } : input;
     if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
     const session = request.session ?? DEFAULT_SESSION;
+    const client = request.client ?? null;
     const started = performance.now();
     const records: ToolCallRecord[] = [];
     let response: ExecuteResponse;
+    // Checked first: a refused session's vault, workspace and totals are never opened.
+    const refused = this.#states.touch(session, client);
     try {
-      response = await this.#gate.run(() => this.#execute(request, session, records), request.signal);
+      response = refused
+        ? {
+            session,
+            toolCalls: 0,
+            failedToolCalls: 0,
+            toolResultBytes: 0,
+            logs: [],
+            durationMs: 0,
+            error: refused,
+          }
+        : await this.#gate.run(() => this.#execute(request, session, client, records), request.signal);
     } catch (error) {
       if (!(error instanceof BusyError)) throw error;
       response = {
@@ -218,12 +247,14 @@ export class Gateway {
     }
     recordExecution(this.#audit, this.#violations, {
       session,
+      client,
       code: request.code,
       tier: this.#runtime?.name ?? this.config.settings.sandbox.runtime,
       result: response,
       toolCalls: response.toolCalls,
       returnedBytes: response.returnedBytes,
     });
+    if (refused) return response;
     return this.#answer(this.#redactor.redactExecution(response), request, records);
   }
 
@@ -260,6 +291,7 @@ export class Gateway {
   async #execute(
     request: ExecuteRequest,
     session: string,
+    client: string | null,
     records: ToolCallRecord[],
   ): Promise<ExecuteResponse> {
     const started = performance.now();
@@ -283,8 +315,6 @@ export class Gateway {
         },
       });
     }
-    const sessionProblem = this.#states.touch(session);
-    if (sessionProblem) return finish({ logs: [], durationMs: 0, error: sessionProblem });
     const compiled = await this.#compiled.compile(request.code, language);
     if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
 
@@ -297,7 +327,7 @@ export class Gateway {
       // Privacy inside policy (it passes a new call object on) and outside validation (real values get checked).
       middleware: [
         accountingMiddleware(records),
-        auditMiddleware({ log: this.#audit, violations: this.#violations, session, decisions }),
+        auditMiddleware({ log: this.#audit, violations: this.#violations, session, client, decisions }),
         argumentLimitMiddleware(upstream.maxArgumentBytes),
         policyMiddleware({
           policy: this.#policy,

@@ -29,6 +29,8 @@ interface SessionState {
 export class SessionStates {
   readonly #states = new Map<string, SessionState>();
   readonly #touched = new Map<string, number>();
+  /** Owner of each session seen (null: the local client), so checking it costs no query per call. */
+  readonly #owners = new Map<string, string | null>();
   readonly #detector: PiiDetector;
   readonly #key: Buffer | undefined;
   #store: Store | undefined;
@@ -54,6 +56,7 @@ export class SessionStates {
         for (const id of ids) {
           this.#states.delete(id);
           this.#touched.delete(id);
+          this.#owners.delete(id);
         }
       },
     });
@@ -63,21 +66,40 @@ export class SessionStates {
     return this.#store !== undefined && this.#key !== undefined;
   }
 
-  /** Marks the session used (creating it); undefined when fine, else why its id is refused. */
-  touch(session: string): ExecutionError | undefined {
+  /**
+   * Marks the session used by `client` (null: the local client), creating it
+   * owned by that client; undefined when fine, else why it is refused. A session
+   * another client owns is "unknown" to this one, and left untouched.
+   */
+  touch(session: string, client: string | null = null): ExecutionError | undefined {
+    const known = this.#owners.get(session);
+    if (known !== undefined && known !== client) return unknownSession(session);
+    if (!this.#sessions) {
+      // No store yet: ownership lives in memory only.
+      this.#owners.set(session, client);
+      return undefined;
+    }
     const now = Date.now();
-    if (!this.#sessions || now - (this.#touched.get(session) ?? 0) < SESSION_TOUCH_MS) return undefined;
+    if (known !== undefined && now - (this.#touched.get(session) ?? 0) < SESSION_TOUCH_MS) return undefined;
     try {
-      this.#sessions.touch(session);
+      if (!this.#sessions.claim(session, client)) return unknownSession(session);
+      this.#owners.set(session, client);
       this.#touched.set(session, now);
       return undefined;
     } catch (error) {
-      return {
-        kind: "runtime",
-        name: "SessionError",
-        message: error instanceof Error ? error.message : String(error),
-      };
+      return sessionError(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** Why `client` may not use `session` (another client owns it, or a bad id); creates nothing. */
+  refusal(session: string, client: string | null = null): ExecutionError | undefined {
+    let owner = this.#owners.get(session);
+    try {
+      owner ??= this.#sessions?.get(session)?.owner;
+    } catch (error) {
+      return sessionError(error instanceof Error ? error.message : String(error));
+    }
+    return owner === undefined || owner === client ? undefined : unknownSession(session);
   }
 
   workspace(session: string): Workspace | undefined {
@@ -132,4 +154,13 @@ export class SessionStates {
     this.#states.set(session, state);
     return state;
   }
+}
+
+function sessionError(message: string): ExecutionError {
+  return { kind: "runtime", name: "SessionError", message };
+}
+
+/** Says nothing of whether the session exists for someone else. */
+function unknownSession(session: string): ExecutionError {
+  return sessionError(`unknown session ${JSON.stringify(session.slice(0, 200))}`);
 }

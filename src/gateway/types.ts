@@ -18,6 +18,11 @@ export interface ExecuteRequest {
   context?: unknown;
   /** Whose workspace, vault and private skills the code sees; "default" when absent. */
   session?: string | undefined;
+  /**
+   * The client running it (an HTTP client's name): sessions belong to the client
+   * that created them, and another one is told they are unknown. Absent: the local client.
+   */
+  client?: string | undefined;
   signal?: AbortSignal | undefined;
   /** Asks the user about calls the policy marks for approval; without it they are refused. */
   approver?: Approver | undefined;

@@ -42,6 +42,7 @@ export class SecretRedactor {
     }
     const token = config.settings.server.http.token;
     if (token) secrets.push(token);
+    secrets.push(...Object.values(config.settings.server.http.clients));
     return new SecretRedactor(secrets);
   }
 

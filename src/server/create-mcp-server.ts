@@ -17,6 +17,11 @@ export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
 export interface McpServerOptions {
   /** Checked before each execution (e.g. an HTTP client's rate); a refusal becomes an error answer. */
   admitExecution?: () => { ok: true } | { ok: false; retryInMs: number };
+  /**
+   * The HTTP client this server answers (its name in `toolscript.server.http.clients`):
+   * the sessions it names must be its own. Absent: the local client (stdio).
+   */
+  client?: string | undefined;
 }
 
 export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}): McpServer {
@@ -66,15 +71,16 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
         strategy: args.strategy,
         // Over Streamable HTTP the MCP session is the default; an explicit `session` outlives reconnects.
         session: args.session ?? extra.sessionId,
+        client: options.client,
         signal: extra.signal,
-        approver: elicitationApprover(server),
+        approver: elicitationApprover(server, extra.requestId),
       });
       return formatExecuteAnswer(response);
     },
   );
-  registerDiscoveryTools(server, gateway);
+  registerDiscoveryTools(server, gateway, options.client ?? null);
   registerCatalogResources(server, gateway);
-  registerSkillTools(server, gateway);
+  registerSkillTools(server, gateway, options.client ?? null);
   compactToolList(server);
 
   const stop = gateway.catalog.onChange(() => {

@@ -15,7 +15,11 @@ import { renderSkillDeclaration, SKILLS_FOLDER } from "../skills/skill-documents
 const MAX_DESCRIBE = 50;
 
 /** `search_tools`, `list_tools` and `describe_tools`: find tools without loading every definition. */
-export function registerDiscoveryTools(server: McpServer, gateway: Gateway): void {
+export function registerDiscoveryTools(
+  server: McpServer,
+  gateway: Gateway,
+  client: string | null = null,
+): void {
   server.registerTool(
     "search_tools",
     {
@@ -30,12 +34,13 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway): voi
       },
       annotations: { readOnlyHint: true },
     },
-    async ({ query, limit, detail, session }, extra) => {
+    async ({ query, limit, detail, session: named }, extra) => {
+      const session = named ?? extra.sessionId ?? DEFAULT_SESSION;
+      // Another client's session would show its private skills.
+      const refused = gateway.sessionRefusal(session, client);
+      if (refused) return { content: [{ type: "text", text: refused }], isError: true };
       // Saved skills rank with the tools (`server: "skills"`, `path: "skills/<name>"`).
-      const matches = gateway.skills.search(query, {
-        limit: limit ?? DEFAULT_SEARCH_LIMIT,
-        session: session ?? extra.sessionId ?? DEFAULT_SESSION,
-      });
+      const matches = gateway.skills.search(query, { limit: limit ?? DEFAULT_SEARCH_LIMIT, session });
       return {
         content: [{ type: "text", text: formatSearchResults(matches, detail ?? DEFAULT_SEARCH_DETAIL) }],
         structuredContent: { results: matches.map((match) => match.result) },

@@ -1,4 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Approver } from "../policy/approval.ts";
 
 const MAX_ARGS_CHARS = 2000;
@@ -6,8 +7,11 @@ const MAX_ARGS_CHARS = 2000;
 /**
  * An approver that asks the user through MCP elicitation, or undefined when
  * the client did not declare elicitation (then approval-gated calls are refused).
+ * `relatedRequestId` is the `tools/call` that needs the approval: over Streamable
+ * HTTP the prompt then travels on that call's POST stream, which every client
+ * reads, instead of the optional standalone GET stream.
  */
-export function elicitationApprover(server: McpServer): Approver | undefined {
+export function elicitationApprover(server: McpServer, relatedRequestId?: RequestId): Approver | undefined {
   if (!server.server.getClientCapabilities()?.elicitation) return undefined;
   return async (request, signal) => {
     let args = JSON.stringify(request.args, null, 2) ?? "undefined";
@@ -23,7 +27,7 @@ export function elicitationApprover(server: McpServer): Approver | undefined {
           required: ["approve"],
         },
       },
-      { signal },
+      { signal, ...(relatedRequestId !== undefined && { relatedRequestId }) },
     );
     return result.action === "accept" && result.content?.approve !== false;
   };

@@ -7,7 +7,7 @@ import { renderSkillDeclaration } from "../skills/skill-documents.ts";
 export const SAVE_SKILL = "save_skill";
 
 /** `save_skill`: code that solved a task once becomes a module later programs import. */
-export function registerSkillTools(server: McpServer, gateway: Gateway): void {
+export function registerSkillTools(server: McpServer, gateway: Gateway, client: string | null = null): void {
   server.registerTool(
     SAVE_SKILL,
     {
@@ -24,12 +24,16 @@ export function registerSkillTools(server: McpServer, gateway: Gateway): void {
       annotations: { destructiveHint: false },
     },
     async (args, extra) => {
+      const session = args.session ?? extra.sessionId ?? DEFAULT_SESSION;
+      // Claimed before saving: a skill saved into a new session makes it this client's.
+      const refused = gateway.sessionRefusal(session, client, { claim: true });
+      if (refused) return { content: [{ type: "text", text: refused }], isError: true };
       try {
         const saved = await gateway.skills.save({
           name: args.name,
           code: args.code,
           description: args.description,
-          session: args.session ?? extra.sessionId ?? DEFAULT_SESSION,
+          session,
           visibility: args.visibility,
         });
         return {

@@ -61,6 +61,16 @@ export class SessionManager {
     return this.#store.touchSession(id, options.idleTtlMs);
   }
 
+  /**
+   * Marks the session used by `owner` now, creating it owned by `owner` if new;
+   * `undefined` when another client owns it (then nothing changes).
+   * `owner` null is the local client (stdio, CLI).
+   */
+  claim(id: string, owner: string | null): SessionRecord | undefined {
+    assertSessionId(id);
+    return this.#store.claimSession(id, owner);
+  }
+
   get(id: string): SessionRecord | undefined {
     assertSessionId(id);
     return this.#store.getSession(id);

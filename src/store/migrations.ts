@@ -96,6 +96,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE audit_log ADD COLUMN detail TEXT;
     `,
   },
+  {
+    version: 4,
+    name: "session owner (the HTTP client that created it), client of each audit record",
+    sql: `
+      -- NULL: the local client (stdio, the CLI); sessions from before owners existed stay with it.
+      ALTER TABLE sessions ADD COLUMN owner TEXT;
+      ALTER TABLE audit_log ADD COLUMN client TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -71,7 +71,8 @@ export class StoreReader {
     this.#vault = db.prepare("SELECT blob FROM vaults WHERE session_id = ?");
     this.#audit = db.prepare(`
       SELECT * FROM audit_log
-      WHERE (@session IS NULL OR session_id = @session) AND time >= @since
+      WHERE (@session IS NULL OR session_id = @session) AND (@client IS NULL OR client = @client)
+        AND time >= @since
         AND (@denied = 0 OR outcome LIKE 'policy.%')
       ORDER BY time DESC, id DESC LIMIT @limit`);
   }
@@ -125,6 +126,7 @@ export class StoreReader {
     return this.#audit
       .all({
         session: query.session ?? null,
+        client: query.client ?? null,
         since: query.since ?? 0,
         denied: query.denied ? 1 : 0,
         limit: query.limit ?? DEFAULT_AUDIT_LIMIT,

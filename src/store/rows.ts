@@ -9,6 +9,7 @@ export interface SessionRow {
   idle_ttl_ms: number | null;
   file_count: number;
   total_bytes: number;
+  owner: string | null;
 }
 
 export function toSession(row: SessionRow): SessionRecord {
@@ -19,6 +20,7 @@ export function toSession(row: SessionRow): SessionRecord {
     idleTtlMs: row.idle_ttl_ms,
     fileCount: row.file_count,
     totalBytes: row.total_bytes,
+    owner: row.owner,
   };
 }
 
@@ -58,6 +60,7 @@ export interface AuditRow {
   id: number;
   time: number;
   session_id: string | null;
+  client: string | null;
   server: string;
   tool: string;
   args_digest: string;
@@ -75,6 +78,7 @@ export function toAudit(row: AuditRow): AuditRecord {
     id: row.id,
     time: row.time,
     session: row.session_id,
+    client: row.client,
     server: row.server,
     tool: row.tool,
     argsDigest: row.args_digest,

@@ -121,6 +121,7 @@ describe("SqliteStore", () => {
       idleTtlMs: 5_000,
       fileCount: 0,
       totalBytes: 0,
+      owner: null,
     });
     time.state.now += 10;
     const touched = store.touchSession("a");
@@ -266,6 +267,7 @@ describe("SqliteStore", () => {
     assert.deepEqual(store.listAudit({ session: "b" })[0], {
       ...audit({ time: 20, session: "b", outcome: "ToolError" }),
       id: second,
+      client: null,
       kind: "tool_call",
       bytesOut: null,
       policy: null,
@@ -282,6 +284,7 @@ describe("SqliteStore", () => {
       {
         ...audit({ time: 30, outcome: "policy.denied" }),
         id: execution,
+        client: null,
         kind: "execution",
         bytesOut: 12,
         policy: "deny",
@@ -290,6 +293,36 @@ describe("SqliteStore", () => {
     ]);
     assert.equal(store.pruneAudit(25), 2);
     assert.equal(store.listAudit().length, 1);
+    store.close();
+  });
+
+  it("claims sessions for their owner: another owner gets nothing and changes nothing", () => {
+    const time = clock();
+    const store = openMemoryStore({ now: time.now });
+    assert.equal(store.claimSession("work", "alice")?.owner, "alice");
+    store.writeFile("work", "a.txt", bytes("A"), LIMITS);
+    time.state.now += 10;
+    assert.equal(store.claimSession("work", "bob"), undefined);
+    assert.equal(store.claimSession("work", null), undefined, "the local client is an owner too");
+    assert.equal(store.getSession("work")?.lastSeenAt, 1_000_000, "a refused claim does not touch it");
+    assert.equal(store.claimSession("work", "alice")?.lastSeenAt, 1_000_010);
+    assert.equal(store.getSession("work")?.fileCount, 1);
+    // Sessions made before owners existed (or by the local client) stay the local client's.
+    store.touchSession("old");
+    assert.equal(store.claimSession("old", "alice"), undefined);
+    assert.equal(store.claimSession("old", null)?.owner, null);
+    store.close();
+  });
+
+  it("records and filters the client of audit records", () => {
+    const store = openMemoryStore();
+    store.appendAudit({ ...audit({ time: 10 }), client: "alice" });
+    store.appendAudit(audit({ time: 20 }));
+    assert.deepEqual(
+      store.listAudit({ client: "alice" }).map((row) => [row.time, row.client]),
+      [[10, "alice"]],
+    );
+    assert.equal(store.listAudit({ since: 15 })[0]?.client, null);
     store.close();
   });
 

@@ -52,6 +52,9 @@ export class SqliteStore implements Store {
   touchSession(id: string, idleTtlMs?: number | null): SessionRecord {
     return this.#open().writer.touchSession(id, idleTtlMs);
   }
+  claimSession(id: string, owner: string | null): SessionRecord | undefined {
+    return this.#open().writer.claimSession(id, owner);
+  }
   getSession(id: string): SessionRecord | undefined {
     return this.#open().reader.getSession(id);
   }

@@ -13,6 +13,8 @@ export interface SessionRecord {
   /** Workspace usage, kept in step with the files by the writer. */
   fileCount: number;
   totalBytes: number;
+  /** The client that created it (an HTTP client's name); `null`: the local client (stdio, CLI). */
+  owner: string | null;
 }
 
 export interface WorkspaceFileInfo {
@@ -81,6 +83,8 @@ export interface AuditEntry {
   kind?: "tool_call" | "execution";
   time: number;
   session: string | null;
+  /** The client that ran it (an HTTP client's name); `null` or absent: the local client. */
+  client?: string | null;
   server: string;
   tool: string;
   /** SHA-256 (hex) of the arguments as JSON: enough to correlate, never the arguments themselves. */
@@ -103,6 +107,7 @@ export interface AuditRecord extends AuditEntry {
 
 export interface AuditQuery {
   session?: string | undefined;
+  client?: string | undefined;
   since?: number | undefined;
   /** Only refusals: policy denials and declined approvals. */
   denied?: boolean | undefined;
@@ -116,6 +121,11 @@ export interface Store {
 
   /** Creates the session or marks it seen now; `idleTtlMs` given sets its expiry policy. */
   touchSession(id: string, idleTtlMs?: number | null): SessionRecord;
+  /**
+   * Creates the session owned by `owner`, or marks it seen now when `owner`
+   * owns it; `undefined` (and nothing changed) when another client owns it.
+   */
+  claimSession(id: string, owner: string | null): SessionRecord | undefined;
   getSession(id: string): SessionRecord | undefined;
   listSessions(): SessionRecord[];
   /** Deletes the session and all its data: files, vault, private skills. */

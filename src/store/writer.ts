@@ -25,6 +25,7 @@ export class StoreWriter {
   readonly #run: Transaction<(fn: () => unknown) => unknown>;
   readonly #now: () => number;
   readonly #touch: Statement<[Params], SessionRow>;
+  readonly #claim: Statement<[Params], SessionRow>;
   readonly #fileSize: Statement<[string, string], { size: number }>;
   readonly #fileExists: Statement<[string, string], { one: number }>;
   readonly #firstUnder: Statement<[string, string, string], { path: string }>;
@@ -55,6 +56,12 @@ export class StoreWriter {
       ON CONFLICT (id) DO UPDATE SET
         last_seen_at = max(last_seen_at, excluded.last_seen_at),
         idle_ttl_ms = CASE WHEN @setTtl = 1 THEN excluded.idle_ttl_ms ELSE idle_ttl_ms END
+      RETURNING *`);
+    // `IS` compares NULL owners (the local client) as equal; a row owned by someone else is left as it is.
+    this.#claim = db.prepare(`
+      INSERT INTO sessions (id, created_at, last_seen_at, idle_ttl_ms, owner) VALUES (@id, @now, @now, NULL, @owner)
+      ON CONFLICT (id) DO UPDATE SET last_seen_at = max(last_seen_at, excluded.last_seen_at)
+        WHERE owner IS excluded.owner
       RETURNING *`);
     this.#fileSize = db.prepare("SELECT size FROM workspace_files WHERE session_id = ? AND path = ?");
     this.#fileExists = db.prepare("SELECT 1 AS one FROM workspace_files WHERE session_id = ? AND path = ?");
@@ -98,9 +105,9 @@ export class StoreWriter {
     this.#deleteVault = db.prepare("DELETE FROM vaults WHERE session_id = ?");
     this.#appendAudit = db.prepare(`
       INSERT INTO audit_log (time, session_id, server, tool, args_digest, args_bytes, outcome, duration_ms,
-        kind, bytes_out, policy, detail)
+        kind, bytes_out, policy, detail, client)
       VALUES (@time, @session, @server, @tool, @argsDigest, @argsBytes, @outcome, @durationMs,
-        @kind, @bytesOut, @policy, @detail)`);
+        @kind, @bytesOut, @policy, @detail, @client)`);
     this.#pruneAudit = db.prepare("DELETE FROM audit_log WHERE time < ?");
   }
 
@@ -111,6 +118,13 @@ export class StoreWriter {
 
   touchSession(id: string, idleTtlMs?: number | null): SessionRecord {
     return this.transaction(() => this.#touchRow(id, idleTtlMs));
+  }
+
+  claimSession(id: string, owner: string | null): SessionRecord | undefined {
+    return this.transaction(() => {
+      const row = this.#claim.get({ id, now: this.#now(), owner });
+      return row && toSession(row);
+    });
   }
 
   deleteSession(id: string): boolean {
@@ -235,6 +249,7 @@ export class StoreWriter {
     const row = {
       ...entry,
       kind: entry.kind ?? "tool_call",
+      client: entry.client ?? null,
       bytesOut: entry.bytesOut ?? null,
       policy: entry.policy ?? null,
       detail: entry.detail ? JSON.stringify(entry.detail) : null,

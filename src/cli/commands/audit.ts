@@ -13,6 +13,10 @@ export const auditCommand = defineCommand({
       valueHint: "FILE",
     },
     session: { type: "string", description: "Only this session" },
+    client: {
+      type: "string",
+      description: "Only this HTTP client (its name in toolscript.server.http.clients)",
+    },
     since: {
       type: "string",
       description: "Only records since this time (ISO date/time, or e.g. 15m, 2h, 7d)",
@@ -31,6 +35,7 @@ export const auditCommand = defineCommand({
     try {
       const records = store.listAudit({
         session: args.session,
+        client: args.client,
         since: args.since === undefined ? undefined : parseSince(args.since),
         denied: args.denied,
         limit,
@@ -61,5 +66,7 @@ function formatRecord(record: AuditRecord): string {
   const when = new Date(record.time).toISOString();
   const what = record.kind === "execution" ? `execution (${record.tool})` : `${record.server}/${record.tool}`;
   const policy = record.policy && record.policy !== "allow" ? ` policy=${record.policy}` : "";
-  return `${when}  ${record.session ?? "-"}  ${what}  ${record.outcome}  ${record.durationMs} ms${policy}`;
+  // The session as `client:session` when an HTTP client ran it.
+  const who = record.client ? `${record.client}:${record.session ?? "-"}` : (record.session ?? "-");
+  return `${when}  ${who}  ${what}  ${record.outcome}  ${record.durationMs} ms${policy}`;
 }

@@ -1,4 +1,6 @@
 import { defineCommand } from "citty";
+import { loadConfig } from "../../config/load.ts";
+import { assertAuthConfigured, ClientTokens } from "../../server/http/auth.ts";
 import { serveHttp } from "../../server/http/http-server.ts";
 import { serveStdio } from "../../server/stdio.ts";
 import { CliError } from "../cli-error.ts";
@@ -7,7 +9,20 @@ import { closeOnSignals, openGateway } from "../open-gateway.ts";
 export const serveCommand = defineCommand({
   meta: {
     name: "serve",
-    description: "Run the gateway as an MCP server (stdio by default, Streamable HTTP with --http)",
+    description: [
+      "Run the gateway as an MCP server (stdio by default, Streamable HTTP with --http)",
+      "",
+      "Over HTTP clients send `Authorization: Bearer <token>`. The token comes from TOOLSCRIPT_HTTP_TOKEN",
+      'or toolscript.server.http.token (one client, named "default"), or one per client in',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config syntax, shown as text.
+      'toolscript.server.http.clients: { "<name>": "${VAR}" }. Each client\'s sessions, workspaces and',
+      "PII vaults are its own (another client is told they are unknown); audit records name the client.",
+      "Without any token --http refuses to start, unless bound to loopback (127.0.0.1, ::1, localhost)",
+      "with toolscript.server.http.allowUnauthenticatedLoopback: true.",
+      "toolscript.server.http.maxSessionsPerClient (default 64) caps a client's open sessions: at the cap",
+      "its least recently used session without a call in progress is closed (429 when every one has one).",
+      "",
+    ].join("\n"),
   },
   args: {
     config: {
@@ -17,36 +32,45 @@ export const serveCommand = defineCommand({
     },
     http: {
       type: "string",
-      description: "Serve Streamable HTTP on HOST:PORT instead of stdio (e.g. 127.0.0.1:7777)",
+      description:
+        "Serve Streamable HTTP on HOST:PORT (endpoint /mcp) instead of stdio, e.g. 127.0.0.1:7777; needs a token (below)",
       valueHint: "HOST:PORT",
     },
   },
   async run({ args }) {
     const address = args.http === undefined ? undefined : parseAddress(args.http);
-    const gateway = await openGateway({
-      configPath: args.config,
-      showStatus: true,
-      logChanges: true,
-      waitForServers: false,
-    });
+    const config = await loadConfig({ path: args.config, cwd: process.cwd(), env: process.env });
+    const http = config.settings.server.http;
+    const token = http.token ?? (process.env.TOOLSCRIPT_HTTP_TOKEN || undefined);
+    // Checked before any upstream starts: a server that would refuse to listen spawns nothing.
+    if (address)
+      assertAuthConfigured(
+        address.host,
+        new ClientTokens({ token, clients: http.clients }),
+        http.allowUnauthenticatedLoopback,
+      );
+    const gateway = await openGateway({ config, showStatus: true, logChanges: true, waitForServers: false });
     if (!address) {
       closeOnSignals(gateway, () => process.exit(0));
       await serveStdio(gateway);
       await gateway.close();
       return;
     }
-    const http = gateway.config.settings.server.http;
     try {
       const running = await serveHttp(gateway, {
         host: address.host,
         port: address.port,
-        token: http.token ?? process.env.TOOLSCRIPT_HTTP_TOKEN,
+        token,
+        clients: http.clients,
+        maxSessionsPerClient: http.maxSessionsPerClient,
         allowUnauthenticatedLoopback: http.allowUnauthenticatedLoopback,
         allowedHosts: http.allowedHosts,
         allowedOrigins: http.allowedOrigins,
         executionsPerMinute: http.executionsPerMinute,
       });
-      process.stderr.write(`toolscript: serving MCP over Streamable HTTP at ${running.url}\n`);
+      const names = [...(token ? ["default"] : []), ...Object.keys(http.clients)];
+      const who = names.length > 0 ? `clients: ${names.join(", ")}` : "no token: loopback clients only";
+      process.stderr.write(`toolscript: serving MCP over Streamable HTTP at ${running.url} (${who})\n`);
       await new Promise<void>((resolve) => {
         closeOnSignals(gateway, resolve);
       });
