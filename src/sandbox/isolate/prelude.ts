@@ -12,6 +12,12 @@
 /** File name of the prelude in isolate stacks; its frames are stripped from reports. */
 export const PRELUDE_FILE_NAME = "toolscript:prelude";
 
+/**
+ * Longest string of an error report (message, stack, name, code, thrown value)
+ * copied out of the sandbox; the rest is cut inside it, with a note of its length.
+ */
+export const MAX_REPORT_CHARS = 16 * 1024;
+
 /** Globals the prelude removes: no use to agents, and extra attack surface (wasm JIT, shared memory). */
 export const REMOVED_GLOBALS = ["WebAssembly", "SharedArrayBuffer", "Atomics"] as const;
 
@@ -191,6 +197,7 @@ const WORKSPACE_AND_SKILLS = `
 
 export const PRELUDE_SOURCE = `"use strict";
 (function () {
+  const MAX_REPORT_CHARS = ${MAX_REPORT_CHARS};
   const g = globalThis;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -208,6 +215,11 @@ export const PRELUDE_SOURCE = `"use strict";
   const Uint16ArrayClass = Uint16Array;
   const ArrayBufferClass = ArrayBuffer;
   const fromCharCode = String.fromCharCode;
+  // Captured, so agent code that replaces String.prototype.slice cannot make the host copy a huge string.
+  const callOf = Function.prototype.call;
+  const sliceString = callOf.bind(String.prototype.slice);
+  const charCodeOf = callOf.bind(String.prototype.charCodeAt);
+  const startsWithOf = callOf.bind(String.prototype.startsWith);
   const indirectEval = g.eval;
   const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -254,6 +266,47 @@ export const PRELUDE_SOURCE = `"use strict";
   // Skills imported by this run: name -> { module, ready }.
   let skillModules = new MapClass();
 
+  // ---- huge values are cut here, before they are copied out of the sandbox ----
+  /** UTF-8 bytes of a string, counted without copying it. */
+  function utf8Length(text) {
+    let bytes = 0;
+    const length = text.length;
+    for (let index = 0; index < length; index += 1) {
+      const code = charCodeOf(text, index);
+      if (code < 0x80) bytes += 1;
+      else if (code < 0x800) bytes += 2;
+      else if (code >= 0xd800 && code <= 0xdbff && index + 1 < length) {
+        bytes += 4;
+        index += 1;
+      } else bytes += 3;
+    }
+    return bytes;
+  }
+  function cutNote(total, kept) {
+    return "… (" + (total - kept) + " more characters)";
+  }
+  /** The start of text in at most maxBytes UTF-8 bytes, note included, with how much was left out. */
+  function cutToBytes(text, maxBytes) {
+    const total = text.length;
+    const budget = maxBytes - 40;
+    // No room for a note: the log collector cuts this short start and marks the cut.
+    if (budget <= 0) return sliceString(text, 0, maxBytes > 0 ? maxBytes + 1 : 1);
+    let bytes = 0;
+    let end = 0;
+    while (end < total) {
+      const code = charCodeOf(text, end);
+      const width = code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? 4 : 3;
+      if (bytes + width > budget) break;
+      bytes += width;
+      end += width === 4 ? 2 : 1;
+    }
+    return end >= total ? text : sliceString(text, 0, end) + cutNote(total, end);
+  }
+  /** A string for a report: at most MAX_REPORT_CHARS characters, noting how long it was. */
+  function capReport(text) {
+    return text.length <= MAX_REPORT_CHARS ? text : sliceString(text, 0, MAX_REPORT_CHARS) + cutNote(text.length, MAX_REPORT_CHARS);
+  }
+
   // ---- console: each call is formatted here and sent as one string ----
   function inspectReplacer(seen) {
     return function (key, value) {
@@ -297,8 +350,10 @@ export const PRELUDE_SOURCE = `"use strict";
       if (hostLog === undefined || logCharsLeft < 0) return;
       let message = "";
       for (let index = 0; index < args.length; index += 1) message += (index === 0 ? "" : " ") + inspect(args[index]);
+      // Only what fits in the log budget leaves the sandbox: a 100 MB string is cut here, not copied out.
+      const room = logCharsLeft - 1;
       logCharsLeft -= message.length + 1;
-      hostLog(level, message);
+      hostLog(level, message.length * 3 <= room ? message : cutToBytes(message, room));
     };
   }
   define("console", freeze(consoleObject));
@@ -453,35 +508,52 @@ ${WORKSPACE_AND_SKILLS}
         } catch (ignored) {
           dataJson = undefined;
         }
+        const name = StringOf(error.name);
+        const message = StringOf(error.message);
+        let stack = typeof error.stack === "string" ? error.stack : undefined;
+        // V8's stack starts with the message: a huge message is cut once, in both.
+        if (stack !== undefined && message.length > MAX_REPORT_CHARS) {
+          const head = name + ": " + message;
+          if (startsWithOf(stack, head)) stack = name + ": " + capReport(message) + sliceString(stack, head.length);
+        }
         return {
           kind: error instanceof ToolError ? "tool" : error instanceof PolicyError ? "policy" : "runtime",
-          name: StringOf(error.name),
-          message: StringOf(error.message),
-          stack: typeof error.stack === "string" ? error.stack : undefined,
-          code: error.code === undefined ? undefined : StringOf(error.code),
-          dataJson: typeof dataJson === "string" ? dataJson : undefined,
+          name: capReport(name),
+          message: capReport(message),
+          stack: stack === undefined ? undefined : capReport(stack),
+          code: error.code === undefined ? undefined : capReport(StringOf(error.code)),
+          // Cut JSON would not parse: data too large to report is left out.
+          dataJson: typeof dataJson === "string" && dataJson.length <= MAX_REPORT_CHARS ? dataJson : undefined,
         };
       }
-      return { kind: "runtime", name: "Error", message: "Uncaught " + inspect(error) };
+      return { kind: "runtime", name: "Error", message: capReport("Uncaught " + inspect(error)) };
     } catch (ignored) {
       return { kind: "runtime", name: "Error", message: "Uncaught error that could not be described" };
     }
   }
 
-  return async function start(agent, call, search, log, toolsJson, contextJson, maxLogChars, op) {
+  return async function start(agent, call, search, log, toolsJson, contextJson, limitsJson, op) {
+    const limits = parse(limitsJson);
     hostCall = call;
     hostSearch = search;
     hostLog = log;
     hostOp = op;
     skillModules = new MapClass();
-    logCharsLeft = maxLogChars;
+    logCharsLeft = limits.maxLogBytes;
     define("tools", buildTools(parse(toolsJson)));
     define("context", contextJson === undefined ? {} : parse(contextJson));
     if (search !== undefined) define("searchTools", searchTools);
     try {
       const value = await agent();
       if (value === undefined) return { ok: true };
-      return { ok: true, json: toJson(value, "The returned value", "result") };
+      const json = toJson(value, "The returned value", "result");
+      const max = limits.maxOutputBytes;
+      // Measured here: a value over the limit never leaves the sandbox, only its size does.
+      if (typeof max === "number" && json.length * 3 > max) {
+        const bytes = utf8Length(json);
+        if (bytes > max) return { ok: true, oversizedBytes: bytes };
+      }
+      return { ok: true, json };
     } catch (error) {
       return { ok: false, error: describe(error) };
     }

@@ -3,6 +3,7 @@ import { after, describe, it } from "node:test";
 import { compileProgram } from "../../compile/compile.ts";
 import { compileSkillModule } from "../../skills/skill-module.ts";
 import { FakeBridge, hostError } from "../fake-bridge.ts";
+import { MAX_REPORT_CHARS } from "../isolate/prelude.ts";
 import type {
   ExecutionResult,
   HostBridge,
@@ -396,6 +397,77 @@ export function describeRuntimeContract(label: string, runtime: SandboxRuntime):
       });
       assert.equal(result.error?.kind, "syntax");
       assert.equal(result.error?.line, 2);
+    });
+  });
+
+  describe(`${label}: huge values stay in the sandbox`, () => {
+    const HUNDRED_MIB = 100 * 1024 * 1024;
+
+    it("cuts a 100 MiB error message, its stack and a thrown string before they leave the sandbox", async () => {
+      const options = { memoryMb: 512, timeoutMs: 30_000 };
+      for (const source of [
+        "throw new Error('x'.repeat(100 * 1024 * 1024));",
+        "throw 'x'.repeat(100 * 1024 * 1024);",
+        // Tampering with the intrinsics the cut relies on only breaks the agent's own run.
+        "String.prototype.slice = function () { return String(this); };\nthrow new Error('x'.repeat(100 * 1024 * 1024));",
+      ]) {
+        const result = await run(source, options);
+        assert.equal(result.error?.kind, "runtime", source);
+        const { message, stack } = result.error ?? { message: "" };
+        assert.ok(message.length <= MAX_REPORT_CHARS + 100, `message of ${message.length} characters`);
+        assert.match(message, /… \(\d+ more characters\)$/);
+        const more = Number(/\((\d+) more characters\)/.exec(message)?.[1]);
+        assert.ok(more >= HUNDRED_MIB - MAX_REPORT_CHARS, `says ${more} more characters`);
+        assert.ok(
+          (stack ?? "").length <= MAX_REPORT_CHARS + 100,
+          `stack of ${(stack ?? "").length} characters`,
+        );
+        assert.ok(JSON.stringify(result).length < 4 * MAX_REPORT_CHARS, "the whole result stays small");
+      }
+    });
+
+    it("cuts a 100 MiB log string to the log cap inside the sandbox, saying how long it was", async () => {
+      const result = await run(
+        "console.log('start');\nconsole.log('x'.repeat(100 * 1024 * 1024));\nconsole.log('after');\nreturn 1;",
+        { memoryMb: 512, timeoutMs: 30_000, maxLogBytes: 65_536 },
+      );
+      assert.equal(result.result, 1);
+      assert.equal(result.logs[0]?.message, "start");
+      const cut = result.logs[1]?.message ?? "";
+      assert.ok(cut.length > 60_000 && cut.length <= 65_536, `kept ${cut.length} characters`);
+      assert.match(cut, /… \(\d+ more characters\)$/);
+      const more = Number(/\((\d+) more characters\)/.exec(cut)?.[1]);
+      assert.equal(more + cut.indexOf("…"), HUNDRED_MIB);
+      assert.equal(result.logsTruncated, true);
+      assert.match(result.logs[2]?.message ?? "", /logs truncated/);
+      assert.equal(result.logs.length, 3, "nothing after the cut");
+      const bytes = result.logs
+        .slice(0, 2)
+        .reduce((sum, entry) => sum + Buffer.byteLength(entry.message) + 1, 0);
+      assert.ok(bytes <= 65_536, `${bytes} bytes of logs`);
+    });
+
+    it("measures a returned value over maxOutputBytes inside the sandbox and returns only its size", async () => {
+      const result = await run("return 'é'.repeat(3 * 1024 * 1024);", {
+        memoryMb: 256,
+        timeoutMs: 30_000,
+        maxOutputBytes: 1024 * 1024,
+      });
+      assert.equal("result" in result, false);
+      assert.equal(result.error?.name, "LimitError");
+      assert.equal(result.error?.code, "limit.output_bytes");
+      // Two bytes per é, two quotes.
+      assert.deepEqual(result.error?.data, { limit: 1024 * 1024, bytes: 6 * 1024 * 1024 + 2 });
+      const small = await run("return 'é'.repeat(100);", { maxOutputBytes: 1024 });
+      assert.equal(small.result, "é".repeat(100));
+    });
+  });
+
+  describe(`${label}: out of memory`, () => {
+    it("reports a heap that grows without end as kind memory, then runs the next program", async () => {
+      const result = await run("const a = []; for(;;) a.push(new Array(1e6).fill(1))", { timeoutMs: 30_000 });
+      assert.equal(result.error?.kind, "memory", result.error?.message);
+      assert.equal((await run("return 1 + 1;")).result, 2);
     });
   });
 
