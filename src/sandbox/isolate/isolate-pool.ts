@@ -5,7 +5,7 @@ import { PRELUDE_FILE_NAME, PRELUDE_SOURCE } from "./prelude.ts";
 export interface PreparedIsolate {
   isolate: ivm.Isolate;
   context: ivm.Context;
-  /** The prelude's `start(agent, call, search, log, toolsJson, contextJson, limitsJson, op)`. */
+  /** The prelude's `start(agent, call, search, log, toolsJson, contextJson, limitsJson, op, random)`. */
   start: ivm.Reference<(...args: unknown[]) => Promise<unknown>>;
 }
 

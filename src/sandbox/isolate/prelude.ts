@@ -9,6 +9,10 @@
  * replaces `JSON` or `Object` only breaks its own run.
  */
 
+import { BUNDLE_GLOBAL_NAME } from "../shared/globals/bundle-name.ts";
+import { SANDBOX_GLOBALS as SANDBOX_GLOBAL_DEFINITIONS } from "../shared/globals/catalog.ts";
+import { SANDBOX_GLOBALS_SOURCE } from "./sandbox-globals.generated.ts";
+
 /** File name of the prelude in isolate stacks; its frames are stripped from reports. */
 export const PRELUDE_FILE_NAME = "toolscript:prelude";
 
@@ -28,18 +32,10 @@ export const SKILL_IMPORT_FUNCTION = "__toolscript_import";
 export const SKILL_FILE_PREFIX = "skills/";
 
 /** Globals the sandbox adds to the standard built-ins (`searchTools` only when the bridge offers search). */
-export const SANDBOX_GLOBALS = [
-  "tools",
-  "searchTools",
-  "context",
-  "console",
-  "workspace",
-  "ToolError",
-  "PolicyError",
-  "ValidationError",
-  "WorkspaceError",
+export const SANDBOX_GLOBALS: readonly string[] = [
+  ...SANDBOX_GLOBAL_DEFINITIONS.map((global) => global.name),
   SKILL_IMPORT_FUNCTION,
-] as const;
+];
 
 /** The `workspace` global (bytes as base64 over the bridge) and skill modules; spliced into the prelude below. */
 const WORKSPACE_AND_SKILLS = `
@@ -229,33 +225,14 @@ export const PRELUDE_SOURCE = `"use strict";
     defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
   }
 
-  function makeErrorClass(name) {
-    const ErrorType = class extends ErrorClass {
-      constructor(message, options) {
-        super(message, options !== undefined && options !== null && "cause" in options ? { cause: options.cause } : undefined);
-        if (options !== undefined && options !== null) {
-          this.code = options.code;
-          this.data = options.data;
-        }
-      }
-    };
-    defineProperty(ErrorType, "name", { value: name });
-    defineProperty(ErrorType.prototype, "name", { value: name, writable: true, configurable: true });
-    return ErrorType;
-  }
-  const ToolError = makeErrorClass("ToolError");
-  const PolicyError = makeErrorClass("PolicyError");
-  const ValidationError = makeErrorClass("ValidationError");
+  // ---- the globals defined in shared/globals/ (web standards the runtime lacks, the error classes) ----
+  let hostRandom;
+${SANDBOX_GLOBALS_SOURCE.replace(/^"use strict";\n/, "")}
+  const installed = ${BUNDLE_GLOBAL_NAME}.installGlobals(define, () => hostRandom);
+  const ToolError = installed.errors.ToolError;
+  const PolicyError = installed.errors.PolicyError;
   const HOST_ERRORS = create(null);
-  HOST_ERRORS.ToolError = ToolError;
-  HOST_ERRORS.PolicyError = PolicyError;
-  HOST_ERRORS.ValidationError = ValidationError;
-  define("ToolError", ToolError);
-  define("PolicyError", PolicyError);
-  define("ValidationError", ValidationError);
-  const WorkspaceError = makeErrorClass("WorkspaceError");
-  HOST_ERRORS.WorkspaceError = WorkspaceError;
-  define("WorkspaceError", WorkspaceError);
+  for (const name of keys(installed.errors)) HOST_ERRORS[name] = installed.errors[name];
 
   // The one run this isolate serves; set by start().
   let hostCall;
@@ -532,8 +509,9 @@ ${WORKSPACE_AND_SKILLS}
     }
   }
 
-  return async function start(agent, call, search, log, toolsJson, contextJson, limitsJson, op) {
+  return async function start(agent, call, search, log, toolsJson, contextJson, limitsJson, op, random) {
     const limits = parse(limitsJson);
+    hostRandom = random;
     hostCall = call;
     hostSearch = search;
     hostLog = log;

@@ -95,6 +95,7 @@ export class IsolateRuntime implements SandboxRuntime {
         contextJson,
         limitsJson,
         host.op,
+        host.random,
       ];
       const report = await start.apply(undefined, args, { result: { promise: true, copy: true } });
       settled = true;
