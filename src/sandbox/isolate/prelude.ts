@@ -214,8 +214,6 @@ export const PRELUDE_SOURCE = `"use strict";
   // Captured, so agent code that replaces String.prototype.slice cannot make the host copy a huge string.
   const callOf = Function.prototype.call;
   const sliceString = callOf.bind(String.prototype.slice);
-  const charCodeOf = callOf.bind(String.prototype.charCodeAt);
-  const startsWithOf = callOf.bind(String.prototype.startsWith);
   const indirectEval = g.eval;
   const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -244,21 +242,9 @@ ${SANDBOX_GLOBALS_SOURCE.replace(/^"use strict";\n/, "")}
   let skillModules = new MapClass();
 
   // ---- huge values are cut here, before they are copied out of the sandbox ----
-  /** UTF-8 bytes of a string, counted without copying it. */
-  function utf8Length(text) {
-    let bytes = 0;
-    const length = text.length;
-    for (let index = 0; index < length; index += 1) {
-      const code = charCodeOf(text, index);
-      if (code < 0x80) bytes += 1;
-      else if (code < 0x800) bytes += 2;
-      else if (code >= 0xd800 && code <= 0xdbff && index + 1 < length) {
-        bytes += 4;
-        index += 1;
-      } else bytes += 3;
-    }
-    return bytes;
-  }
+  // No loop over a value's characters: JIT-compiling one in an isolate at its heap limit can end the host process.
+  const ASCII_ONLY = /^[\u0000-\u007f]*$/;
+  const testOf = callOf.bind(RegExp.prototype.test);
   function cutNote(total, kept) {
     return "… (" + (total - kept) + " more characters)";
   }
@@ -268,16 +254,10 @@ ${SANDBOX_GLOBALS_SOURCE.replace(/^"use strict";\n/, "")}
     const budget = maxBytes - 40;
     // No room for a note: the log collector cuts this short start and marks the cut.
     if (budget <= 0) return sliceString(text, 0, maxBytes > 0 ? maxBytes + 1 : 1);
-    let bytes = 0;
-    let end = 0;
-    while (end < total) {
-      const code = charCodeOf(text, end);
-      const width = code < 0x80 ? 1 : code < 0x800 ? 2 : code >= 0xd800 && code <= 0xdbff ? 4 : 3;
-      if (bytes + width > budget) break;
-      bytes += width;
-      end += width === 4 ? 2 : 1;
-    }
-    return end >= total ? text : sliceString(text, 0, end) + cutNote(total, end);
+    let kept = sliceString(text, 0, budget);
+    // Characters past ASCII take up to 3 bytes each (a surrogate pair 4 for 2).
+    if (!testOf(ASCII_ONLY, kept)) kept = sliceString(text, 0, (budget / 3) | 0);
+    return kept.length >= total ? text : kept + cutNote(total, kept.length);
   }
   /** A string for a report: at most MAX_REPORT_CHARS characters, noting how long it was. */
   function capReport(text) {
@@ -487,12 +467,15 @@ ${WORKSPACE_AND_SKILLS}
         }
         const name = StringOf(error.name);
         const message = StringOf(error.message);
-        let stack = typeof error.stack === "string" ? error.stack : undefined;
-        // V8's stack starts with the message: a huge message is cut once, in both.
-        if (stack !== undefined && message.length > MAX_REPORT_CHARS) {
-          const head = name + ": " + message;
-          if (startsWithOf(stack, head)) stack = name + ": " + capReport(message) + sliceString(stack, head.length);
+        // The stack is formatted when first read, from the message as it is then: cut first, it never holds the whole.
+        if (message.length > MAX_REPORT_CHARS) {
+          try {
+            error.message = capReport(message);
+          } catch (ignored) {
+            // A frozen error keeps its message; its stack is cut below instead.
+          }
         }
+        const stack = typeof error.stack === "string" ? error.stack : undefined;
         return {
           kind: error instanceof ToolError ? "tool" : error instanceof PolicyError ? "policy" : "runtime",
           name: capReport(name),
@@ -503,7 +486,7 @@ ${WORKSPACE_AND_SKILLS}
           dataJson: typeof dataJson === "string" && dataJson.length <= MAX_REPORT_CHARS ? dataJson : undefined,
         };
       }
-      return { kind: "runtime", name: "Error", message: capReport("Uncaught " + inspect(error)) };
+      return { kind: "runtime", name: "Error", message: "Uncaught " + capReport(inspect(error)) };
     } catch (ignored) {
       return { kind: "runtime", name: "Error", message: "Uncaught error that could not be described" };
     }
@@ -526,11 +509,9 @@ ${WORKSPACE_AND_SKILLS}
       if (value === undefined) return { ok: true };
       const json = toJson(value, "The returned value", "result");
       const max = limits.maxOutputBytes;
-      // Measured here: a value over the limit never leaves the sandbox, only its size does.
-      if (typeof max === "number" && json.length * 3 > max) {
-        const bytes = utf8Length(json);
-        if (bytes > max) return { ok: true, oversizedBytes: bytes };
-      }
+      // Each character is at least one byte: a value over the limit never leaves the sandbox, only its length does.
+      // One that may still fit is at most max characters, and the host measures its bytes.
+      if (typeof max === "number" && json.length > max) return { ok: true, oversizedChars: json.length };
       return { ok: true, json };
     } catch (error) {
       return { ok: false, error: describe(error) };

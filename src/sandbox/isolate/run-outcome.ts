@@ -7,7 +7,7 @@ export type EndReason = "timeout" | "aborted" | "closed";
 
 /** What the prelude's `start` resolves to (copied out of the isolate, so checked). */
 export type StartReport =
-  | { ok: true; json?: string; oversizedBytes?: number }
+  | { ok: true; json?: string; oversizedChars?: number }
   | {
       ok: false;
       error: {
@@ -38,14 +38,14 @@ function reportString(value: unknown): string | undefined {
   return `${value.slice(0, MAX_REPORT_CHARS)}… (${value.length - MAX_REPORT_CHARS} more characters)`;
 }
 
-/** The error of a returned value over `sandbox.maxOutputBytes`, measured inside the sandbox. */
-export function outputLimitError(bytes: number, maxBytes: number): ExecutionError {
+/** The error of a returned value over `sandbox.maxOutputBytes`, measured (in characters) inside the sandbox. */
+export function outputLimitError(characters: number, maxBytes: number): ExecutionError {
   return {
     kind: "runtime",
     name: "LimitError",
     code: "limit.output_bytes",
-    message: `the returned value is ${bytes} bytes of JSON, over the limit of ${maxBytes} (sandbox.maxOutputBytes): return a smaller value, e.g. aggregate or slice it`,
-    data: { limit: maxBytes, bytes },
+    message: `the returned value is ${characters} characters of JSON (at least as many bytes), over the limit of ${maxBytes} bytes (sandbox.maxOutputBytes): return a smaller value, e.g. aggregate or slice it`,
+    data: { limit: maxBytes, characters },
   };
 }
 
@@ -76,10 +76,13 @@ export function fromReport(
     return { error: { kind: "runtime", name: "Error", message: "The sandbox returned a malformed report" } };
   }
   if (report.ok) {
-    if (typeof report.oversizedBytes === "number" && maxOutputBytes !== undefined) {
-      return { error: outputLimitError(report.oversizedBytes, maxOutputBytes) };
+    if (typeof report.oversizedChars === "number" && maxOutputBytes !== undefined) {
+      return { error: outputLimitError(report.oversizedChars, maxOutputBytes) };
     }
     const json = optionalString(report.json);
+    if (json !== undefined && maxOutputBytes !== undefined && json.length > maxOutputBytes) {
+      return { error: outputLimitError(json.length, maxOutputBytes) };
+    }
     return json === undefined ? {} : { result: JSON.parse(json) };
   }
   const raw = isRecord(report.error) ? report.error : {};

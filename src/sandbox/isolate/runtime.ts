@@ -21,7 +21,7 @@ export interface IsolateRuntimeOptions {
 /**
  * The `isolate` sandbox tier: each execution runs in its own fresh V8 isolate
  * (isolated-vm) with a memory limit, a wall-clock watchdog, and no globals
- * but the built-ins, `tools`, `searchTools`, `console` and `context`.
+ * but the built-ins and the sandbox's own (shared/globals/catalog.ts).
  */
 export class IsolateRuntime implements SandboxRuntime {
   readonly name = "isolate";

@@ -618,6 +618,19 @@ export function describeRuntimeContract(label: string, runtime: SandboxRuntime):
       assert.ok(bytes <= 65_536, `${bytes} bytes of logs`);
     });
 
+    it("returns a 30 MiB value near the memory limit as a LimitError, leaving the host running", async () => {
+      const result = await run("return 'w'.repeat(30 * 1024 * 1024);", { maxOutputBytes: 4 * 1024 * 1024 });
+      // The value and its JSON fill a 64 MB heap: a tier may run out of memory first, never take the host down.
+      if (result.error?.kind === "memory") assert.equal(result.error.name, "MemoryError");
+      else assert.equal(result.error?.code, "limit.output_bytes");
+      assert.equal((await run("return 1;")).result, 1);
+      const roomy = await run("return 'w'.repeat(30 * 1024 * 1024);", {
+        memoryMb: 256,
+        maxOutputBytes: 4 * 1024 * 1024,
+      });
+      assert.equal(roomy.error?.code, "limit.output_bytes");
+    });
+
     it("measures a returned value over maxOutputBytes inside the sandbox and returns only its size", async () => {
       const result = await run("return 'é'.repeat(3 * 1024 * 1024);", {
         memoryMb: 256,
@@ -627,8 +640,9 @@ export function describeRuntimeContract(label: string, runtime: SandboxRuntime):
       assert.equal("result" in result, false);
       assert.equal(result.error?.name, "LimitError");
       assert.equal(result.error?.code, "limit.output_bytes");
-      // Two bytes per é, two quotes.
-      assert.deepEqual(result.error?.data, { limit: 1024 * 1024, bytes: 6 * 1024 * 1024 + 2 });
+      // Its characters, two quotes included, counted inside: each is at least one byte.
+      assert.deepEqual(result.error?.data, { limit: 1024 * 1024, characters: 3 * 1024 * 1024 + 2 });
+      assert.match(result.error?.message ?? "", /3145730 characters of JSON/);
       const small = await run("return 'é'.repeat(100);", { maxOutputBytes: 1024 });
       assert.equal(small.result, "é".repeat(100));
     });
