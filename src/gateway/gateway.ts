@@ -379,6 +379,7 @@ export class Gateway {
       memoryMb: sandbox.memoryMb,
       maxLogBytes: sandbox.maxLogBytes,
       maxResultBytes: sandbox.maxResultBytes,
+      maxOutputBytes: sandbox.maxOutputBytes,
       context: request.context,
       ...(request.signal && { signal: request.signal }),
     });

@@ -115,6 +115,8 @@ export interface RunOptions {
   maxResultBytes?: number | undefined;
   /** Cap on the total size of captured logs, in bytes. */
   maxLogBytes: number;
+  /** Bytes of JSON the returned value may have; a larger one is measured inside the sandbox and becomes a LimitError. */
+  maxOutputBytes?: number | undefined;
   /** JSON value visible as the global `context`. */
   context?: unknown;
   /** Aborted when the caller gives up (e.g. the MCP request was cancelled). */

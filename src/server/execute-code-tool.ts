@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Catalog } from "../catalog/catalog.ts";
+import { SANDBOX_GLOBALS } from "../sandbox/shared/globals/catalog.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 import { summarizeServers } from "./servers-summary.ts";
 
@@ -16,12 +17,18 @@ export const executeCodeInput = {
   strategy: z.enum(["auto", "truncate", "sample", "summarize"]).optional(),
 };
 
+/** The sandbox's globals besides `tools`, from their one definition, as one short list. */
+function globalsLine(): string {
+  const listed = SANDBOX_GLOBALS.filter((global) => global.name !== "tools" && global.group !== "internal");
+  return listed.map((global) => `\`${global.name}\``).join(", ");
+}
+
 /** The tool description: how to write code for it, and the servers in one line each. */
 export function executeCodeDescription(catalog: Catalog, statuses: readonly UpstreamStatus[]): string {
   return [
     "Run a TypeScript program that calls the tools of the servers below in a sandbox; only its logs and return value come back.",
     "Call tools as `await tools.<server>.<tool>({...})` (search_tools finds them, describe_tools shows their types). A tool returns its structured output, else its JSON or text. Failures throw ToolError; bad arguments throw ValidationError.",
-    'Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. Also there: `searchTools(query)`, `workspace` (session files), `import { f } from "skills/<name>"`. No network or timers.',
+    `Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. Also there: ${globalsLine()}, \`import { f } from "skills/<name>"\`. No network or timers.`,
     "Servers, as tools.<server> (tool count):",
     ...summarizeServers(catalog, statuses),
   ].join("\n");

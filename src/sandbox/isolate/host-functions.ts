@@ -1,4 +1,6 @@
+import { randomFillSync } from "node:crypto";
 import ivm from "isolated-vm";
+import { MAX_RANDOM_BYTES } from "../shared/globals/crypto.ts";
 import { createHostCalls, type HostCallsOptions, type HostReply } from "../shared/host-calls.ts";
 
 export type { HostReply } from "../shared/host-calls.ts";
@@ -13,11 +15,22 @@ export interface HostFunctions {
     | ivm.Reference<(query: unknown, limit: unknown, minScore: unknown) => Promise<HostReply>>
     | undefined;
   log: ivm.Callback<(level: unknown, message: unknown) => void>;
+  /** Fresh random bytes for `crypto`, copied into the isolate (the isolate tier has no source of its own). */
+  random: ivm.Callback<(length: unknown) => Uint8Array>;
   /** Workspace and skill operations. */
   op: ivm.Reference<(name: unknown, argsJson: unknown) => Promise<HostReply>>;
   /** Bytes of results sent into the isolate so far. */
   bytesIn(): number;
   release(): void;
+}
+
+/** `length` random bytes; the length comes from the sandbox, so it is checked. */
+function randomBytes(length: unknown): Uint8Array {
+  const size =
+    typeof length === "number" && Number.isInteger(length) && length > 0
+      ? Math.min(length, MAX_RANDOM_BYTES)
+      : 0;
+  return randomFillSync(new Uint8Array(size));
 }
 
 /** Builds the host side of the bridge for one run, as isolated-vm references. */
@@ -30,6 +43,7 @@ export function createHostFunctions(options: HostFunctionsOptions): HostFunction
     call: callReference,
     search: searchReference,
     log: new ivm.Callback(host.log),
+    random: new ivm.Callback(randomBytes),
     op: opReference,
     bytesIn: host.bytesIn,
     release() {

@@ -5,7 +5,7 @@ import { PRELUDE_FILE_NAME, PRELUDE_SOURCE } from "./prelude.ts";
 export interface PreparedIsolate {
   isolate: ivm.Isolate;
   context: ivm.Context;
-  /** The prelude's `start(agent, call, search, log, toolsJson, contextJson, maxLogChars, op)`. */
+  /** The prelude's `start(agent, call, search, log, toolsJson, contextJson, limitsJson, op, random)`. */
   start: ivm.Reference<(...args: unknown[]) => Promise<unknown>>;
 }
 
@@ -19,12 +19,26 @@ function disposeQuietly(isolate: ivm.Isolate): void {
   }
 }
 
+/**
+ * V8's code cache of the prelude, made by the first isolate and reused by the
+ * next (V8 checks it matches the source and flags, else compiles afresh): most
+ * of preparing an isolate is compiling the prelude.
+ */
+let preludeCache: ivm.ExternalCopy<ArrayBuffer> | undefined;
+
 /** Creates an isolate, a context and runs the prelude in it. */
 export async function prepareIsolate(memoryMb: number): Promise<PreparedIsolate> {
   const isolate = new ivm.Isolate({ memoryLimit: memoryMb });
   try {
     const context = await isolate.createContext();
-    const prelude = await isolate.compileScript(PRELUDE_SOURCE, { filename: PRELUDE_FILE_NAME });
+    // Compiled before any agent code exists in this isolate: the cache holds only the prelude's code.
+    const prelude = (await isolate.compileScript(PRELUDE_SOURCE, {
+      filename: PRELUDE_FILE_NAME,
+      ...(preludeCache !== undefined ? { cachedData: preludeCache } : { produceCachedData: true }),
+    })) as ivm.Script & ivm.CachedDataResult & { cachedDataRejected?: boolean };
+    if (prelude.cachedDataRejected === true) preludeCache = undefined;
+    else if (preludeCache === undefined && prelude.cachedData !== undefined)
+      preludeCache = prelude.cachedData;
     const start = (await prelude.run(context, { reference: true })) as PreparedIsolate["start"];
     prelude.release();
     return { isolate, context, start };

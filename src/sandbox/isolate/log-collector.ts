@@ -2,6 +2,10 @@ import type { LogEntry, LogLevel } from "../types.ts";
 
 const LEVELS: ReadonlySet<string> = new Set<LogLevel>(["log", "info", "warn", "error", "debug"]);
 
+/** The note the prelude ends a console call with when it cut it to the room left. */
+const CUT_IN_SANDBOX = /… \(\d+ more characters\)$/;
+const CUT_NOTE_CHARS = 40;
+
 /** Marker entry appended once the cap is reached. */
 export function truncationMarker(maxBytes: number): LogEntry {
   return { level: "warn", message: `[logs truncated: the ${maxBytes}-byte limit was reached]` };
@@ -47,10 +51,16 @@ export class LogCollector {
     if (this.#usedBytes + size <= this.#maxBytes) {
       this.#usedBytes += size;
       this.#entries.push({ level: safeLevel, message: text });
+      // The sandbox cut this call to the room left (prelude.ts): the cap is reached.
+      if (CUT_IN_SANDBOX.test(text.slice(-CUT_NOTE_CHARS))) this.#close();
       return;
     }
     const room = this.#maxBytes - this.#usedBytes - 1;
     if (room > 0) this.#entries.push({ level: safeLevel, message: cutToBytes(text, room) });
+    this.#close();
+  }
+
+  #close(): void {
     this.#entries.push(truncationMarker(this.#maxBytes));
     this.#usedBytes = this.#maxBytes;
     this.#truncated = true;

@@ -9,8 +9,18 @@
  * replaces `JSON` or `Object` only breaks its own run.
  */
 
+import { BUNDLE_GLOBAL_NAME } from "../shared/globals/bundle-name.ts";
+import { SANDBOX_GLOBALS as SANDBOX_GLOBAL_DEFINITIONS } from "../shared/globals/catalog.ts";
+import { SANDBOX_GLOBALS_SOURCE } from "./sandbox-globals.generated.ts";
+
 /** File name of the prelude in isolate stacks; its frames are stripped from reports. */
 export const PRELUDE_FILE_NAME = "toolscript:prelude";
+
+/**
+ * Longest string of an error report (message, stack, name, code, thrown value)
+ * copied out of the sandbox; the rest is cut inside it, with a note of its length.
+ */
+export const MAX_REPORT_CHARS = 16 * 1024;
 
 /** Globals the prelude removes: no use to agents, and extra attack surface (wasm JIT, shared memory). */
 export const REMOVED_GLOBALS = ["WebAssembly", "SharedArrayBuffer", "Atomics"] as const;
@@ -22,18 +32,10 @@ export const SKILL_IMPORT_FUNCTION = "__toolscript_import";
 export const SKILL_FILE_PREFIX = "skills/";
 
 /** Globals the sandbox adds to the standard built-ins (`searchTools` only when the bridge offers search). */
-export const SANDBOX_GLOBALS = [
-  "tools",
-  "searchTools",
-  "context",
-  "console",
-  "workspace",
-  "ToolError",
-  "PolicyError",
-  "ValidationError",
-  "WorkspaceError",
+export const SANDBOX_GLOBALS: readonly string[] = [
+  ...SANDBOX_GLOBAL_DEFINITIONS.map((global) => global.name),
   SKILL_IMPORT_FUNCTION,
-] as const;
+];
 
 /** The `workspace` global (bytes as base64 over the bridge) and skill modules; spliced into the prelude below. */
 const WORKSPACE_AND_SKILLS = `
@@ -191,6 +193,7 @@ const WORKSPACE_AND_SKILLS = `
 
 export const PRELUDE_SOURCE = `"use strict";
 (function () {
+  const MAX_REPORT_CHARS = ${MAX_REPORT_CHARS};
   const g = globalThis;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -208,6 +211,9 @@ export const PRELUDE_SOURCE = `"use strict";
   const Uint16ArrayClass = Uint16Array;
   const ArrayBufferClass = ArrayBuffer;
   const fromCharCode = String.fromCharCode;
+  // Captured, so agent code that replaces String.prototype.slice cannot make the host copy a huge string.
+  const callOf = Function.prototype.call;
+  const sliceString = callOf.bind(String.prototype.slice);
   const indirectEval = g.eval;
   const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -217,33 +223,14 @@ export const PRELUDE_SOURCE = `"use strict";
     defineProperty(g, name, { value, writable: true, configurable: true, enumerable: false });
   }
 
-  function makeErrorClass(name) {
-    const ErrorType = class extends ErrorClass {
-      constructor(message, options) {
-        super(message, options !== undefined && options !== null && "cause" in options ? { cause: options.cause } : undefined);
-        if (options !== undefined && options !== null) {
-          this.code = options.code;
-          this.data = options.data;
-        }
-      }
-    };
-    defineProperty(ErrorType, "name", { value: name });
-    defineProperty(ErrorType.prototype, "name", { value: name, writable: true, configurable: true });
-    return ErrorType;
-  }
-  const ToolError = makeErrorClass("ToolError");
-  const PolicyError = makeErrorClass("PolicyError");
-  const ValidationError = makeErrorClass("ValidationError");
+  // ---- the globals defined in shared/globals/ (web standards the runtime lacks, the error classes) ----
+  let hostRandom;
+${SANDBOX_GLOBALS_SOURCE.replace(/^"use strict";\n/, "")}
+  const installed = ${BUNDLE_GLOBAL_NAME}.installGlobals(define, () => hostRandom);
+  const ToolError = installed.errors.ToolError;
+  const PolicyError = installed.errors.PolicyError;
   const HOST_ERRORS = create(null);
-  HOST_ERRORS.ToolError = ToolError;
-  HOST_ERRORS.PolicyError = PolicyError;
-  HOST_ERRORS.ValidationError = ValidationError;
-  define("ToolError", ToolError);
-  define("PolicyError", PolicyError);
-  define("ValidationError", ValidationError);
-  const WorkspaceError = makeErrorClass("WorkspaceError");
-  HOST_ERRORS.WorkspaceError = WorkspaceError;
-  define("WorkspaceError", WorkspaceError);
+  for (const name of keys(installed.errors)) HOST_ERRORS[name] = installed.errors[name];
 
   // The one run this isolate serves; set by start().
   let hostCall;
@@ -253,6 +240,29 @@ export const PRELUDE_SOURCE = `"use strict";
   let logCharsLeft = 0;
   // Skills imported by this run: name -> { module, ready }.
   let skillModules = new MapClass();
+
+  // ---- huge values are cut here, before they are copied out of the sandbox ----
+  // No loop over a value's characters: JIT-compiling one in an isolate at its heap limit can end the host process.
+  const ASCII_ONLY = /^[\u0000-\u007f]*$/;
+  const testOf = callOf.bind(RegExp.prototype.test);
+  function cutNote(total, kept) {
+    return "… (" + (total - kept) + " more characters)";
+  }
+  /** The start of text in at most maxBytes UTF-8 bytes, note included, with how much was left out. */
+  function cutToBytes(text, maxBytes) {
+    const total = text.length;
+    const budget = maxBytes - 40;
+    // No room for a note: the log collector cuts this short start and marks the cut.
+    if (budget <= 0) return sliceString(text, 0, maxBytes > 0 ? maxBytes + 1 : 1);
+    let kept = sliceString(text, 0, budget);
+    // Characters past ASCII take up to 3 bytes each (a surrogate pair 4 for 2).
+    if (!testOf(ASCII_ONLY, kept)) kept = sliceString(text, 0, (budget / 3) | 0);
+    return kept.length >= total ? text : kept + cutNote(total, kept.length);
+  }
+  /** A string for a report: at most MAX_REPORT_CHARS characters, noting how long it was. */
+  function capReport(text) {
+    return text.length <= MAX_REPORT_CHARS ? text : sliceString(text, 0, MAX_REPORT_CHARS) + cutNote(text.length, MAX_REPORT_CHARS);
+  }
 
   // ---- console: each call is formatted here and sent as one string ----
   function inspectReplacer(seen) {
@@ -297,8 +307,10 @@ export const PRELUDE_SOURCE = `"use strict";
       if (hostLog === undefined || logCharsLeft < 0) return;
       let message = "";
       for (let index = 0; index < args.length; index += 1) message += (index === 0 ? "" : " ") + inspect(args[index]);
+      // Only what fits in the log budget leaves the sandbox: a 100 MB string is cut here, not copied out.
+      const room = logCharsLeft - 1;
       logCharsLeft -= message.length + 1;
-      hostLog(level, message);
+      hostLog(level, message.length * 3 <= room ? message : cutToBytes(message, room));
     };
   }
   define("console", freeze(consoleObject));
@@ -453,35 +465,54 @@ ${WORKSPACE_AND_SKILLS}
         } catch (ignored) {
           dataJson = undefined;
         }
+        const name = StringOf(error.name);
+        const message = StringOf(error.message);
+        // The stack is formatted when first read, from the message as it is then: cut first, it never holds the whole.
+        if (message.length > MAX_REPORT_CHARS) {
+          try {
+            error.message = capReport(message);
+          } catch (ignored) {
+            // A frozen error keeps its message; its stack is cut below instead.
+          }
+        }
+        const stack = typeof error.stack === "string" ? error.stack : undefined;
         return {
           kind: error instanceof ToolError ? "tool" : error instanceof PolicyError ? "policy" : "runtime",
-          name: StringOf(error.name),
-          message: StringOf(error.message),
-          stack: typeof error.stack === "string" ? error.stack : undefined,
-          code: error.code === undefined ? undefined : StringOf(error.code),
-          dataJson: typeof dataJson === "string" ? dataJson : undefined,
+          name: capReport(name),
+          message: capReport(message),
+          stack: stack === undefined ? undefined : capReport(stack),
+          code: error.code === undefined ? undefined : capReport(StringOf(error.code)),
+          // Cut JSON would not parse: data too large to report is left out.
+          dataJson: typeof dataJson === "string" && dataJson.length <= MAX_REPORT_CHARS ? dataJson : undefined,
         };
       }
-      return { kind: "runtime", name: "Error", message: "Uncaught " + inspect(error) };
+      return { kind: "runtime", name: "Error", message: "Uncaught " + capReport(inspect(error)) };
     } catch (ignored) {
       return { kind: "runtime", name: "Error", message: "Uncaught error that could not be described" };
     }
   }
 
-  return async function start(agent, call, search, log, toolsJson, contextJson, maxLogChars, op) {
+  return async function start(agent, call, search, log, toolsJson, contextJson, limitsJson, op, random) {
+    const limits = parse(limitsJson);
+    hostRandom = random;
     hostCall = call;
     hostSearch = search;
     hostLog = log;
     hostOp = op;
     skillModules = new MapClass();
-    logCharsLeft = maxLogChars;
+    logCharsLeft = limits.maxLogBytes;
     define("tools", buildTools(parse(toolsJson)));
     define("context", contextJson === undefined ? {} : parse(contextJson));
     if (search !== undefined) define("searchTools", searchTools);
     try {
       const value = await agent();
       if (value === undefined) return { ok: true };
-      return { ok: true, json: toJson(value, "The returned value", "result") };
+      const json = toJson(value, "The returned value", "result");
+      const max = limits.maxOutputBytes;
+      // Each character is at least one byte: a value over the limit never leaves the sandbox, only its length does.
+      // One that may still fit is at most max characters, and the host measures its bytes.
+      if (typeof max === "number" && json.length > max) return { ok: true, oversizedChars: json.length };
+      return { ok: true, json };
     } catch (error) {
       return { ok: false, error: describe(error) };
     }

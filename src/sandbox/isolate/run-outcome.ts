@@ -1,12 +1,13 @@
 import type { ExecutionError, ExecutionErrorKind } from "../types.ts";
 import { type AgentPositions, mapAgentStack, mapCompileMessage } from "./agent-stack.ts";
+import { MAX_REPORT_CHARS } from "./prelude.ts";
 
 /** Why a run stopped before the agent's code finished. */
 export type EndReason = "timeout" | "aborted" | "closed";
 
 /** What the prelude's `start` resolves to (copied out of the isolate, so checked). */
 export type StartReport =
-  | { ok: true; json?: string }
+  | { ok: true; json?: string; oversizedChars?: number }
   | {
       ok: false;
       error: {
@@ -27,6 +28,25 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function optionalString(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/** A report's string as the prelude cuts it; cut again here should a sandbox send more. */
+function reportString(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  // The prelude's own cut ends in a note of its length: room is left for it.
+  if (value.length <= MAX_REPORT_CHARS + 64) return value;
+  return `${value.slice(0, MAX_REPORT_CHARS)}… (${value.length - MAX_REPORT_CHARS} more characters)`;
+}
+
+/** The error of a returned value over `sandbox.maxOutputBytes`, measured (in characters) inside the sandbox. */
+export function outputLimitError(characters: number, maxBytes: number): ExecutionError {
+  return {
+    kind: "runtime",
+    name: "LimitError",
+    code: "limit.output_bytes",
+    message: `the returned value is ${characters} characters of JSON (at least as many bytes), over the limit of ${maxBytes} bytes (sandbox.maxOutputBytes): return a smaller value, e.g. aggregate or slice it`,
+    data: { limit: maxBytes, characters },
+  };
 }
 
 function parseJson(json: string | undefined): unknown {
@@ -50,26 +70,33 @@ function withPosition(
 export function fromReport(
   report: unknown,
   positions: AgentPositions,
+  maxOutputBytes?: number,
 ): { result?: unknown; error?: ExecutionError } {
   if (!isRecord(report) || typeof report.ok !== "boolean") {
     return { error: { kind: "runtime", name: "Error", message: "The sandbox returned a malformed report" } };
   }
   if (report.ok) {
+    if (typeof report.oversizedChars === "number" && maxOutputBytes !== undefined) {
+      return { error: outputLimitError(report.oversizedChars, maxOutputBytes) };
+    }
     const json = optionalString(report.json);
+    if (json !== undefined && maxOutputBytes !== undefined && json.length > maxOutputBytes) {
+      return { error: outputLimitError(json.length, maxOutputBytes) };
+    }
     return json === undefined ? {} : { result: JSON.parse(json) };
   }
   const raw = isRecord(report.error) ? report.error : {};
   const kind = typeof raw.kind === "string" && REPORTED_KINDS.has(raw.kind) ? raw.kind : "runtime";
   const error: ExecutionError = {
     kind: kind as ExecutionErrorKind,
-    name: optionalString(raw.name) ?? "Error",
-    message: optionalString(raw.message) ?? "",
+    name: reportString(raw.name) ?? "Error",
+    message: reportString(raw.message) ?? "",
   };
-  const code = optionalString(raw.code);
+  const code = reportString(raw.code);
   const data = parseJson(optionalString(raw.dataJson));
   if (code !== undefined) error.code = code;
   if (data !== undefined) error.data = data;
-  const stack = optionalString(raw.stack);
+  const stack = reportString(raw.stack);
   if (stack === undefined) return { error };
   const mapped = mapAgentStack(stack, positions);
   return { error: withPosition({ ...error, stack: mapped.stack }, mapped.position) };

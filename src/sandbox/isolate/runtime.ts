@@ -21,7 +21,7 @@ export interface IsolateRuntimeOptions {
 /**
  * The `isolate` sandbox tier: each execution runs in its own fresh V8 isolate
  * (isolated-vm) with a memory limit, a wall-clock watchdog, and no globals
- * but the built-ins, `tools`, `searchTools`, `console` and `context`.
+ * but the built-ins and the sandbox's own (shared/globals/catalog.ts).
  */
 export class IsolateRuntime implements SandboxRuntime {
   readonly name = "isolate";
@@ -49,7 +49,7 @@ export class IsolateRuntime implements SandboxRuntime {
   async #execute(options: RunOptions, logs: LogCollector): Promise<Outcome> {
     const start = runInputs(options, this.#closed);
     if ("error" in start) return start;
-    const { toolsJson, contextJson } = start;
+    const { toolsJson, contextJson, limitsJson } = start;
 
     const positions = new AgentPositions(options.sourceMap);
     const prepared = await this.#pool.acquire(options.memoryMb);
@@ -93,12 +93,13 @@ export class IsolateRuntime implements SandboxRuntime {
         host.log,
         toolsJson,
         contextJson,
-        options.maxLogBytes,
+        limitsJson,
         host.op,
+        host.random,
       ];
       const report = await start.apply(undefined, args, { result: { promise: true, copy: true } });
       settled = true;
-      return { ...fromReport(report, positions), toolResultBytes: host.bytesIn() };
+      return { ...fromReport(report, positions, options.maxOutputBytes), toolResultBytes: host.bytesIn() };
     } catch (error) {
       settled = true;
       return {

@@ -7,8 +7,23 @@ import type { ProcessExit } from "./sandbox-process.ts";
 
 export { failure, type Outcome };
 
-/** V8's words when the heap limit or the memory rlimit is reached. */
-const OUT_OF_MEMORY = /out of memory|heap limit|allocation failed|Unable to grow instance memory/i;
+/** V8's and Rust's words when the heap limit or the memory rlimit is reached. */
+const OUT_OF_MEMORY =
+  /out of memory|heap limit|allocation failed|memory allocation of \d+ bytes failed|Unable to grow instance memory|Cannot allocate memory|Failed to reserve/i;
+/**
+ * How a process ends when memory runs out and nothing could be written: V8's
+ * fatal error traps, Rust's allocation failure aborts, the kernel's OOM killer
+ * kills. Bubblewrap passes a signal on as exit code 128 + its number. The host's
+ * own kills are told apart before this is consulted (`ended`, `violation`).
+ */
+const OUT_OF_MEMORY_SIGNALS: ReadonlySet<string> = new Set(["SIGTRAP", "SIGABRT", "SIGKILL"]);
+const OUT_OF_MEMORY_CODES: ReadonlySet<number> = new Set([128 + 5, 128 + 6, 128 + 9]);
+
+function outOfMemory(exit: ProcessExit): boolean {
+  if (OUT_OF_MEMORY.test(exit.stderr)) return true;
+  if (exit.signal !== null) return OUT_OF_MEMORY_SIGNALS.has(exit.signal);
+  return exit.code !== null && OUT_OF_MEMORY_CODES.has(exit.code);
+}
 const FRAME_LINE = /^\s+at /;
 /** Frames of Deno's own scripts or the runner, should agent code have replaced the stack formatter. */
 const HOST_FRAME = /file:|ext:|node:|\/toolscript\/|toolscript-process-/;
@@ -32,7 +47,7 @@ function scrubStack(stack: unknown): unknown {
 }
 
 /** The result or error of a `done` report; the report comes from the sandbox, so it is checked. */
-export function fromDone(report: unknown, positions: AgentPositions): Outcome {
+export function fromDone(report: unknown, positions: AgentPositions, maxOutputBytes?: number): Outcome {
   let checked = report;
   if (typeof report === "object" && report !== null && "error" in report) {
     const error = (report as { error: unknown }).error;
@@ -40,7 +55,7 @@ export function fromDone(report: unknown, positions: AgentPositions): Outcome {
       checked = { ...report, error: { ...error, stack: scrubStack((error as { stack?: unknown }).stack) } };
     }
   }
-  const outcome = fromReport(checked, positions);
+  const outcome = fromReport(checked, positions, maxOutputBytes);
   const error = outcome.error;
   // An ArrayBuffer or wasm memory refused by the rlimit surfaces as a RangeError the code did not catch.
   if (error?.kind === "runtime" && error.name === "RangeError" && OUT_OF_MEMORY.test(error.message)) {
@@ -84,7 +99,7 @@ export function fromExit(
   if (exit.violation !== undefined) {
     return { kind: "runtime", name: "Error", message: `Sandbox failure: ${exit.violation}` };
   }
-  if (OUT_OF_MEMORY.test(exit.stderr)) return { ...MEMORY_ERROR };
+  if (outOfMemory(exit)) return { ...MEMORY_ERROR };
   const status = exit.signal === null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
   return {
     kind: "runtime",

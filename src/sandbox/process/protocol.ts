@@ -13,7 +13,8 @@ export type HostMessage =
       code: string;
       toolsJson: string;
       contextJson?: string;
-      maxLogChars: number;
+      /** The run's limits as JSON: `{ maxLogBytes, maxOutputBytes }`. */
+      limitsJson: string;
       search: boolean;
     }
   | { type: "reply"; id: number; reply: HostReply };

@@ -159,7 +159,7 @@ async function run(message) {
     send({ type: "compileError", name: StringOf(error && error.name), message: StringOf(error && error.message) });
     exit(0);
   }
-  const report = await start(agent, hostCall, message.search ? hostSearch : undefined, hostLog, message.toolsJson, message.contextJson, message.maxLogChars, hostOp);
+  const report = await start(agent, hostCall, message.search ? hostSearch : undefined, hostLog, message.toolsJson, message.contextJson, message.limitsJson, hostOp);
   send({ type: "done", report });
   exit(0);
 }

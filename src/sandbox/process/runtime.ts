@@ -92,7 +92,7 @@ export class ProcessRuntime implements SandboxRuntime {
   async #execute(options: RunOptions, logs: LogCollector): Promise<Outcome> {
     const start = runInputs(options, this.#closed);
     if ("error" in start) return start;
-    const { toolsJson, contextJson } = start;
+    const { toolsJson, contextJson, limitsJson } = start;
     const child = await this.#pool.acquire(options.memoryMb);
     if (this.#closed) {
       child.kill();
@@ -138,7 +138,7 @@ export class ProcessRuntime implements SandboxRuntime {
           host.log(message.level, message.message);
           break;
         case "done":
-          finish(fromDone(message.report, positions));
+          finish(fromDone(message.report, positions, options.maxOutputBytes));
           break;
         case "compileError":
           finish({ error: fromCompileError(message.name, message.message, options.code, positions) });
@@ -158,7 +158,7 @@ export class ProcessRuntime implements SandboxRuntime {
           code: options.code,
           toolsJson,
           ...(contextJson === undefined ? {} : { contextJson }),
-          maxLogChars: options.maxLogBytes,
+          limitsJson,
           search: host.search !== undefined,
         });
       const outcome = await done;

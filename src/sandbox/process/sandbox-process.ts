@@ -12,7 +12,7 @@ const CLOSE_GRACE_MS = 1_000;
 export interface ProcessExit {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** The start of what the child wrote to stderr. */
+  /** The start and the end of what the child wrote to stderr. */
   stderr: string;
   /** Set when the host killed the child for breaking the protocol. */
   violation?: string;
@@ -29,6 +29,8 @@ export class SandboxProcess {
   #chunks: Buffer[] = [];
   #buffered = 0;
   #stderr = "";
+  /** The last stderr past the first MAX_STDERR_CHARS: V8 writes its fatal error after its GC trace. */
+  #stderrTail = "";
   #violation: string | undefined;
   #exited = false;
   #reaped = false;
@@ -53,7 +55,8 @@ export class SandboxProcess {
       const finish = (code: number | null, signal: NodeJS.Signals | null): void => {
         if (this.#exited) return;
         this.#exited = true;
-        const exit: ProcessExit = { code, signal, stderr: this.#stderr };
+        const stderr = this.#stderrTail === "" ? this.#stderr : `${this.#stderr}\n…\n${this.#stderrTail}`;
+        const exit: ProcessExit = { code, signal, stderr };
         if (this.#violation !== undefined) exit.violation = this.#violation;
         resolve(exit);
       };
@@ -84,6 +87,7 @@ export class SandboxProcess {
     this.#child.stderr?.setEncoding("utf8");
     this.#child.stderr?.on("data", (text: string) => {
       if (this.#stderr.length < MAX_STDERR_CHARS) this.#stderr += text.slice(0, MAX_STDERR_CHARS);
+      else this.#stderrTail = (this.#stderrTail + text.slice(-MAX_STDERR_CHARS)).slice(-MAX_STDERR_CHARS);
     });
   }
 

@@ -159,7 +159,13 @@ async function probe(command: SandboxCommand, bubblewrap: boolean): Promise<void
         if (message.type === "done") resolve(message.report);
       });
       void child.exited.then(() => reject(new Error("the sandbox process ended without a result")));
-      child.send({ type: "run", code: "return 1 + 1", toolsJson: "{}", maxLogChars: 100, search: false });
+      child.send({
+        type: "run",
+        code: "return 1 + 1",
+        toolsJson: "{}",
+        limitsJson: '{"maxLogBytes":100}',
+        search: false,
+      });
     });
     const ok = typeof report === "object" && report !== null && (report as { json?: unknown }).json === "2";
     if (!ok) throw new Error(`unexpected answer ${JSON.stringify(report)}`);

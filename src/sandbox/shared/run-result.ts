@@ -15,12 +15,18 @@ export function failure(kind: ExecutionError["kind"], name: string, message: str
 export function runInputs(
   options: RunOptions,
   closed: boolean,
-): { toolsJson: string; contextJson: string | undefined } | (Outcome & { error: ExecutionError }) {
+):
+  | { toolsJson: string; contextJson: string | undefined; limitsJson: string }
+  | (Outcome & { error: ExecutionError }) {
   if (closed) return { error: { kind: "runtime", name: "Error", message: "The sandbox runtime is closed" } };
   if (options.signal?.aborted)
     return { error: { kind: "runtime", name: "AbortError", message: "Execution was cancelled" } };
   try {
     return {
+      limitsJson: JSON.stringify({
+        maxLogBytes: options.maxLogBytes,
+        maxOutputBytes: options.maxOutputBytes,
+      }),
       toolsJson: JSON.stringify(options.tools),
       contextJson: options.context === undefined ? undefined : JSON.stringify(options.context),
     };

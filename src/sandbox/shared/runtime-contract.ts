@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { createExecutionBridge } from "../../bridge/execution-bridge.ts";
+import type { Upstream } from "../../bridge/types.ts";
+import { Catalog } from "../../catalog/catalog.ts";
 import { compileProgram } from "../../compile/compile.ts";
 import { compileSkillModule } from "../../skills/skill-module.ts";
 import { FakeBridge, hostError } from "../fake-bridge.ts";
+import { MAX_REPORT_CHARS } from "../isolate/prelude.ts";
 import type {
   ExecutionResult,
   HostBridge,
@@ -11,6 +15,7 @@ import type {
   SandboxRuntime,
   SandboxSkillModule,
 } from "../types.ts";
+import { SANDBOX_GLOBALS } from "./globals/catalog.ts";
 
 /** A workspace in a Map, failing like the real one (errors named WorkspaceError with a code). */
 function memoryWorkspace(): NonNullable<HostBridge["workspace"]> {
@@ -396,6 +401,258 @@ export function describeRuntimeContract(label: string, runtime: SandboxRuntime):
       });
       assert.equal(result.error?.kind, "syntax");
       assert.equal(result.error?.line, 2);
+    });
+  });
+
+  describe(`${label}: web globals and error classes, the same on every tier`, () => {
+    it("has every global of the one definition", async () => {
+      const bridge = new FakeBridge({}, async () => []);
+      const names = SANDBOX_GLOBALS.map((global) => global.name);
+      const result = await run(
+        `return ${JSON.stringify(names)}.filter((name) => typeof (globalThis as any)[name] === "undefined");`,
+        {
+          bridge,
+        },
+      );
+      assert.deepEqual(result.result, []);
+    });
+
+    it("parses URLs, with searchParams kept in step", async () => {
+      const result = await run(
+        [
+          'const u = new URL("../c/d?q=a+b&q=%C3%A9&x#frag", "https://User:pw@Example.COM:443/a/b");',
+          "const before = [u.href, u.origin, u.host, u.pathname, u.search, u.hash, u.username, u.searchParams.getAll('q')];",
+          'u.searchParams.set("x", "1 & 2");',
+          'u.searchParams.append("n", "é");',
+          "const params = new URLSearchParams({ a: '1', b: 'two words' });",
+          "params.sort();",
+          "let invalid = '';",
+          "try { new URL('no scheme'); } catch (e) { invalid = e instanceof TypeError ? 'TypeError' : String(e); }",
+          "return [before, u.href, params.toString(), [...params.keys()], invalid, URL.canParse('http://[::1]:80/')];",
+        ].join("\n"),
+      );
+      assert.equal(result.error, undefined, result.error?.message);
+      assert.deepEqual(result.result, [
+        [
+          "https://User:pw@example.com/c/d?q=a+b&q=%C3%A9&x#frag",
+          "https://example.com",
+          "example.com",
+          "/c/d",
+          "?q=a+b&q=%C3%A9&x",
+          "#frag",
+          "User",
+          ["a b", "é"],
+        ],
+        "https://User:pw@example.com/c/d?q=a+b&q=%C3%A9&x=1+%26+2&n=%C3%A9#frag",
+        "a=1&b=two+words",
+        ["a", "b"],
+        "TypeError",
+        true,
+      ]);
+    });
+
+    it("encodes and decodes UTF-8, non-ASCII and invalid bytes included", async () => {
+      const result = await run(
+        [
+          "const bytes = new TextEncoder().encode('aé€😀');",
+          "const decoder = new TextDecoder();",
+          "const split = decoder.decode(new Uint8Array([0xe2, 0x82]), { stream: true }) + decoder.decode(new Uint8Array([0xac]));",
+          "let fatal = '';",
+          "try { new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array([0xff])); } catch (e) { fatal = e.name; }",
+          "return [Array.from(bytes), new TextDecoder().decode(bytes), split, new TextDecoder().decode(new Uint8Array([0x61, 0xff, 0x62])), fatal];",
+        ].join("\n"),
+      );
+      assert.deepEqual(result.result, [
+        [0x61, 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80],
+        "aé€😀",
+        "€",
+        "a�b",
+        "TypeError",
+      ]);
+    });
+
+    it("has atob and btoa, throwing InvalidCharacterError on bad input", async () => {
+      const result = await run(
+        [
+          "const out = [btoa('hello\u00ff'), atob('aGVsbG//'), atob(' aGk '), atob('aGk')];",
+          "for (const bad of [() => atob('a'), () => atob('@@@@'), () => btoa('€')]) {",
+          "  try { bad(); out.push('no error'); } catch (e) { out.push([e.name, e instanceof DOMException, e instanceof Error]); }",
+          "}",
+          "return out;",
+        ].join("\n"),
+      );
+      assert.deepEqual(result.result, [
+        "aGVsbG//",
+        "helloÿ",
+        "hi",
+        "hi",
+        ["InvalidCharacterError", true, true],
+        ["InvalidCharacterError", true, true],
+        ["InvalidCharacterError", true, true],
+      ]);
+    });
+
+    it("structuredClone copies Maps, Sets, Dates, typed arrays and cycles, and refuses functions", async () => {
+      const result = await run(
+        [
+          "const shared = { n: 1 };",
+          "const source: any = { map: new Map([['k', shared]]), set: new Set([1, 2]), date: new Date(86400000), bytes: new Uint8Array([1, 2]), again: shared };",
+          "source.self = source;",
+          "const copy = structuredClone(source);",
+          "let refused = '';",
+          "try { structuredClone({ f() {} }); } catch (e) { refused = e.name; }",
+          "return [copy !== source, copy.self === copy, copy.map instanceof Map, copy.map.get('k') === copy.again, copy.map.get('k') !== shared,",
+          "  [...copy.set], copy.date instanceof Date, copy.date.getTime(), copy.bytes instanceof Uint8Array, Array.from(copy.bytes), refused];",
+        ].join("\n"),
+      );
+      assert.deepEqual(result.result, [
+        true,
+        true,
+        true,
+        true,
+        true,
+        [1, 2],
+        true,
+        86400000,
+        true,
+        [1, 2],
+        "DataCloneError",
+      ]);
+    });
+
+    it("crypto gives v4 UUIDs and fills arrays with random bytes, at most 65,536 at a time", async () => {
+      const result = await run(
+        [
+          "const uuids = new Set(Array.from({ length: 100 }, () => crypto.randomUUID()));",
+          "const pattern = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;",
+          "const bytes = new Uint8Array(65536);",
+          "const same = crypto.getRandomValues(bytes) === bytes;",
+          "const distinct = new Set(bytes).size;",
+          "const words = crypto.getRandomValues(new Uint32Array(4));",
+          "let tooMany = '';",
+          "try { crypto.getRandomValues(new Uint8Array(65537)); } catch (e) { tooMany = e.name; }",
+          "return [uuids.size, [...uuids].every((u) => pattern.test(u)), same, distinct > 200, words.length, tooMany];",
+        ].join("\n"),
+      );
+      assert.deepEqual(result.result, [100, true, true, true, 4, "QuotaExceededError"]);
+    });
+
+    it("has every documented error class; a LimitError from maxToolCalls is instanceof LimitError", async () => {
+      const catalog = new Catalog(["srv"]);
+      catalog.setServerTools("srv", [{ name: "ping", inputSchema: { type: "object" } }]);
+      const { bridge } = createExecutionBridge({
+        catalog,
+        maxToolCalls: 2,
+        upstream: {
+          callTool: async () => ({ content: [{ type: "text", text: "pong" }] }),
+        } as unknown as Upstream,
+      });
+      const result = await run(
+        [
+          "const names = ['ToolError', 'PolicyError', 'ValidationError', 'WorkspaceError', 'LimitError', 'BusyError'];",
+          "const classes = names.map((name) => { const C = (globalThis as any)[name]; const e = new C('m', { code: 'c', data: 1 }); return [typeof C, e instanceof Error, e.name, e.code, e.data]; });",
+          "const answers = [await tools.srv.ping({}), await tools.srv.ping({})];",
+          "try { await tools.srv.ping({}); return 'no limit'; } catch (e) {",
+          "  return [classes, answers, e instanceof LimitError, e instanceof ToolError, e.name, e.code, e.data];",
+          "}",
+        ].join("\n"),
+        { bridge, tools: { srv: { server: "srv", tools: { ping: "ping" } } } },
+      );
+      assert.equal(result.error, undefined, result.error?.message);
+      const [classes, answers, ...limit] = result.result as unknown[];
+      assert.deepEqual(
+        classes,
+        ["ToolError", "PolicyError", "ValidationError", "WorkspaceError", "LimitError", "BusyError"].map(
+          (name) => ["function", true, name, "c", 1],
+        ),
+      );
+      assert.deepEqual(answers, ["pong", "pong"]);
+      assert.deepEqual(limit, [true, false, "LimitError", "limit.tool_calls", { limit: 2 }]);
+    });
+  });
+
+  describe(`${label}: huge values stay in the sandbox`, () => {
+    const HUNDRED_MIB = 100 * 1024 * 1024;
+
+    it("cuts a 100 MiB error message, its stack and a thrown string before they leave the sandbox", async () => {
+      const options = { memoryMb: 512, timeoutMs: 30_000 };
+      for (const source of [
+        "throw new Error('x'.repeat(100 * 1024 * 1024));",
+        "throw 'x'.repeat(100 * 1024 * 1024);",
+        // Tampering with the intrinsics the cut relies on only breaks the agent's own run.
+        "String.prototype.slice = function () { return String(this); };\nthrow new Error('x'.repeat(100 * 1024 * 1024));",
+      ]) {
+        const result = await run(source, options);
+        assert.equal(result.error?.kind, "runtime", source);
+        const { message, stack } = result.error ?? { message: "" };
+        assert.ok(message.length <= MAX_REPORT_CHARS + 100, `message of ${message.length} characters`);
+        assert.match(message, /… \(\d+ more characters\)$/);
+        const more = Number(/\((\d+) more characters\)/.exec(message)?.[1]);
+        assert.ok(more >= HUNDRED_MIB - MAX_REPORT_CHARS, `says ${more} more characters`);
+        assert.ok(
+          (stack ?? "").length <= MAX_REPORT_CHARS + 100,
+          `stack of ${(stack ?? "").length} characters`,
+        );
+        assert.ok(JSON.stringify(result).length < 4 * MAX_REPORT_CHARS, "the whole result stays small");
+      }
+    });
+
+    it("cuts a 100 MiB log string to the log cap inside the sandbox, saying how long it was", async () => {
+      const result = await run(
+        "console.log('start');\nconsole.log('x'.repeat(100 * 1024 * 1024));\nconsole.log('after');\nreturn 1;",
+        { memoryMb: 512, timeoutMs: 30_000, maxLogBytes: 65_536 },
+      );
+      assert.equal(result.result, 1);
+      assert.equal(result.logs[0]?.message, "start");
+      const cut = result.logs[1]?.message ?? "";
+      assert.ok(cut.length > 60_000 && cut.length <= 65_536, `kept ${cut.length} characters`);
+      assert.match(cut, /… \(\d+ more characters\)$/);
+      const more = Number(/\((\d+) more characters\)/.exec(cut)?.[1]);
+      assert.equal(more + cut.indexOf("…"), HUNDRED_MIB);
+      assert.equal(result.logsTruncated, true);
+      assert.match(result.logs[2]?.message ?? "", /logs truncated/);
+      assert.equal(result.logs.length, 3, "nothing after the cut");
+      const bytes = result.logs
+        .slice(0, 2)
+        .reduce((sum, entry) => sum + Buffer.byteLength(entry.message) + 1, 0);
+      assert.ok(bytes <= 65_536, `${bytes} bytes of logs`);
+    });
+
+    it("returns a 30 MiB value near the memory limit as a LimitError, leaving the host running", async () => {
+      const result = await run("return 'w'.repeat(30 * 1024 * 1024);", { maxOutputBytes: 4 * 1024 * 1024 });
+      // The value and its JSON fill a 64 MB heap: a tier may run out of memory first, never take the host down.
+      if (result.error?.kind === "memory") assert.equal(result.error.name, "MemoryError");
+      else assert.equal(result.error?.code, "limit.output_bytes");
+      assert.equal((await run("return 1;")).result, 1);
+      const roomy = await run("return 'w'.repeat(30 * 1024 * 1024);", {
+        memoryMb: 256,
+        maxOutputBytes: 4 * 1024 * 1024,
+      });
+      assert.equal(roomy.error?.code, "limit.output_bytes");
+    });
+
+    it("measures a returned value over maxOutputBytes inside the sandbox and returns only its size", async () => {
+      const result = await run("return 'é'.repeat(3 * 1024 * 1024);", {
+        memoryMb: 256,
+        timeoutMs: 30_000,
+        maxOutputBytes: 1024 * 1024,
+      });
+      assert.equal("result" in result, false);
+      assert.equal(result.error?.name, "LimitError");
+      assert.equal(result.error?.code, "limit.output_bytes");
+      // Its characters, two quotes included, counted inside: each is at least one byte.
+      assert.deepEqual(result.error?.data, { limit: 1024 * 1024, characters: 3 * 1024 * 1024 + 2 });
+      assert.match(result.error?.message ?? "", /3145730 characters of JSON/);
+      const small = await run("return 'é'.repeat(100);", { maxOutputBytes: 1024 });
+      assert.equal(small.result, "é".repeat(100));
+    });
+  });
+
+  describe(`${label}: out of memory`, () => {
+    it("reports a heap that grows without end as kind memory, then runs the next program", async () => {
+      const result = await run("const a = []; for(;;) a.push(new Array(1e6).fill(1))", { timeoutMs: 30_000 });
+      assert.equal(result.error?.kind, "memory", result.error?.message);
+      assert.equal((await run("return 1 + 1;")).result, 2);
     });
   });
 

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { SANDBOX_GLOBALS_DECLARATION } from "../../../skills/sandbox-globals.ts";
+import { SANDBOX_GLOBALS_SOURCE } from "../../isolate/sandbox-globals.generated.ts";
+import { bundleSandboxGlobals, README_END, README_START, sandboxGlobalsTable } from "./bundle.ts";
+import { SANDBOX_GLOBALS } from "./catalog.ts";
+
+const REBUILD = "stale: run `node --import tsx scripts/build-sandbox-globals.ts` and commit the result";
+
+describe("the sandbox globals' one definition", () => {
+  it("is what the committed prelude bundle was built from", async () => {
+    assert.equal(
+      SANDBOX_GLOBALS_SOURCE,
+      await bundleSandboxGlobals(),
+      `sandbox-globals.generated.ts is ${REBUILD}`,
+    );
+  });
+
+  it("is what the README's table shows", () => {
+    const readme = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
+    const start = readme.indexOf(README_START);
+    const end = readme.indexOf(README_END);
+    assert.ok(start >= 0 && end > start, "README.md has the sandbox-globals markers");
+    assert.equal(
+      readme.slice(start + README_START.length, end).trim(),
+      sandboxGlobalsTable(),
+      `README.md's table is ${REBUILD}`,
+    );
+  });
+
+  it("declares every global but `tools` (the catalog's) for skills, once", () => {
+    for (const global of SANDBOX_GLOBALS) {
+      if (global.name === "tools") continue;
+      const declared = new RegExp(`declare (const|function|class) ${global.name}\\b`, "g");
+      assert.equal(SANDBOX_GLOBALS_DECLARATION.match(declared)?.length, 1, global.name);
+    }
+  });
+});
