@@ -1,7 +1,9 @@
+import { boundExecution, DEFAULT_EXECUTION_BOUNDS, type ExecutionBounds } from "../output/bound-execution.ts";
 import type { BudgetedAnswer } from "../output/budget.ts";
 import { fitToBudget } from "../output/budget.ts";
 import type { BudgetStrategy } from "../output/reduce-result.ts";
 import type { Tokenizer } from "../output/tokenizer.ts";
+import { truncateText } from "../output/truncate-text.ts";
 import type { PiiVault } from "../privacy/vault.ts";
 import type { ExecutionError } from "../sandbox/types.ts";
 import type { ExecuteResponse } from "./types.ts";
@@ -18,7 +20,12 @@ export interface AnswerOptions {
   vault?: PiiVault | undefined;
   /** Writes the full value where the next execution can read it; returns the path, or undefined if it could not. */
   saveFullValue?: ((value: unknown) => string | undefined) | undefined;
+  /** Hard caps applied to every part before anything reads it whole. */
+  bounds?: ExecutionBounds | undefined;
 }
+
+/** Error texts up to this long are kept as they are in the structured copy without counting tokens. */
+const SHORT_ERROR_CHARS = 1024;
 
 /** One line (plus stack) for an execution error, as the model reads it. */
 export function formatError(error: ExecutionError): string {
@@ -28,15 +35,19 @@ export function formatError(error: ExecutionError): string {
 }
 
 /**
- * Turns a finished execution into what the model receives: personal data
- * tokenized, then fitted to the token budget. Over budget, the full value is
- * saved for the next execution when possible, and the answer says where.
+ * Turns a finished execution into what the model receives: every part cut to
+ * its hard cap first (by slicing: a 100 MB error costs what a 256 KB one does),
+ * personal data tokenized, then fitted to the token budget. Over budget, the
+ * full value is saved for the next execution when possible, and the answer says
+ * where. The returned error's message and stack are cut to the budget too:
+ * they go to the client as structured content.
  */
 export function shapeAnswer(
   response: ExecuteResponse,
   options: AnswerOptions,
 ): ExecuteResponse & { answer: BudgetedAnswer } {
-  const private_ = options.vault ? tokenizeResponse(response, options.vault) : response;
+  const bounded = boundExecution(response, options.bounds ?? DEFAULT_EXECUTION_BOUNDS);
+  const private_ = options.vault ? tokenizeResponse(bounded.result, options.vault) : bounded.result;
   const budget = (fullValuePath: string | undefined) =>
     fitToBudget(private_.result, private_.logs, {
       maxTokens: options.maxTokens,
@@ -49,11 +60,25 @@ export function shapeAnswer(
       fullValuePath,
     });
   let answer = budget(undefined);
-  if (answer.reduced && options.saveFullValue && private_.result !== undefined) {
+  // A value cut to its hard cap is not the full value: it is not saved as one.
+  if (answer.reduced && options.saveFullValue && private_.result !== undefined && !bounded.resultCut) {
     const path = options.saveFullValue(private_.result);
     if (path) answer = budget(path);
   }
-  return { ...private_, answer };
+  const error = private_.error && fitErrorText(private_.error, options);
+  return { ...private_, ...(error && { error }), answer };
+}
+
+/** The error's message and stack within the token budget, for the structured copy of the answer. */
+function fitErrorText(error: ExecutionError, options: AnswerOptions): ExecutionError {
+  const fit = (text: string) =>
+    text.length <= SHORT_ERROR_CHARS
+      ? text
+      : truncateText(text, Math.max(1, options.maxTokens - FOOTER_RESERVE_TOKENS), options.tokenizer).text;
+  const message = fit(error.message);
+  const stack = error.stack === undefined ? undefined : fit(error.stack);
+  if (message === error.message && stack === error.stack) return error;
+  return { ...error, message, ...(stack !== undefined && { stack }) };
 }
 
 function tokenizeResponse(response: ExecuteResponse, vault: PiiVault): ExecuteResponse {
