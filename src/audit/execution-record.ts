@@ -15,7 +15,8 @@ export interface ExecutionRecord {
 
 /**
  * Which violation an execution's failure counts as, if any. Policy refusals
- * are counted per tool call by the audit middleware, not again here.
+ * are counted per tool call by the audit middleware, not again here. A busy
+ * gateway refusing to queue a program is load, not misbehaviour: not counted.
  */
 export function violationOf(result: ExecutionResult): ViolationKind | undefined {
   const error = result.error;
@@ -23,7 +24,8 @@ export function violationOf(result: ExecutionResult): ViolationKind | undefined 
   if (error.kind === "timeout") return "timeout";
   if (error.kind === "memory") return "memory";
   if (error.kind === "policy") return undefined;
-  if (error.name === "LimitError" || error.name === "BusyError") return "limit";
+  if (error.name === "BusyError" || error.code === "gateway.busy") return undefined;
+  if (error.name === "LimitError") return "limit";
   if (looksLikeEscapeAttempt(error.message)) return "escape";
   return undefined;
 }

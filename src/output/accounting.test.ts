@@ -149,4 +149,17 @@ describe("SessionTokenTotals", () => {
       "session abc: 2 executions, 500 tokens in context (code 200, answers 300), 9,000 kept in the sandbox; direct tool calling ~10,000 (saved 95%)",
     );
   });
+
+  test("never reports a negative saving", () => {
+    const totals = new SessionTokenTotals();
+    const base = { tokenizer: "claude-legacy", toolResults: 0, definitions: 0, keptInSandbox: 0 };
+    totals.add({ ...base, returned: 300, code: 200, directEstimate: 400 });
+    const line = formatTokenTotals("session s", totals.totals);
+    assert.doesNotMatch(line, /-\d/);
+    assert.match(line, /direct tool calling ~400 \(code mode cost ~100 tokens, 25%, more\)/);
+    const none = new SessionTokenTotals();
+    none.add({ ...base, returned: 10, code: 20, directEstimate: 0 });
+    assert.match(formatTokenTotals("session t", none.totals), /no tool calls to compare/);
+    assert.doesNotMatch(formatTokenTotals("session t", none.totals), /-\d/);
+  });
 });
