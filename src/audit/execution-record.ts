@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { jsonBytesUpTo } from "../output/bound-value.ts";
 import type { ExecutionResult } from "../sandbox/types.ts";
 import type { AuditLog } from "./audit-log.ts";
 import { looksLikeEscapeAttempt, type ViolationCounter, type ViolationKind } from "./violations.ts";
@@ -36,7 +37,7 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
   const violation = violationOf(result);
   if (violation) violations.add(record.session, violation);
   const refused = result.error?.kind === "policy";
-  log.record(
+  log.recordNow(
     {
       kind: "execution",
       time: Date.now(),
@@ -49,7 +50,7 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
       durationMs: Math.round(result.durationMs * 100) / 100,
       bytesOut:
         record.returnedBytes ??
-        (result.result === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.result) ?? "")),
+        (result.result === undefined ? 0 : jsonBytesUpTo(result.result, Number.MAX_SAFE_INTEGER).bytes),
       detail: {
         toolCalls: record.toolCalls,
         toolResultBytes: result.toolResultBytes ?? 0,
