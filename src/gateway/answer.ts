@@ -1,6 +1,7 @@
 import { boundExecution, DEFAULT_EXECUTION_BOUNDS, type ExecutionBounds } from "../output/bound-execution.ts";
 import type { BudgetedAnswer } from "../output/budget.ts";
 import { fitToBudget } from "../output/budget.ts";
+import { extractMedia } from "../output/media.ts";
 import type { BudgetStrategy } from "../output/reduce-result.ts";
 import type { Tokenizer } from "../output/tokenizer.ts";
 import { truncateText } from "../output/truncate-text.ts";
@@ -24,6 +25,11 @@ export interface AnswerOptions {
   bounds?: ExecutionBounds | undefined;
 }
 
+/** Base64 bytes of images and audio one answer may carry: with the text (1 MiB at most), far below a client's 10 MiB. */
+export const MAX_MEDIA_BYTES = 4 * 1024 * 1024;
+/** Tokens media may never take from the budget: the text around them still needs room. */
+const TEXT_RESERVE_TOKENS = 200;
+
 /** Error texts up to this long are kept as they are in the structured copy without counting tokens. */
 const SHORT_ERROR_CHARS = 1024;
 
@@ -46,11 +52,18 @@ export function shapeAnswer(
   response: ExecuteResponse,
   options: AnswerOptions,
 ): ExecuteResponse & { answer: BudgetedAnswer } {
-  const bounded = boundExecution(response, options.bounds ?? DEFAULT_EXECUTION_BOUNDS);
+  // Images and audio first: sent as content blocks at their token cost, never cut, PII-scanned or shown as base64.
+  const media = extractMedia(response.result, {
+    maxTokens: Math.max(0, options.maxTokens - FOOTER_RESERVE_TOKENS - TEXT_RESERVE_TOKENS),
+    maxBytes: MAX_MEDIA_BYTES,
+  });
+  const noteTokens = media.note ? options.tokenizer.count(media.note) + 2 : 0;
+  const withoutMedia = media.value === response.result ? response : { ...response, result: media.value };
+  const bounded = boundExecution(withoutMedia, options.bounds ?? DEFAULT_EXECUTION_BOUNDS);
   const private_ = options.vault ? tokenizeResponse(bounded.result, options.vault) : bounded.result;
   const budget = (fullValuePath: string | undefined) =>
     fitToBudget(private_.result, private_.logs, {
-      maxTokens: options.maxTokens,
+      maxTokens: options.maxTokens - media.tokens - noteTokens,
       maxTokensLimit: options.maxTokensLimit,
       strategy: options.strategy,
       tokenizer: options.tokenizer,
@@ -64,6 +77,14 @@ export function shapeAnswer(
   if (answer.reduced && options.saveFullValue && private_.result !== undefined && !bounded.resultCut) {
     const path = options.saveFullValue(private_.result);
     if (path) answer = budget(path);
+  }
+  if (media.blocks.length > 0 || media.note) {
+    answer = {
+      ...answer,
+      ...(media.note && { text: `${answer.text}\n\n${media.note}` }),
+      tokens: answer.tokens + media.tokens,
+      media: media.blocks,
+    };
   }
   const error = private_.error && fitErrorText(private_.error, options);
   return { ...private_, ...(error && { error }), answer };

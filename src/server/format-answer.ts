@@ -50,7 +50,7 @@ export function formatExecuteAnswer(input: ExecuteResponse): CallToolResult {
     }),
   };
   return {
-    content: [{ type: "text", text: capText(text, PART_BYTES) }],
+    content: [{ type: "text", text: capText(text, PART_BYTES) }, ...(answer?.media ?? [])],
     structuredContent: capStructured(structured, PART_BYTES),
     ...(error && { isError: true }),
   };
