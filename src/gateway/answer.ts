@@ -30,6 +30,24 @@ export const MAX_MEDIA_BYTES = 4 * 1024 * 1024;
 /** Tokens media may never take from the budget: the text around them still needs room. */
 const TEXT_RESERVE_TOKENS = 200;
 
+/**
+ * Characters per token no answer needs more than to fill its budget (prose is
+ * ~4, JSON ~3; only runs of one character go higher): error and log texts are
+ * cut to this many characters per budget token before anything counts tokens.
+ */
+const MAX_CHARS_PER_TOKEN = 8;
+const MIN_PART_CHARS = 4096;
+
+/** The hard caps, tightened for error and log texts to what the budget can show. */
+function budgetBounds(maxTokens: number): ExecutionBounds {
+  const chars = Math.max(MIN_PART_CHARS, maxTokens * MAX_CHARS_PER_TOKEN);
+  return {
+    ...DEFAULT_EXECUTION_BOUNDS,
+    errorChars: Math.min(DEFAULT_EXECUTION_BOUNDS.errorChars, chars),
+    logChars: Math.min(DEFAULT_EXECUTION_BOUNDS.logChars, chars),
+  };
+}
+
 /** Error texts up to this long are kept as they are in the structured copy without counting tokens. */
 const SHORT_ERROR_CHARS = 1024;
 
@@ -59,7 +77,7 @@ export function shapeAnswer(
   });
   const noteTokens = media.note ? options.tokenizer.count(media.note) + 2 : 0;
   const withoutMedia = media.value === response.result ? response : { ...response, result: media.value };
-  const bounded = boundExecution(withoutMedia, options.bounds ?? DEFAULT_EXECUTION_BOUNDS);
+  const bounded = boundExecution(withoutMedia, options.bounds ?? budgetBounds(options.maxTokens));
   const private_ = options.vault ? tokenizeResponse(bounded.result, options.vault) : bounded.result;
   const budget = (fullValuePath: string | undefined) =>
     fitToBudget(private_.result, private_.logs, {

@@ -6,10 +6,15 @@ const HEAD_SHARE = 0.7;
 /** Containers nested deeper than this are replaced by a marker (no walk recurses without bound). */
 const MAX_DEPTH = 64;
 
+/** Texts longer than this were never cut before (cuts keep far less): they are not searched for earlier markers. */
+const MARKED_TEXT_MAX_CHARS = 2 * 1024 * 1024;
+const CUT_MARKER = /\n?\[… ([\d,]+) of ([\d,]+) characters cut here[^\]\n]*…\]\n?/g;
+
 /**
  * `text` cut to at most `maxChars` characters plus a marker: head and tail kept,
  * the middle replaced by a note saying how much was cut. Only slices: it never
  * reads the whole text, so it is the first thing done to a part of unknown size.
+ * Cutting a text cut before still counts from the original length.
  */
 export function cutMiddle(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
@@ -18,8 +23,23 @@ export function cutMiddle(text: string, maxChars: number): string {
   // Never split a surrogate pair.
   if (isHigh(text.charCodeAt(headEnd - 1))) headEnd--;
   if (isLow(text.charCodeAt(tailStart))) tailStart++;
-  const cut = tailStart - headEnd;
-  return `${text.slice(0, headEnd)}\n[… ${formatCount(cut)} of ${formatCount(text.length)} characters cut here …]\n${text.slice(tailStart)}`;
+  const hidden = hiddenChars(text, headEnd, tailStart);
+  const cut = tailStart - headEnd + hidden;
+  return `${text.slice(0, headEnd)}\n[… ${formatCount(cut)} of ${formatCount(text.length + hidden)} characters cut here …]\n${text.slice(tailStart)}`;
+}
+
+/**
+ * Characters that earlier cuts removed from `text[from, to)`, as their markers
+ * say: a second cut over the first one's marker reports the original size.
+ */
+export function hiddenChars(text: string, from: number, to: number): number {
+  if (text.length > MARKED_TEXT_MAX_CHARS || to <= from) return 0;
+  let hidden = 0;
+  for (const match of text.slice(from, to).matchAll(CUT_MARKER)) {
+    // The marker (and its line breaks) stands in for the characters it counts.
+    hidden += Number((match[1] ?? "0").replaceAll(",", "")) - match[0].length;
+  }
+  return Math.max(0, hidden);
 }
 
 /**
@@ -38,15 +58,18 @@ export function jsonBytesUpTo(value: unknown, limit: number): { bytes: number; o
     bytes += 2; // brackets
     if (Array.isArray(item)) {
       for (let i = 0; i < item.length && bytes <= limit; i++) {
-        bytes += 1; // comma
+        if (i > 0) bytes += 1; // comma
         stack.push({ value: item[i] ?? null, depth: depth + 1 });
       }
     } else {
+      let first = true;
       for (const key in item) {
         if (!Object.hasOwn(item, key)) continue;
         const child = (item as Record<string, unknown>)[key];
         if (child === undefined || typeof child === "function") continue;
-        bytes += key.length + 4; // "key":,
+        // "key": plus a comma before every entry but the first.
+        bytes += scalarBytes(key, limit - bytes) + 1 + (first ? 0 : 1);
+        first = false;
         if (bytes > limit) break;
         stack.push({ value: child, depth: depth + 1 });
       }
