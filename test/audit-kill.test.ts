@@ -9,7 +9,7 @@ import { openStore } from "../src/store/sqlite-store.ts";
 import { cliArgs, REPO_ROOT, tempDir } from "./helpers/servers.ts";
 
 const BLOCKING_JS = join(REPO_ROOT, "test/servers/blocking-server.mjs");
-const ROUNDS = 3;
+const ROUNDS = 2;
 /** Polls for the marker at most this many times (25 ms apart): the call reaches the upstream in well under a second. */
 const MAX_POLLS = 400;
 
