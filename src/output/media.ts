@@ -97,7 +97,8 @@ function visit(value: unknown, depth: number, state: State): unknown {
   }
   let copy: Record<string, unknown> | undefined;
   for (const key in value) {
-    if (!Object.hasOwn(value, key) || state.visits > MAX_VISITS) continue;
+    if (state.visits > MAX_VISITS) break;
+    if (!Object.hasOwn(value, key)) continue;
     const child = (value as Record<string, unknown>)[key];
     const item = visit(child, depth + 1, state);
     if (item !== child) {
