@@ -105,6 +105,13 @@ describe("discovery meta-tools and resources over MCP", () => {
       client.readResource({ uri: "toolscript://servers/everything/nope.d.ts" }),
       /no tool "nope"/,
     );
+    // An unknown server is a bad request (-32602 InvalidParams) naming the server, not an internal error.
+    await assert.rejects(client.readResource({ uri: "toolscript://servers/nowhere/index.d.ts" }), (error) => {
+      const { code, message } = error as { code?: unknown; message: string };
+      assert.equal(code, -32602, message);
+      assert.match(message, /no server "nowhere"/);
+      return true;
+    });
   });
 
   test("the index follows list_changed and a server going away", async () => {

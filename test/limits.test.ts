@@ -34,6 +34,14 @@ describe("gateway limits", () => {
     assert.equal(third?.error?.name, "BusyError");
     assert.match(third?.error?.message ?? "", /busy: 1 executions are running and 1 are queued/);
     assert.equal((await gateway.execute("return 1")).result, 1, "and the gateway keeps serving");
+    // Being turned away for load is not a security violation.
+    assert.deepEqual(gateway.violations("default"), {
+      policy: 0,
+      limit: 0,
+      timeout: 0,
+      memory: 0,
+      escape: 0,
+    });
   });
 
   test("calls over an upstream's calls-per-minute wait, and fail clearly when they cannot", async () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ToolCallMiddleware } from "../bridge/types.ts";
 import type { PolicyAction } from "../policy/policy.ts";
-import type { AuditLog } from "./audit-log.ts";
+import { type AuditLog, STARTED_OUTCOME } from "./audit-log.ts";
 import type { ViolationCounter } from "./violations.ts";
 
 export interface AuditMiddlewareOptions {
@@ -14,11 +14,26 @@ export interface AuditMiddlewareOptions {
   decisions: WeakMap<object, PolicyAction>;
 }
 
-/** Records every tool call from code: digest of its arguments, bytes, duration, outcome, policy decision. */
+/**
+ * Records every tool call from code: digest of its arguments, bytes, duration,
+ * outcome, policy decision. The record is written (durably) before the call
+ * goes on, and completed when it ends.
+ */
 export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddleware {
   return async (call, next) => {
     const started = performance.now();
     const argsJson = JSON.stringify(call.args ?? {}) ?? "";
+    const base = {
+      kind: "tool_call" as const,
+      time: Date.now(),
+      session: options.session,
+      ...(options.client != null && { client: options.client }),
+      server: call.tool.server,
+      tool: call.tool.tool,
+      argsDigest: createHash("sha256").update(argsJson).digest("hex"),
+      argsBytes: Buffer.byteLength(argsJson),
+    };
+    const ticket = options.log.begin({ ...base, outcome: STARTED_OUTCOME, durationMs: 0 });
     let outcome = "ok";
     let bytesOut: number | null = null;
     try {
@@ -39,16 +54,10 @@ export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddle
       const violation = outcome.startsWith("policy.") || outcome.startsWith("limit.");
       if (violation)
         options.violations.add(options.session, outcome.startsWith("policy.") ? "policy" : "limit");
-      options.log.record(
+      options.log.complete(
+        ticket,
         {
-          kind: "tool_call",
-          time: Date.now(),
-          session: options.session,
-          ...(options.client != null && { client: options.client }),
-          server: call.tool.server,
-          tool: call.tool.tool,
-          argsDigest: createHash("sha256").update(argsJson).digest("hex"),
-          argsBytes: Buffer.byteLength(argsJson),
+          ...base,
           outcome,
           durationMs: Math.round((performance.now() - started) * 100) / 100,
           bytesOut,

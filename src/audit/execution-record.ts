@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { jsonBytesUpTo } from "../output/bound-value.ts";
 import type { ExecutionResult } from "../sandbox/types.ts";
 import type { AuditLog } from "./audit-log.ts";
 import { looksLikeEscapeAttempt, type ViolationCounter, type ViolationKind } from "./violations.ts";
@@ -17,7 +18,8 @@ export interface ExecutionRecord {
 
 /**
  * Which violation an execution's failure counts as, if any. Policy refusals
- * are counted per tool call by the audit middleware, not again here.
+ * are counted per tool call by the audit middleware, not again here. A busy
+ * gateway refusing to queue a program is load, not misbehaviour: not counted.
  */
 export function violationOf(result: ExecutionResult): ViolationKind | undefined {
   const error = result.error;
@@ -25,7 +27,8 @@ export function violationOf(result: ExecutionResult): ViolationKind | undefined 
   if (error.kind === "timeout") return "timeout";
   if (error.kind === "memory") return "memory";
   if (error.kind === "policy") return undefined;
-  if (error.name === "LimitError" || error.name === "BusyError") return "limit";
+  if (error.name === "BusyError" || error.code === "gateway.busy") return undefined;
+  if (error.name === "LimitError") return "limit";
   if (looksLikeEscapeAttempt(error.message)) return "escape";
   return undefined;
 }
@@ -36,7 +39,7 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
   const violation = violationOf(result);
   if (violation) violations.add(record.session, violation);
   const refused = result.error?.kind === "policy";
-  log.record(
+  log.recordNow(
     {
       kind: "execution",
       time: Date.now(),
@@ -50,7 +53,7 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
       durationMs: Math.round(result.durationMs * 100) / 100,
       bytesOut:
         record.returnedBytes ??
-        (result.result === undefined ? 0 : Buffer.byteLength(JSON.stringify(result.result) ?? "")),
+        (result.result === undefined ? 0 : jsonBytesUpTo(result.result, Number.MAX_SAFE_INTEGER).bytes),
       detail: {
         toolCalls: record.toolCalls,
         toolResultBytes: result.toolResultBytes ?? 0,

@@ -6,6 +6,7 @@ import type { Upstream } from "../bridge/types.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { accountExecution, type ToolCallRecord, toolDefinitionTokens } from "./accounting.ts";
 import { accountingMiddleware } from "./accounting-middleware.ts";
+import { MAX_IMAGE_TOKENS } from "./media-size.ts";
 import { formatTokenTotals, SessionTokenTotals } from "./session-totals.ts";
 import { claudeLegacyTokenizer as tokenizer } from "./tokenizer.ts";
 
@@ -112,7 +113,7 @@ describe("accountExecution", () => {
     assert.equal(tokens.code, 0);
   });
 
-  test("image data counts as a stub, not as base64 text", () => {
+  test("image data counts as a stub plus the image's own token cost, not as base64 text", () => {
     const list = catalog.find("crm/list_contacts");
     assert.ok(list);
     const image = { type: "image", mimeType: "image/png", data: "A".repeat(100_000) };
@@ -123,7 +124,8 @@ describe("accountExecution", () => {
     });
     assert.equal(
       tokens.toolResults,
-      tokenizer.count(JSON.stringify({ ...image, data: "<100000 base64 chars>" })),
+      // The data has no readable header: the image counts at the most an image can cost.
+      tokenizer.count(JSON.stringify({ ...image, data: "<100000 base64 chars>" })) + MAX_IMAGE_TOKENS,
     );
   });
 });
@@ -148,5 +150,18 @@ describe("SessionTokenTotals", () => {
       formatTokenTotals("session abc", totals.totals),
       "session abc: 2 executions, 500 tokens in context (code 200, answers 300), 9,000 kept in the sandbox; direct tool calling ~10,000 (saved 95%)",
     );
+  });
+
+  test("never reports a negative saving", () => {
+    const totals = new SessionTokenTotals();
+    const base = { tokenizer: "claude-legacy", toolResults: 0, definitions: 0, keptInSandbox: 0 };
+    totals.add({ ...base, returned: 300, code: 200, directEstimate: 400 });
+    const line = formatTokenTotals("session s", totals.totals);
+    assert.doesNotMatch(line, /-\d/);
+    assert.match(line, /direct tool calling ~400 \(code mode cost ~100 tokens, 25%, more\)/);
+    const none = new SessionTokenTotals();
+    none.add({ ...base, returned: 10, code: 20, directEstimate: 0 });
+    assert.match(formatTokenTotals("session t", none.totals), /no tool calls to compare/);
+    assert.doesNotMatch(formatTokenTotals("session t", none.totals), /-\d/);
   });
 });

@@ -1,5 +1,6 @@
 import type { CatalogTool, ToolDefinition } from "../catalog/types.ts";
 import { countTokens } from "./estimate.ts";
+import { extractMedia } from "./media.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
 /** One tool call of an execution, as the accounting middleware saw it. */
@@ -52,7 +53,7 @@ export function accountExecution(input: AccountExecutionInput): ExecutionTokens 
     calls += countTokens(tokenizer, renderForCount(record.args ?? {}));
     toolResults +=
       record.error === undefined
-        ? countTokens(tokenizer, renderForCount(record.result ?? null))
+        ? countTokens(tokenizer, renderForCount(record.result ?? null)) + mediaTokens(record.result)
         : countTokens(tokenizer, record.error);
   }
   let definitions = 0;
@@ -94,10 +95,17 @@ export function toolListTokens(definitions: readonly ToolDefinition[], tokenizer
   return tokenizer.count(JSON.stringify(definitions));
 }
 
+/** Images and audio in a tool result, at what they cost a model as content blocks (see media-size.ts). */
+function mediaTokens(value: unknown): number {
+  return extractMedia(value, { maxTokens: Number.POSITIVE_INFINITY, maxBytes: Number.POSITIVE_INFINITY })
+    .tokens;
+}
+
 /**
  * A value as text for counting: strings as they are, the rest as compact JSON
  * (so the direct estimate is conservative when servers pretty-print). Base64
- * payloads of images and audio are not text a model reads; they count as a stub.
+ * payloads of images and audio are not text a model reads; they count as a
+ * stub here, and at their token cost as media.
  */
 function renderForCount(value: unknown): string {
   if (typeof value === "string") return value;

@@ -2,6 +2,7 @@ import type { LogEntry } from "../sandbox/types.ts";
 import { estimateTokens } from "./estimate.ts";
 import { fitLogs } from "./fit-logs.ts";
 import { formatCount } from "./format-number.ts";
+import type { MediaBlock } from "./media.ts";
 import { type BudgetStrategy, type ReductionStrategy, reduceResult } from "./reduce-result.ts";
 import { renderValue } from "./render-value.ts";
 import type { Tokenizer } from "./tokenizer.ts";
@@ -57,7 +58,10 @@ export interface LogsReduction {
 export interface BudgetedAnswer {
   /** The answer text, at most `maxTokens - reserveTokens` tokens. */
   text: string;
+  /** Tokens of the text, plus the estimated tokens of `media` when there is any. */
   tokens: number;
+  /** Image and audio blocks the program returned, sent beside the text (see media.ts). */
+  media?: MediaBlock[];
   /** The same content for `structuredContent` (merge into it). */
   structured: {
     result?: unknown;

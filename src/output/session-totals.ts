@@ -47,12 +47,23 @@ export class SessionTokenTotals {
   }
 }
 
-/** One log line for `toolscript serve`, e.g. after each execution or at exit. */
+/**
+ * One log line for `toolscript serve`, e.g. after each execution or at exit.
+ * Never a negative saving: when code mode cost more than direct calls would
+ * have (small results, few calls), the line says how much more.
+ */
 export function formatTokenTotals(label: string, totals: TokenTotals): string {
   return (
     `${label}: ${formatCount(totals.executions)} executions, ` +
     `${formatCount(totals.returned + totals.code)} tokens in context (code ${formatCount(totals.code)}, answers ${formatCount(totals.returned)}), ` +
-    `${formatCount(totals.keptInSandbox)} kept in the sandbox; direct tool calling ~${formatCount(totals.directEstimate)} ` +
-    `(saved ${totals.savedPercent}%)`
+    `${formatCount(totals.keptInSandbox)} kept in the sandbox; ${comparison(totals)}`
   );
+}
+
+function comparison(totals: TokenTotals): string {
+  if (totals.directEstimate <= 0) return "no tool calls to compare with direct tool calling";
+  const direct = `direct tool calling ~${formatCount(totals.directEstimate)}`;
+  if (totals.saved >= 0) return `${direct} (saved ${totals.savedPercent}%)`;
+  const more = Math.round((-totals.saved / totals.directEstimate) * 1000) / 10;
+  return `${direct} (code mode cost ~${formatCount(-totals.saved)} tokens, ${more}%, more)`;
 }

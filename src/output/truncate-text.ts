@@ -1,3 +1,4 @@
+import { hiddenChars } from "./bound-value.ts";
 import { estimateTokens } from "./estimate.ts";
 import { formatCount } from "./format-number.ts";
 import type { Tokenizer } from "./tokenizer.ts";
@@ -66,6 +67,11 @@ export function cutToTokens(text: string, maxTokens: number, tokenizer: Tokenize
 }
 
 function cutMarker(text: string, cutStart: number, cutChars: number, cutTokens: number): string {
+  // An earlier cut inside this one (a part cut to its hard cap first): count from the original.
+  const hidden = hiddenChars(text, cutStart, cutStart + cutChars);
+  if (hidden > 0) {
+    return `[… ${formatCount(cutChars + hidden)} of ${formatCount(text.length + hidden)} characters cut here (~${formatCount(cutTokens)}+ tokens) …]`;
+  }
   const totalLines = lineAt(text, Math.max(0, text.length - 1));
   let lines = "";
   if (totalLines > 1 && cutChars > 0) {

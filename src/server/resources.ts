@@ -1,4 +1,5 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { renderServerIndex } from "../catalog/declaration/server-index.ts";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
@@ -41,7 +42,16 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
       const serverName = String(variables.server);
       const file = String(variables.file);
       const entry = catalog.server(serverName);
-      if (!entry) throw new Error(`no server "${serverName}" in the catalog`);
+      if (!entry) {
+        const known = catalog.servers().map((server) => server.serverId);
+        throw invalidParams(
+          `no server "${serverName}" in the catalog (known: ${known.join(", ") || "none"})`,
+          {
+            uri: uri.href,
+            server: serverName,
+          },
+        );
+      }
       if (file === "index.d.ts") {
         return {
           contents: [{ uri: uri.href, mimeType: MIME, text: renderServerIndex(entry.serverId, entry.tools) }],
@@ -51,7 +61,11 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
       const tool = entry.tools.find(
         (candidate) => candidate.toolId === toolName || candidate.tool === toolName,
       );
-      if (!tool) throw new Error(`no tool "${toolName}" on server "${serverName}"`);
+      if (!tool)
+        throw invalidParams(`no tool "${toolName}" on server "${serverName}"`, {
+          uri: uri.href,
+          tool: toolName,
+        });
       return { contents: [{ uri: uri.href, mimeType: MIME, text: renderToolDeclaration(tool) }] };
     },
   );
@@ -72,9 +86,14 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
     async (uri, variables, extra) => {
       const name = String(variables.file).replace(/\.(d\.)?ts$/, "");
       const skill = gateway.skills.get(name, extra.sessionId ?? DEFAULT_SESSION);
-      if (!skill) throw new Error(`no skill "${name}"`);
+      if (!skill) throw invalidParams(`no skill "${name}"`, { uri: uri.href, skill: name });
       const text = `${renderSkillDeclaration(skill)}\n// ---- code ----\n${skill.code.trimEnd()}\n`;
       return { contents: [{ uri: uri.href, mimeType: MIME, text }] };
     },
   );
+}
+
+/** A read of something that does not exist is a bad request (-32602), not a server failure (-32603). */
+function invalidParams(message: string, data: Record<string, string>): McpError {
+  return new McpError(ErrorCode.InvalidParams, message, data);
 }

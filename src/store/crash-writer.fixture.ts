@@ -19,7 +19,9 @@ for (let id = 0; ; id++) {
   const bytes = new Uint8Array(size).fill(id % 251);
   const session = `s${id % 3}`;
   store.writeFile(session, `files/${id}.bin`, bytes, limits);
-  store.appendAudit({
+  // Every other record as the gateway writes one before a tool call: its own commit, no fsync under `full`.
+  const append = id % 2 === 0 ? store.appendAudit.bind(store) : store.appendAuditNow.bind(store);
+  append({
     time: id,
     session,
     server: "crash",

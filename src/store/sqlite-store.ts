@@ -7,6 +7,7 @@ import type {
   AuditEntry,
   AuditQuery,
   AuditRecord,
+  AuditUpdate,
   SaveSkillInput,
   SessionRecord,
   SkillVersion,
@@ -109,6 +110,12 @@ export class SqliteStore implements Store {
 
   appendAudit(entry: AuditEntry): number {
     return this.#open().writer.appendAudit(entry);
+  }
+  appendAuditNow(entry: AuditEntry): number {
+    return this.#open().writer.appendAuditNow(entry);
+  }
+  updateAudit(id: number, update: AuditUpdate): boolean {
+    return this.#open().writer.updateAudit(id, update);
   }
   listAudit(query?: AuditQuery): AuditRecord[] {
     return this.#open().reader.listAudit(query);

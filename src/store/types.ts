@@ -101,6 +101,9 @@ export interface AuditEntry {
   detail?: Record<string, unknown> | null;
 }
 
+/** What is known of a call once it ends: written over its "started" record. */
+export type AuditUpdate = Pick<AuditEntry, "outcome" | "durationMs" | "bytesOut" | "policy" | "detail">;
+
 export interface AuditRecord extends AuditEntry {
   id: number;
 }
@@ -157,6 +160,14 @@ export interface Store {
   deleteVault(session: string): boolean;
 
   appendAudit(entry: AuditEntry): number;
+  /**
+   * Appends `entry` committed before it returns and durable against the
+   * process being killed (not against power loss until the next fsync): the
+   * record written before a call leaves for an upstream.
+   */
+  appendAuditNow(entry: AuditEntry): number;
+  /** Completes a record written with `appendAuditNow`; false when there is no such record. */
+  updateAudit(id: number, update: AuditUpdate): boolean;
   listAudit(query?: AuditQuery): AuditRecord[];
   /** Deletes audit records older than `before`; returns how many. */
   pruneAudit(before: number): number;

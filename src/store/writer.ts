@@ -4,6 +4,7 @@ import { SkillError } from "./skill-error.ts";
 import { assertSkillName } from "./skill-name.ts";
 import type {
   AuditEntry,
+  AuditUpdate,
   SaveSkillInput,
   SessionRecord,
   SkillVersion,
@@ -13,6 +14,8 @@ import type {
 } from "./types.ts";
 
 type Params = Record<string, unknown>;
+/** `PRAGMA synchronous` reads FULL as 2. */
+const SYNC_FULL = 2;
 
 /**
  * The one place that writes. Every write is a prepared statement run inside an
@@ -47,8 +50,11 @@ export class StoreWriter {
   readonly #deleteVault: Statement<[string]>;
   readonly #appendAudit: Statement<[Params]>;
   readonly #pruneAudit: Statement<[number]>;
+  readonly #updateAudit: Statement<[Params]>;
+  readonly #db: Database;
 
   constructor(db: Database, now: () => number) {
+    this.#db = db;
     this.#run = db.transaction((fn: () => unknown) => fn());
     this.#now = now;
     this.#touch = db.prepare(`
@@ -109,6 +115,9 @@ export class StoreWriter {
       VALUES (@time, @session, @server, @tool, @argsDigest, @argsBytes, @outcome, @durationMs,
         @kind, @bytesOut, @policy, @detail, @client)`);
     this.#pruneAudit = db.prepare("DELETE FROM audit_log WHERE time < ?");
+    this.#updateAudit = db.prepare(`
+      UPDATE audit_log SET outcome = @outcome, duration_ms = @durationMs, bytes_out = @bytesOut,
+        policy = @policy, detail = @detail WHERE id = @id`);
   }
 
   /** Runs `fn` in one IMMEDIATE transaction (a savepoint when already inside one). */
@@ -255,6 +264,38 @@ export class StoreWriter {
       detail: entry.detail ? JSON.stringify(entry.detail) : null,
     };
     return this.transaction(() => Number(this.#appendAudit.run(row).lastInsertRowid));
+  }
+
+  /**
+   * Appends `entry` in its own commit, without the fsync that durability `full`
+   * adds: a WAL commit is written to the WAL file before this returns, and the
+   * operating system keeps what was written when the process is killed (even
+   * `kill -9`); only a power loss or kernel crash before the next fsync (the next
+   * full commit or checkpoint) can drop it, never corrupt the database. That is
+   * the bound for a record written before every upstream call: ~0.15 ms instead
+   * of ~6 ms per call.
+   */
+  appendAuditNow(entry: AuditEntry): number {
+    // The safety level cannot change inside a transaction; there the outer commit decides anyway.
+    const relax = !this.#db.inTransaction && this.#db.pragma("synchronous", { simple: true }) === SYNC_FULL;
+    if (relax) this.#db.pragma("synchronous = NORMAL");
+    try {
+      return this.appendAudit(entry);
+    } finally {
+      if (relax) this.#db.pragma("synchronous = FULL");
+    }
+  }
+
+  updateAudit(id: number, update: AuditUpdate): boolean {
+    const row = {
+      id,
+      outcome: update.outcome,
+      durationMs: update.durationMs,
+      bytesOut: update.bytesOut ?? null,
+      policy: update.policy ?? null,
+      detail: update.detail ? JSON.stringify(update.detail) : null,
+    };
+    return this.transaction(() => this.#updateAudit.run(row).changes > 0);
   }
 
   pruneAudit(before: number): number {
