@@ -7,7 +7,7 @@ if (!existsSync(entry)) {
   process.stderr.write("toolscript: dist/ is missing; run `npm run build` (npm ci runs it for you)\n");
   process.exit(1);
 }
-const { main } = await import(entry.href);
+const { main, exitProcess } = await import(entry.href);
 const code = await main(process.argv.slice(2));
 // serve keeps running on its own handles; everything else ends here.
-process.exit(code);
+exitProcess(code);

@@ -73,3 +73,5 @@ function formatError(error: unknown): string {
 function isUsageError(error: unknown): boolean {
   return error instanceof Error && error.name === "CLIError";
 }
+
+export { exitProcess } from "./exit.ts";

@@ -21,6 +21,7 @@ import { policyMiddleware } from "../policy/policy-middleware.ts";
 import { privacyMiddleware } from "../privacy/middleware.ts";
 import { toolGlobMatcher } from "../privacy/tool-glob.ts";
 import { loadVaultKey, VAULT_KEY_ENV } from "../privacy/vault-crypto.ts";
+import { ISOLATE_LOST_CODE } from "../sandbox/isolate/run-outcome.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import {
   LexicalSearchIndex,
@@ -76,6 +77,7 @@ export class Gateway {
   #store: Store | undefined;
   #audit: AuditLog;
   #closed = false;
+  #isolatesLost = 0;
 
   constructor(options: GatewayOptions) {
     const config = isLoadedConfig(options.config)
@@ -254,6 +256,12 @@ export class Gateway {
       toolCalls: response.toolCalls,
       returnedBytes: response.returnedBytes,
     });
+    if (response.error?.code === ISOLATE_LOST_CODE) {
+      this.#isolatesLost++;
+      this.#logger.error(
+        `session "${session}": V8 gave up on an isolate (fatal out of memory); the execution failed as kind memory and the gateway keeps serving, but that isolate's memory stays taken until the gateway restarts (${this.#isolatesLost} lost so far)`,
+      );
+    }
     if (refused) return response;
     return this.#answer(this.#redactor.redactExecution(response), request, records);
   }

@@ -4,6 +4,7 @@ import { assertAuthConfigured, ClientTokens } from "../../server/http/auth.ts";
 import { serveHttp } from "../../server/http/http-server.ts";
 import { serveStdio } from "../../server/stdio.ts";
 import { CliError } from "../cli-error.ts";
+import { exitProcess } from "../exit.ts";
 import { closeOnSignals, openGateway } from "../open-gateway.ts";
 
 export const serveCommand = defineCommand({
@@ -51,7 +52,7 @@ export const serveCommand = defineCommand({
       );
     const gateway = await openGateway({ config, showStatus: true, logChanges: true, waitForServers: false });
     if (!address) {
-      closeOnSignals(gateway, () => process.exit(0));
+      closeOnSignals(gateway, () => exitProcess(0));
       await serveStdio(gateway);
       await gateway.close();
       return;

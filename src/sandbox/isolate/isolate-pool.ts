@@ -7,6 +7,12 @@ export interface PreparedIsolate {
   context: ivm.Context;
   /** The prelude's `start(agent, call, search, log, toolsJson, contextJson, limitsJson, op, random)`. */
   start: ivm.Reference<(...args: unknown[]) => Promise<unknown>>;
+  /**
+   * Called when V8 gives up on the isolate (a fatal out-of-memory it cannot
+   * recover from, isolated-vm#527). Its thread never returns, so the run must
+   * end without waiting for it.
+   */
+  onCatastrophe?: ((message: string) => void) | undefined;
 }
 
 export const DEFAULT_POOL_SIZE = 2;
@@ -28,7 +34,17 @@ let preludeCache: ivm.ExternalCopy<ArrayBuffer> | undefined;
 
 /** Creates an isolate, a context and runs the prelude in it. */
 export async function prepareIsolate(memoryMb: number): Promise<PreparedIsolate> {
-  const isolate = new ivm.Isolate({ memoryLimit: memoryMb });
+  let prepared: PreparedIsolate | undefined;
+  let lost: string | undefined;
+  // Without this handler isolated-vm aborts the whole process: one hostile program would end every session.
+  const isolate = new ivm.Isolate({
+    memoryLimit: memoryMb,
+    onCatastrophicError: (message: string) => {
+      lost = message;
+      catastrophes++;
+      prepared?.onCatastrophe?.(message);
+    },
+  });
   try {
     const context = await isolate.createContext();
     // Compiled before any agent code exists in this isolate: the cache holds only the prelude's code.
@@ -41,11 +57,20 @@ export async function prepareIsolate(memoryMb: number): Promise<PreparedIsolate>
       preludeCache = prelude.cachedData;
     const start = (await prelude.run(context, { reference: true })) as PreparedIsolate["start"];
     prelude.release();
-    return { isolate, context, start };
+    prepared = { isolate, context, start };
+    if (lost !== undefined) throw new Error(`the isolate failed while being prepared: ${lost}`);
+    return prepared;
   } catch (error) {
     disposeQuietly(isolate);
     throw error;
   }
+}
+
+let catastrophes = 0;
+
+/** Isolates V8 gave up on since the process started (each keeps a stuck thread until the process ends). */
+export function catastrophicIsolates(): number {
+  return catastrophes;
 }
 
 export function disposePrepared(prepared: PreparedIsolate): void {

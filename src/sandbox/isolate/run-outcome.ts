@@ -3,7 +3,10 @@ import { type AgentPositions, mapAgentStack, mapCompileMessage } from "./agent-s
 import { MAX_REPORT_CHARS } from "./prelude.ts";
 
 /** Why a run stopped before the agent's code finished. */
-export type EndReason = "timeout" | "aborted" | "closed";
+/** The error code of a run whose isolate V8 gave up on (its memory stays taken until the process ends). */
+export const ISOLATE_LOST_CODE = "sandbox.isolate_lost";
+
+export type EndReason = "timeout" | "aborted" | "closed" | "memory";
 
 /** What the prelude's `start` resolves to (copied out of the isolate, so checked). */
 export type StartReport =
@@ -102,10 +105,19 @@ export function fromReport(
   return { error: withPosition({ ...error, stack: mapped.stack }, mapped.position) };
 }
 
-const END_MESSAGES: Record<EndReason, { kind: ExecutionErrorKind; name: string; message: string }> = {
+const END_MESSAGES: Record<
+  EndReason,
+  { kind: ExecutionErrorKind; name: string; message: string; code?: string }
+> = {
   timeout: { kind: "timeout", name: "TimeoutError", message: "Execution timed out" },
   aborted: { kind: "runtime", name: "AbortError", message: "Execution was cancelled" },
   closed: { kind: "runtime", name: "Error", message: "The sandbox runtime was closed during execution" },
+  memory: {
+    kind: "memory",
+    name: "MemoryError",
+    message: "Execution exceeded the memory limit (V8 could not recover the isolate, so it was abandoned)",
+    code: ISOLATE_LOST_CODE,
+  },
 };
 
 /** Turns a failure of the isolate machinery (compile error, disposal, limits) into an error. */

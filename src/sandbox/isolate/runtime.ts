@@ -67,13 +67,21 @@ export class IsolateRuntime implements SandboxRuntime {
     });
     let ended: EndReason | undefined;
     let settled = false;
+    let halt: (reason: Error) => void = () => {};
+    // An isolate V8 gave up on never answers, not even to dispose(): the run ends on the host's word.
+    const halted = new Promise<never>((_, reject) => {
+      halt = reject;
+    });
+    halted.catch(() => {});
     // Disposing the isolate is the only way to stop code that spins after an `await`.
     const stop = (reason: EndReason): void => {
       if (settled || ended !== undefined) return;
       ended = reason;
       calls.abort(new Error(`execution ended: ${reason}`));
       disposePrepared(prepared);
+      halt(new Error(`execution ended: ${reason}`));
     };
+    prepared.onCatastrophe = () => stop("memory");
     const onAbort = (): void => stop("aborted");
     this.#active.add(stop);
     const watchdog = setTimeout(stop, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS), "timeout");
@@ -82,10 +90,10 @@ export class IsolateRuntime implements SandboxRuntime {
     if (options.signal?.aborted) onAbort();
     try {
       const { context, start } = prepared;
-      const agent = await context.eval(wrapAgentCode(options.code), {
-        filename: AGENT_SCRIPT_NAME,
-        reference: true,
-      });
+      const agent = await Promise.race([
+        context.eval(wrapAgentCode(options.code), { filename: AGENT_SCRIPT_NAME, reference: true }),
+        halted,
+      ]);
       const args = [
         agent.derefInto(),
         host.call,
@@ -97,7 +105,10 @@ export class IsolateRuntime implements SandboxRuntime {
         host.op,
         host.random,
       ];
-      const report = await start.apply(undefined, args, { result: { promise: true, copy: true } });
+      const report = await Promise.race([
+        start.apply(undefined, args, { result: { promise: true, copy: true } }),
+        halted,
+      ]);
       settled = true;
       return { ...fromReport(report, positions, options.maxOutputBytes), toolResultBytes: host.bytesIn() };
     } catch (error) {
