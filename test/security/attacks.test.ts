@@ -4,7 +4,13 @@ import { IsolateRuntime } from "../../src/sandbox/isolate/runtime.ts";
 import { ProcessRuntime } from "../../src/sandbox/process/runtime.ts";
 import type { SandboxRuntime } from "../../src/sandbox/types.ts";
 import { attacks } from "./attacks.ts";
-import { type AttackOutcome, type Canaries, plantCanaries, runAttacks } from "./run-attacks.ts";
+import {
+  type AttackOutcome,
+  bubblewrapInstalled,
+  type Canaries,
+  plantCanaries,
+  runAttacks,
+} from "./run-attacks.ts";
 
 describe("attack suite", () => {
   let canaries: Canaries;
@@ -21,7 +27,12 @@ describe("attack suite", () => {
 
   const tiers: Array<[string, () => Promise<SandboxRuntime>]> = [
     ["isolate", async () => new IsolateRuntime({ poolSize: 1 })],
-    ["process", () => ProcessRuntime.create({ poolSize: 1 })],
+    bubblewrapInstalled()
+      ? ["process (Deno in bubblewrap)", () => ProcessRuntime.create({ poolSize: 1 })]
+      : [
+          "process (Deno alone: bwrap not installed)",
+          () => ProcessRuntime.create({ poolSize: 1, bubblewrap: false }),
+        ],
   ];
   for (const [tier, create] of tiers) {
     test(`${tier} tier: every attack ends in a clear error or a bounded result, leaks nothing`, async () => {
