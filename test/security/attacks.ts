@@ -62,8 +62,9 @@ function boundedError(response: ExecuteResponse): string | undefined {
   return size > MAX_ANSWER_TEXT_BYTES ? `error text not capped: ${size} characters` : undefined;
 }
 
-/** A bounded result and bounded logs, or an error of these kinds. */
-function boundedOrErrorOf(kinds: string[]) {
+/** A bounded result and bounded logs, or an error of these kinds (running out of time always counts as contained). */
+function boundedOrErrorOf(errorKinds: string[]) {
+  const kinds = [...errorKinds, "timeout"];
   return (response: ExecuteResponse): string | undefined => {
     if (response.error) {
       if (!kinds.includes(response.error.kind))
@@ -442,14 +443,14 @@ export function attacks(canary: { file: string; url: string }): Attack[] {
     {
       name: "deeply nested return value",
       category: "output abuse",
-      code: "let value = {}; for (let i = 0; i < 1e6; i++) value = { value }; return value;",
-      check: boundedOrErrorOf(["runtime", "memory"]),
+      code: "let value = {}; for (let i = 0; i < 1e5; i++) value = { value }; return value;",
+      check: boundedOrErrorOf(["runtime", "memory", "timeout"]),
     },
     {
       name: "deeply nested tool arguments",
       category: "bridge abuse",
-      code: "let value = {}; for (let i = 0; i < 1e6; i++) value = { value }; try { await tools.scripted.echo({ message: 'x', value }); return 'sent'; } catch (error) { return error.name; }",
-      check: boundedOrErrorOf(["runtime", "memory", "validation", "limit"]),
+      code: "let value = {}; for (let i = 0; i < 1e5; i++) value = { value }; try { await tools.scripted.echo({ message: 'x', value }); return 'sent'; } catch (error) { return error.name; }",
+      check: boundedOrErrorOf(["runtime", "memory", "validation", "limit", "timeout"]),
     },
     {
       name: "infinite loop in toJSON of the returned value",

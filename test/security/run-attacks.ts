@@ -68,6 +68,9 @@ export async function plantCanaries(): Promise<Canaries> {
   };
 }
 
+/** The sandbox's wall-clock limit in the suites: short, since a dozen attacks run into it on purpose. */
+export const ATTACK_TIMEOUT_MS = 1000;
+
 /** Run after each attack: the sandbox must start clean, whatever the attack left behind. */
 export const NEXT_RUN = "return [typeof leftover, ({}).leak, [].push(1), typeof Object.prototype.polluted]";
 export const CLEAN_NEXT = JSON.stringify(["undefined", null, 1, "undefined"]);
@@ -77,7 +80,7 @@ export async function runAttacks(runtime: SandboxRuntime, canaries: Canaries): P
   const gateway = new Gateway({
     config: {
       mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
-      toolscript: { sandbox: { timeoutMs: 2000, memoryMb: 64 } },
+      toolscript: { sandbox: { timeoutMs: ATTACK_TIMEOUT_MS, memoryMb: 64 } },
     },
     runtime,
   });

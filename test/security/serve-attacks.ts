@@ -7,6 +7,7 @@ import type { ExecuteResponse } from "../../src/gateway/types.ts";
 import { cliArgs, isAlive, REPO_ROOT, SCRIPTED_JS, tempDir } from "../helpers/servers.ts";
 import { type Attack, attacks } from "./attacks.ts";
 import {
+  ATTACK_TIMEOUT_MS,
   type AttackOutcome,
   bubblewrapInstalled,
   type Canaries,
@@ -25,7 +26,7 @@ import {
 
 export type ServeTier = "isolate" | "process";
 
-/** Generous next to the sandbox's 2 s limit: only a gateway that stalls reaches it. */
+/** Generous next to the sandbox's 1 s limit: only a gateway that stalls reaches it. */
 const ANSWER_TIMEOUT_MS = 60_000;
 
 /** How `serve` is started: the built `bin/toolscript.js` when dist/ is up to date with src/, else the sources through tsx. */
@@ -55,7 +56,7 @@ function newestMtime(dir: string): number {
  * still exercised: `note` says so.
  */
 export function tierSandbox(tier: ServeTier): { sandbox: Record<string, unknown>; note: string } {
-  const base = { timeoutMs: 2000, memoryMb: 64, poolSize: 1 };
+  const base = { timeoutMs: ATTACK_TIMEOUT_MS, memoryMb: 64, poolSize: 1 };
   if (tier === "isolate") return { sandbox: { ...base, runtime: "isolate" }, note: "isolate" };
   return bubblewrapInstalled()
     ? { sandbox: { ...base, runtime: "process" }, note: "process (Deno in bubblewrap)" }
