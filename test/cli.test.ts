@@ -122,6 +122,16 @@ describe("toolscript CLI", () => {
     assert.match(list.stderr, /^toolscript: using \.mcp\.json$/m);
     assert.match(list.stdout, /^tools\.claude\.echo\s/m);
     assert.doesNotMatch(list.stdout, /tools\.own\./);
+    // Claude Code's file usually lists this gateway too: read back by `serve`, that entry would start itself.
+    const selfListed = folder("self-listed", {
+      ".mcp.json": {
+        mcpServers: { toolscript: { command: "toolscript", args: ["serve"] }, claude: scripted },
+      },
+    });
+    const selfList = cliIn(selfListed, {}, "tools", "list");
+    assert.equal(selfList.code, 0, selfList.stderr);
+    assert.match(selfList.stderr, /leaving out server "toolscript" of \.mcp\.json: it is this gateway/);
+    assert.doesNotMatch(selfList.stderr, /\] toolscript/);
     const own = folder("own", { "toolscript.config.json": { mcpServers: { own: scripted } } });
     const ownList = cliIn(own, {}, "tools", "list");
     assert.equal(ownList.code, 0, ownList.stderr);

@@ -5,6 +5,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { stderrLogger } from "../gateway/logger.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 import { CliError } from "./cli-error.ts";
+import { withoutThisGateway } from "./self-reference.ts";
 import { formatStatuses } from "./status.ts";
 
 export interface OpenGatewayOptions {
@@ -26,11 +27,18 @@ const NO_SERVERS =
 
 /** Loads the config, connects every upstream, and shows how each one did on stderr. */
 export async function openGateway(options: OpenGatewayOptions): Promise<Gateway> {
-  const config =
+  const loaded =
     options.config ?? (await loadConfig({ path: options.configPath, cwd: process.cwd(), env: process.env }));
-  if (options.configPath === undefined && config.source === "file" && config.file) {
+  const where = loaded.file ? relative(process.cwd(), loaded.file) || loaded.file : "the config";
+  if (options.configPath === undefined && loaded.source === "file") {
     // Found, not named: say which file, since two names are looked up.
-    process.stderr.write(`toolscript: using ${relative(process.cwd(), config.file) || config.file}\n`);
+    process.stderr.write(`toolscript: using ${where}\n`);
+  }
+  const { config, left } = withoutThisGateway(loaded);
+  for (const name of left) {
+    process.stderr.write(
+      `toolscript: leaving out server "${name}" of ${where}: it is this gateway and would start itself\n`,
+    );
   }
   const enabled = config.servers.filter((server) => !server.disabled);
   if (enabled.length === 0) {
