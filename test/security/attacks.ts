@@ -536,6 +536,18 @@ export function attacks(canary: { file: string; url: string }): Attack[] {
       },
     },
     {
+      name: "9 MiB program on one line with a syntax error at its end",
+      category: "output abuse",
+      code: `const text = "${"q".repeat(9 * 1024 * 1024)}" +;`,
+      check: boundedError,
+    },
+    {
+      name: "9 MiB program returning its own string literal",
+      category: "output abuse",
+      code: `return "${"p".repeat(9 * 1024 * 1024)}";`,
+      check: boundedOrErrorOf(["runtime", "memory"]),
+    },
+    {
       name: "state left for the next execution",
       category: "host reach",
       code: "globalThis.leftover = 'from a previous run'; Object.prototype.leak = 1; Array.prototype.push = () => 0; return 1;",
