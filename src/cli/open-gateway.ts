@@ -60,10 +60,13 @@ export async function openGateway(options: OpenGatewayOptions): Promise<Gateway>
   return gateway;
 }
 
-/** True when servers are configured and not one of them is ready: a listing would be empty for a reason. */
+/** True when servers are configured and every one failed (or is waiting to retry): a listing would be empty for a reason. */
 export function everyServerFailed(statuses: readonly UpstreamStatus[]): boolean {
   const enabled = statuses.filter((status) => status.state !== "disabled");
-  return enabled.length > 0 && enabled.every((status) => status.state !== "ready");
+  return (
+    enabled.length > 0 &&
+    enabled.every((status) => status.state === "failed" || status.state === "restarting")
+  );
 }
 
 /** Closes the gateway on SIGINT/SIGTERM so no child process is left behind. */
