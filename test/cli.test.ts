@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { cliArgs, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
+import { cliArgs, EVERYTHING_JS, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 const dir = tempDir("cli");
 const goodConfig = join(dir.path, "good.json");
@@ -13,13 +13,33 @@ writeFileSync(
 );
 
 function cli(...args: string[]) {
+  return cliIn(dir.path, {}, ...args);
+}
+
+/** The CLI in `cwd`, with `env` over a copy of this environment without colour or vault settings. */
+function cliIn(cwd: string, env: Record<string, string>, ...args: string[]) {
+  const base = { ...process.env };
+  for (const name of ["NO_COLOR", "FORCE_COLOR", "TOOLSCRIPT_VAULT_KEY"]) delete base[name];
   const result = spawnSync(process.execPath, cliArgs(...args), {
     encoding: "utf8",
     timeout: 30_000,
-    cwd: dir.path,
+    cwd,
+    env: { ...base, ...env },
+    input: "",
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+function folder(name: string, files: Record<string, unknown>): string {
+  const path = join(dir.path, name);
+  mkdirSync(path, { recursive: true });
+  for (const [file, content] of Object.entries(files))
+    writeFileSync(join(path, file), JSON.stringify(content));
+  return path;
+}
+
+const ESC = "\u001b[";
+const scripted = { command: process.execPath, args: [SCRIPTED_JS] };
 
 describe("toolscript CLI", () => {
   after(() => dir.remove());
@@ -76,7 +96,110 @@ describe("toolscript CLI", () => {
     assert.match(found.stdout.split("\n")[0] ?? "", /^tools\.scripted\.add\(/);
     const missing = cli("tools", "show", "scripted/ad", "--config", goodConfig);
     assert.equal(missing.code, 1);
-    assert.match(missing.stderr, /no tool named "scripted\/ad"/);
+    assert.match(missing.stderr, /no tool named "scripted\/ad"; did you mean scripted\/add\b/);
+  });
+
+  test("did you mean ranks by edit distance: everything/get-summ suggests get-sum", () => {
+    const config = join(folder("everything", { "toolscript.config.json": {} }), "everything.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, "stdio"] } },
+      }),
+    );
+    const result = cli("tools", "show", "everything/get-summ", "--config", config);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /no tool named "everything\/get-summ"; did you mean everything\/get-sum[,?]/);
+  });
+
+  test("without --config, .mcp.json then toolscript.config.json is used, and stderr says which", () => {
+    const claude = folder("claude", {
+      ".mcp.json": { mcpServers: { claude: { type: "stdio", ...scripted } } },
+      "toolscript.config.json": { mcpServers: { own: scripted } },
+    });
+    const list = cliIn(claude, {}, "tools", "list");
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stderr, /^toolscript: using \.mcp\.json$/m);
+    assert.match(list.stdout, /^tools\.claude\.echo\s/m);
+    assert.doesNotMatch(list.stdout, /tools\.own\./);
+    // Claude Code's file usually lists this gateway too: read back by `serve`, that entry would start itself.
+    const selfListed = folder("self-listed", {
+      ".mcp.json": {
+        mcpServers: { toolscript: { command: "toolscript", args: ["serve"] }, claude: scripted },
+      },
+    });
+    const selfList = cliIn(selfListed, {}, "tools", "list");
+    assert.equal(selfList.code, 0, selfList.stderr);
+    assert.match(selfList.stderr, /leaving out server "toolscript" of \.mcp\.json: it is this gateway/);
+    assert.doesNotMatch(selfList.stderr, /\] toolscript/);
+    const own = folder("own", { "toolscript.config.json": { mcpServers: { own: scripted } } });
+    const ownList = cliIn(own, {}, "tools", "list");
+    assert.equal(ownList.code, 0, ownList.stderr);
+    assert.match(ownList.stderr, /^toolscript: using toolscript\.config\.json$/m);
+    assert.match(ownList.stdout, /^tools\.own\.echo\s/m);
+  });
+
+  test("run and tools list with no servers configured say so and exit 1", () => {
+    const empty = folder("no-servers", {});
+    const program = join(empty, "p.ts");
+    writeFileSync(program, "return await tools.x.y({});");
+    const run = cliIn(empty, {}, "run", program);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /no MCP servers configured/);
+    assert.doesNotMatch(run.stderr, /Unknown server/);
+    const list = cliIn(empty, {}, "tools", "list");
+    assert.equal(list.code, 1);
+    assert.match(list.stderr, /no MCP servers configured/);
+  });
+
+  test("tools list exits 1 when every server failed, still saying why", () => {
+    const broken = folder("broken", {
+      "toolscript.config.json": {
+        mcpServers: { gone: { command: process.execPath, args: [join(dir.path, "missing-server.mjs")] } },
+        toolscript: { upstream: { restart: { maxRetries: 0 } } },
+      },
+    });
+    const list = cliIn(broken, {}, "tools", "list");
+    assert.equal(list.code, 1, list.stderr);
+    assert.equal(list.stdout, "");
+    assert.match(list.stderr, /\[(XX|!!)\] gone/);
+    assert.match(list.stderr, /no server is ready/);
+  });
+
+  test("colour only on a terminal: piped help and errors carry no escape codes", () => {
+    const help = cli("serve", "--help");
+    assert.ok(!help.stdout.includes(ESC));
+    assert.match(help.stdout, /USAGE/);
+    assert.ok(!cli("frobnicate").stderr.includes(ESC));
+    assert.ok(cliIn(dir.path, { FORCE_COLOR: "1" }, "serve", "--help").stdout.includes(ESC));
+    assert.ok(!cliIn(dir.path, { FORCE_COLOR: "1", NO_COLOR: "1" }, "serve", "--help").stdout.includes(ESC));
+  });
+
+  test("serve prints one status line per server, and the vault-key warning once, only with PII on", () => {
+    const twoServers = {
+      mcpServers: { first: scripted, second: scripted },
+      toolscript: { storage: { dir: join(dir.path, "serve-store") } },
+    };
+    const piiOn = folder("serve-pii", { "toolscript.config.json": twoServers });
+    const on = cliIn(piiOn, {}, "serve");
+    assert.equal(on.code, 0, on.stderr);
+    assert.equal(on.stdout, "");
+    for (const server of ["first", "second"]) {
+      const lines = on.stderr.split("\n").filter((line) => new RegExp(`\\b${server}\\b`).test(line));
+      assert.equal(lines.length, 1, `status lines of ${server}:\n${lines.join("\n")}`);
+      assert.match(lines[0] ?? "", /ready, \d+ tools/);
+    }
+    assert.equal(on.stderr.match(/TOOLSCRIPT_VAULT_KEY/g)?.length, 1, on.stderr);
+    const piiOff = folder("serve-no-pii", {
+      "toolscript.config.json": {
+        ...twoServers,
+        toolscript: { ...twoServers.toolscript, privacy: { pii: false } },
+      },
+    });
+    const off = cliIn(piiOff, {}, "serve");
+    assert.equal(off.code, 0, off.stderr);
+    assert.doesNotMatch(off.stderr, /TOOLSCRIPT_VAULT_KEY/);
+    assert.doesNotMatch(off.stderr, /saved -|-\d+(\.\d+)?%/);
   });
 
   test("run prints the program's logs and result", () => {

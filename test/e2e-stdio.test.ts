@@ -40,9 +40,9 @@ describe("toolscript serve over stdio, driven by the SDK client", () => {
     const names = tools.map((tool) => tool.name).sort();
     assert.deepEqual(names, ["describe_tools", "execute_code", "list_tools", "save_skill", "search_tools"]);
     const description = tools.find((tool) => tool.name === "execute_code")?.description ?? "";
-    assert.match(description, /^- everything \(\d+\)/m);
-    assert.match(description, /^- filesystem \(\d+\)/m);
-    assert.match(description, /^- scripted \(\d+\)/m);
+    assert.match(description, /^- everything: [A-Z][^#*`\n]* \(\d+ tools\)$/m);
+    assert.match(description, /^- filesystem[: ].*\(\d+ tools\)$/m);
+    assert.match(description, /^- scripted[: ].*\(\d+ tools\)$/m);
   });
 
   test("a program combines everything and filesystem tools; only its result comes back", async () => {

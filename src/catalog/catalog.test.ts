@@ -66,3 +66,23 @@ test("server identifiers stay stable when tools change, and listeners hear it", 
   );
   assert.throws(() => catalog.setServerTools("unknown", []), /no server named "unknown"/);
 });
+
+test("suggest ranks by edit distance: everything/get-summ suggests get-sum first", () => {
+  const catalog = new Catalog(["everything"]);
+  const names = [
+    "echo",
+    "get-annotated-message",
+    "get-env",
+    "get-resource-links",
+    "get-structured-content",
+    "get-sum",
+  ];
+  catalog.setServerTools(
+    "everything",
+    names.map((name) => ({ name, inputSchema: { type: "object" as const } })),
+  );
+  assert.equal(catalog.suggest("everything/get-summ")[0]?.tool, "get-sum");
+  assert.equal(catalog.suggest("tools.everything.get_summ")[0]?.tool, "get-sum");
+  assert.equal(catalog.suggest("everythin/get-sum")[0]?.tool, "get-sum");
+  assert.equal(catalog.suggest("everything/ech")[0]?.tool, "echo");
+});

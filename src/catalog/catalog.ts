@@ -1,3 +1,4 @@
+import { closeMatches } from "../config/suggest.ts";
 import type { ToolNamespace } from "../sandbox/types.ts";
 import { assignIdentifiers, buildCatalogTools } from "./naming.ts";
 import type { CatalogTool, ToolDefinition } from "./types.ts";
@@ -78,8 +79,29 @@ export class Catalog {
     return undefined;
   }
 
-  /** Close matches for a name that was not found, for "did you mean" errors. */
+  /**
+   * Close matches for a name that was not found, for "did you mean" errors:
+   * ranked by edit distance (closeMatches, the sandbox's own ranking) within
+   * the named server when it exists, else over every `server/tool`; a name
+   * that is no typo (`filesystem read`) falls back to tools sharing its words.
+   */
   suggest(name: string, limit = 3): CatalogTool[] {
+    const trimmed = name.trim().replace(/^tools\./, "");
+    const at = trimmed.search(/[/.:]/);
+    const server = at > 0 ? this.server(trimmed.slice(0, at)) : undefined;
+    const candidates = server ? server.tools : this.tools();
+    const wanted = server ? trimmed.slice(at + 1) : trimmed;
+    const byName = new Map<string, CatalogTool>();
+    for (const tool of candidates) {
+      const names = server ? [tool.tool, tool.toolId] : [`${tool.server}/${tool.tool}`, tool.path];
+      for (const key of names) if (!byName.has(key)) byName.set(key, tool);
+    }
+    const ranked = new Set<CatalogTool>();
+    for (const key of closeMatches(wanted, [...byName.keys()], limit * 2)) {
+      const tool = byName.get(key);
+      if (tool) ranked.add(tool);
+    }
+    if (ranked.size > 0) return [...ranked].slice(0, limit);
     const words = name
       .toLowerCase()
       .split(/[^a-z0-9]+/)

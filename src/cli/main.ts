@@ -1,6 +1,7 @@
 import { defineCommand, renderUsage, runCommand as runCitty } from "citty";
 import { ConfigError } from "../config/errors.ts";
 import { CliError } from "./cli-error.ts";
+import { forStream } from "./colour.ts";
 import { auditCommand } from "./commands/audit.ts";
 import { demoCommand } from "./commands/demo.ts";
 import { runCommand } from "./commands/run.ts";
@@ -24,13 +25,14 @@ export const rootCommand = defineCommand({
 
 /**
  * Runs the CLI and resolves to the exit code. Help goes to stdout; every
- * error goes to stderr, so stdout stays clean for MCP in `serve`.
+ * error goes to stderr, so stdout stays clean for MCP in `serve`. citty
+ * colours its text whatever the stream: escapes are kept only for a terminal.
  */
 export async function main(argv: readonly string[]): Promise<number> {
   const rawArgs = [...argv];
   try {
     if (rawArgs.includes("--help") || rawArgs.includes("-h") || rawArgs.length === 0) {
-      process.stdout.write(`${await usageFor(rawArgs)}\n`);
+      process.stdout.write(forStream(`${await usageFor(rawArgs)}\n`, process.stdout));
       return 0;
     }
     if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
@@ -40,8 +42,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     await runCitty(rootCommand, { rawArgs });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
-    process.stderr.write(`${formatError(error)}\n`);
-    if (isUsageError(error)) process.stderr.write(`\n${await usageFor(rawArgs)}\n`);
+    process.stderr.write(forStream(`${formatError(error)}\n`, process.stderr));
+    if (isUsageError(error))
+      process.stderr.write(forStream(`\n${await usageFor(rawArgs)}\n`, process.stderr));
     return error instanceof CliError ? error.exitCode : 1;
   }
 }

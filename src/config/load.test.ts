@@ -61,6 +61,26 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads Claude Code's .mcp.json from cwd, before toolscript.config.json", async () => {
+    const mcpJson = JSON.stringify({
+      mcpServers: { claude: { type: "stdio", command: "node", args: ["server.js"], env: {} } },
+    });
+    const only = await dir("mcp-json", { ".mcp.json": mcpJson });
+    const config = await loadConfig({ cwd: only, env: {} });
+    assert.equal(config.file, join(only, ".mcp.json"));
+    assert.deepEqual(
+      config.servers.map((s) => s.name),
+      ["claude"],
+    );
+    const both = await dir("both", {
+      ".mcp.json": mcpJson,
+      "toolscript.config.json": JSON.stringify({ mcpServers: { own: { command: "node" } } }),
+    });
+    assert.equal((await loadConfig({ cwd: both, env: {} })).file, join(both, ".mcp.json"));
+    const broken = await dir("broken-mcp-json", { ".mcp.json": "{ nope" });
+    assert.equal((await loadError({ cwd: broken, env: {} })).code, "config.parse");
+  });
+
   it("fails with config.not_found for an explicit path that does not exist", async () => {
     const cwd = await dir("missing");
     const error = await loadError({ path: "nope.json", cwd, env: {} });

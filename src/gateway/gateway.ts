@@ -60,6 +60,8 @@ export class Gateway {
   /** Saved skills: `save_skill`, `import ... from "skills/<name>"`, ranked in `searchIndex`. */
   readonly skills: SkillLibrary;
   readonly #logger: Logger;
+  /** The last status line logged per server. */
+  readonly #loggedStatus = new Map<string, string>();
   #runtime: SandboxRuntime | undefined;
   #runtimeStarting: Promise<SandboxRuntime> | undefined;
   readonly #validator = new ArgumentValidator();
@@ -432,6 +434,10 @@ export class Gateway {
 
   #logStatus(status: UpstreamStatus): void {
     if (this.#closed || status.state === "closed" || status.state === "connecting") return;
+    // One line per change: a tool refresh re-announces "ready" with the same count.
+    const said = `${status.state} ${status.toolCount} ${status.error ?? ""}`;
+    if (this.#loggedStatus.get(status.server) === said) return;
+    this.#loggedStatus.set(status.server, said);
     if (status.state === "ready") {
       this.#lastLogged.delete(status.server);
       this.#logger.info(`${status.server}: ready, ${status.toolCount} tools (${status.transport})`);

@@ -29,7 +29,7 @@ export function executeCodeDescription(catalog: Catalog, statuses: readonly Upst
     "Run a TypeScript program that calls the tools of the servers below in a sandbox; only its logs and return value come back.",
     "Call tools as `await tools.<server>.<tool>({...})` (search_tools finds them, describe_tools shows their types). A tool returns its structured output, else its JSON or text. Failures throw ToolError; bad arguments throw ValidationError.",
     `Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. Also there: ${globalsLine()}, \`import { f } from "skills/<name>"\`. No network or timers.`,
-    "Servers, as tools.<server> (tool count):",
+    "Servers, as tools.<server>:",
     ...summarizeServers(catalog, statuses),
   ].join("\n");
 }

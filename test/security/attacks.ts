@@ -48,6 +48,38 @@ const boundedOrError = (response: ExecuteResponse): string | undefined => {
   return size > 8 * 1024 * 1024 ? `unbounded result of ${size} bytes` : undefined;
 };
 
+/**
+ * The most any text of an answer may carry: the output budget is ~2,000 tokens,
+ * and the hard cap is well under the 10 MiB an MCP client accepts.
+ */
+const MAX_ANSWER_TEXT_BYTES = 1024 * 1024;
+
+/** An error (any kind) whose message and stack stay under MAX_ANSWER_TEXT_BYTES. */
+function boundedError(response: ExecuteResponse): string | undefined {
+  if (!response.error) return "expected an error, got a result";
+  const size =
+    response.error.message.length + (response.error.stack?.length ?? 0) + response.error.name.length;
+  return size > MAX_ANSWER_TEXT_BYTES ? `error text not capped: ${size} characters` : undefined;
+}
+
+/** A bounded result and bounded logs, or an error of these kinds (running out of time always counts as contained). */
+function boundedOrErrorOf(errorKinds: string[]) {
+  const kinds = [...errorKinds, "timeout"];
+  return (response: ExecuteResponse): string | undefined => {
+    if (response.error) {
+      if (!kinds.includes(response.error.kind))
+        return `expected ${kinds.join("/")}, got ${response.error.kind}: ${response.error.message.slice(0, 200)}`;
+      return boundedError(response);
+    }
+    const logBytes = response.logs.reduce((sum, entry) => sum + entry.message.length, 0);
+    if (logBytes > MAX_ANSWER_TEXT_BYTES) return `logs not capped: ${logBytes} characters`;
+    const size = JSON.stringify(response.result ?? null).length;
+    return size > MAX_ANSWER_TEXT_BYTES ? `result not capped: ${size} characters` : undefined;
+  };
+}
+
+const TWELVE_MIB = "12 * 1024 * 1024";
+
 /** Attacks whose code needs the canaries' values get them through `context`. */
 export function attacks(canary: { file: string; url: string }): Attack[] {
   return [
@@ -365,6 +397,155 @@ export function attacks(canary: { file: string; url: string }): Attack[] {
           ? `timers exist: ${JSON.stringify(value)}`
           : undefined;
       },
+    },
+    {
+      name: "12 MiB thrown Error",
+      category: "output abuse",
+      code: `throw new Error("e".repeat(${TWELVE_MIB}));`,
+      check: boundedError,
+    },
+    {
+      name: "12 MiB thrown string",
+      category: "output abuse",
+      code: `throw "s".repeat(${TWELVE_MIB});`,
+      check: boundedError,
+    },
+    {
+      name: "12 MiB thrown plain object",
+      category: "output abuse",
+      code: `throw { name: "Big", message: "o".repeat(${TWELVE_MIB}) };`,
+      check: boundedError,
+    },
+    {
+      name: "12 MiB error name, stack and data",
+      category: "output abuse",
+      code: `const error = new Error("x"); error.name = "N".repeat(${TWELVE_MIB}); error.stack = "S".repeat(${TWELVE_MIB}); error.data = "d".repeat(${TWELVE_MIB}); throw error;`,
+      check: boundedError,
+    },
+    {
+      name: "100 MB console.log",
+      category: "output abuse",
+      code: "console.log('l'.repeat(100 * 1024 * 1024)); return 'done';",
+      check: boundedOrErrorOf(["memory", "runtime", "timeout"]),
+    },
+    {
+      name: "12 MiB returned inside an object",
+      category: "output abuse",
+      code: `return { nested: { text: "r".repeat(${TWELVE_MIB}) } };`,
+      check: boundedOrErrorOf(["runtime", "memory"]),
+    },
+    {
+      name: "two million numbers returned",
+      category: "output abuse",
+      code: "return Array.from({ length: 2e6 }, (_, i) => i);",
+      check: boundedOrErrorOf(["runtime", "memory"]),
+    },
+    {
+      name: "deeply nested return value",
+      category: "output abuse",
+      code: "let value = {}; for (let i = 0; i < 1e5; i++) value = { value }; return value;",
+      check: boundedOrErrorOf(["runtime", "memory", "timeout"]),
+    },
+    {
+      name: "deeply nested tool arguments",
+      category: "bridge abuse",
+      code: "let value = {}; for (let i = 0; i < 1e5; i++) value = { value }; try { await tools.scripted.echo({ message: 'x', value }); return 'sent'; } catch (error) { return error.name; }",
+      check: boundedOrErrorOf(["runtime", "memory", "validation", "limit", "timeout"]),
+    },
+    {
+      name: "infinite loop in toJSON of the returned value",
+      category: "exhaustion",
+      code: "return { toJSON() { for (;;) {} } };",
+      check: endsInError(["timeout"]),
+    },
+    {
+      name: "infinite loop in a getter of tool arguments",
+      category: "exhaustion",
+      code: "await tools.scripted.echo({ get message() { for (;;) {} } });",
+      check: endsInError(["timeout"]),
+    },
+    {
+      name: "memory blow-up: a Map of strings",
+      category: "exhaustion",
+      code: "const map = new Map(); for (let i = 0; ; i++) map.set(i, 'k'.repeat(1024) + i);",
+      check: endsInError(["memory", "timeout"]),
+    },
+    {
+      name: "deep recursion through async functions",
+      category: "exhaustion",
+      code: "const down = async (n) => (await down(n + 1)) + 1; try { await down(0); } catch (error) { return error.name; }",
+      check: (response) =>
+        response.result === "RangeError" || response.error
+          ? undefined
+          : `unexpected ${JSON.stringify(response.result)}`,
+    },
+    probes(
+      "reading env, process and require every way",
+      "environment",
+      `return {
+        env: probe(() => process.env.TOOLSCRIPT_CANARY_SECRET),
+        deno: probe(() => Deno.env.get("TOOLSCRIPT_CANARY_SECRET")),
+        global: probe(() => globalThis.TOOLSCRIPT_CANARY_SECRET),
+        require: probe(() => require("node:process").env),
+        moduleRequire: probe(() => module.require("fs")),
+        importProcess: probe(() => import("node:process").then((m) => m.env.TOOLSCRIPT_CANARY_SECRET)),
+        fnProcess: probe(() => Function("return globalThis.process && process.env")()),
+        tools: probe(() => tools.constructor.constructor("return process.env")()),
+      }`,
+    ),
+    {
+      name: "fetch to loopback, every spelling",
+      category: "filesystem/network",
+      code: `const port = ${JSON.stringify(canary.url)}.split(":")[2].split("/")[0];
+             const out = [];
+             for (const host of ["127.0.0.1", "localhost", "[::1]", "0.0.0.0", "127.1", "2130706433"]) {
+               try { const r = await fetch("http://" + host + ":" + port + "/"); out.push(await r.text()); } catch (error) { out.push("blocked"); }
+             }
+             try { new WebSocket("ws://127.0.0.1:" + port + "/"); out.push("ws opened"); } catch { out.push("blocked"); }
+             try { navigator.sendBeacon("http://127.0.0.1:" + port + "/"); out.push("beacon"); } catch { out.push("blocked"); }
+             return out;`,
+      check: (response) => {
+        const out = response.result as string[] | undefined;
+        return out?.some((entry) => entry !== "blocked")
+          ? `reached loopback: ${JSON.stringify(out)}`
+          : undefined;
+      },
+    },
+    {
+      name: "prototype pollution of host objects",
+      category: "host reach",
+      code: `const tried = [];
+             const attempt = (label, f) => { try { f(); tried.push(label); } catch { tried.push(label + " threw"); } };
+             attempt("args", () => tools.scripted.echo(JSON.parse('{"message":"x","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}')).catch(() => {}));
+             attempt("tools proto", () => { Object.getPrototypeOf(tools).polluted = "yes"; });
+             attempt("server proto", () => { Object.getPrototypeOf(tools.scripted).polluted = "yes"; });
+             attempt("function proto", () => { Object.getPrototypeOf(tools.scripted.echo).polluted = "yes"; });
+             attempt("console proto", () => { Object.getPrototypeOf(console).polluted = "yes"; console.log.__proto__.polluted = "yes"; });
+             attempt("error proto", () => { ToolError.prototype.polluted = "yes"; });
+             await new Promise((resolve) => resolve());
+             const echoed = await tools.scripted.echo({ message: "after" });
+             return { echoed: JSON.stringify(echoed), tried: tried.length };`,
+      check: (response) => {
+        if (
+          (Object.prototype as Record<string, unknown>).polluted ||
+          (Function.prototype as unknown as Record<string, unknown>).polluted
+        )
+          return "host prototypes polluted";
+        const value = response.result as { echoed?: string } | undefined;
+        return value?.echoed?.includes("polluted") ? "pollution reached a tool result" : undefined;
+      },
+    },
+    {
+      name: "9 MiB program on one line with a syntax error at its end",
+      category: "output abuse",
+      code: `const text = "${"q".repeat(9 * 1024 * 1024)}" +;`,
+      check: boundedError,
+    },
+    {
+      name: "9 MiB program returning its own string literal",
+      category: "output abuse",
+      code: `return "${"p".repeat(9 * 1024 * 1024)}";`,
+      check: boundedOrErrorOf(["runtime", "memory"]),
     },
     {
       name: "state left for the next execution",

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { Gateway } from "../../src/gateway/gateway.ts";
 import type { SandboxRuntime } from "../../src/sandbox/types.ts";
 import { SCRIPTED_JS, tempDir } from "../helpers/servers.ts";
@@ -22,6 +22,22 @@ export interface Canaries {
   file: string;
   url: string;
   close(): Promise<void>;
+}
+
+/**
+ * Whether `bwrap` is on PATH. The process tier runs Deno inside it; where it is
+ * missing the suites run Deno alone (`bubblewrap: false`, the explicit weaker
+ * mode) and say so in the test's name, so the gateway side is still attacked.
+ */
+export function bubblewrapInstalled(): boolean {
+  return (process.env.PATH ?? "")
+    .split(delimiter)
+    .some((dir) => dir !== "" && existsSync(join(dir, "bwrap")));
+}
+
+/** Error names can be megabytes long (an attack sets them): a report shows their start. */
+export function describeOutcome(error: { kind: string; name: string } | undefined): string {
+  return error ? `${error.kind}: ${error.name.slice(0, 80)}` : "bounded result";
 }
 
 /** A secret in the gateway's environment, a file and a loopback HTTP server, each with a random value. */
@@ -52,15 +68,19 @@ export async function plantCanaries(): Promise<Canaries> {
   };
 }
 
-const NEXT_RUN = "return [typeof leftover, ({}).leak, [].push(1), typeof Object.prototype.polluted]";
-const CLEAN_NEXT = JSON.stringify(["undefined", null, 1, "undefined"]);
+/** The sandbox's wall-clock limit in the suites: short, since a dozen attacks run into it on purpose. */
+export const ATTACK_TIMEOUT_MS = 1000;
+
+/** Run after each attack: the sandbox must start clean, whatever the attack left behind. */
+export const NEXT_RUN = "return [typeof leftover, ({}).leak, [].push(1), typeof Object.prototype.polluted]";
+export const CLEAN_NEXT = JSON.stringify(["undefined", null, 1, "undefined"]);
 
 /** Runs every attack against a gateway using `runtime`, each followed by a clean execution. */
 export async function runAttacks(runtime: SandboxRuntime, canaries: Canaries): Promise<AttackOutcome[]> {
   const gateway = new Gateway({
     config: {
       mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
-      toolscript: { sandbox: { timeoutMs: 2000, memoryMb: 64 } },
+      toolscript: { sandbox: { timeoutMs: ATTACK_TIMEOUT_MS, memoryMb: 64 } },
     },
     runtime,
   });
@@ -89,7 +109,7 @@ export async function runAttacks(runtime: SandboxRuntime, canaries: Canaries): P
         problems.push(`next execution saw ${JSON.stringify(next.result ?? next.error)}`);
       }
       if (nextMs > 1000) problems.push(`next execution took ${Math.round(nextMs)} ms`);
-      const outcome = response.error ? `${response.error.kind}: ${response.error.name}` : "bounded result";
+      const outcome = describeOutcome(response.error);
       outcomes.push({ attack, outcome, problems, ms });
     }
   } finally {

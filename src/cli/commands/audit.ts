@@ -9,7 +9,7 @@ export const auditCommand = defineCommand({
   args: {
     config: {
       type: "string",
-      description: "Config file (default: ./toolscript.config.json)",
+      description: "Config file (default: ./.mcp.json, else ./toolscript.config.json)",
       valueHint: "FILE",
     },
     session: { type: "string", description: "Only this session" },

@@ -11,7 +11,7 @@ export const runCommand = defineCommand({
     file: { type: "positional", required: true, description: "Program file (.ts or .js)" },
     config: {
       type: "string",
-      description: "Config file (default: ./toolscript.config.json)",
+      description: "Config file (default: ./.mcp.json, else ./toolscript.config.json)",
       valueHint: "FILE",
     },
     timeout: { type: "string", description: "Wall-clock limit in ms", valueHint: "MS" },
@@ -27,7 +27,7 @@ export const runCommand = defineCommand({
     if (timeoutMs !== undefined && !(timeoutMs > 0))
       throw new CliError(`--timeout expects milliseconds, got "${args.timeout}"`);
     const language = [".js", ".mjs", ".cjs"].includes(extname(args.file)) ? "javascript" : "typescript";
-    const gateway = await openGateway({ configPath: args.config, showStatus: true });
+    const gateway = await openGateway({ configPath: args.config, showStatus: true, requireServers: true });
     try {
       const response = await gateway.execute({ code, language, timeoutMs });
       printExecution(response);

@@ -28,7 +28,7 @@ export const serveCommand = defineCommand({
   args: {
     config: {
       type: "string",
-      description: "Config file (default: ./toolscript.config.json)",
+      description: "Config file (default: ./.mcp.json, else ./toolscript.config.json)",
       valueHint: "FILE",
     },
     http: {

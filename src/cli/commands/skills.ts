@@ -14,7 +14,7 @@ import { openGateway } from "../open-gateway.ts";
 const configArg = {
   config: {
     type: "string",
-    description: "Config file (default: ./toolscript.config.json)",
+    description: "Config file (default: ./.mcp.json, else ./toolscript.config.json)",
     valueHint: "FILE",
   },
 } as const;

@@ -3,12 +3,12 @@ import { firstSentence } from "../../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../../catalog/declaration/tool-declaration.ts";
 import { DEFAULT_SEARCH_DETAIL, formatSearchResults, type SearchDetail } from "../../search/index.ts";
 import { CliError } from "../cli-error.ts";
-import { openGateway } from "../open-gateway.ts";
+import { everyServerFailed, openGateway } from "../open-gateway.ts";
 
 const configArg = {
   config: {
     type: "string",
-    description: "Config file (default: ./toolscript.config.json)",
+    description: "Config file (default: ./.mcp.json, else ./toolscript.config.json)",
     valueHint: "FILE",
   },
 } as const;
@@ -21,8 +21,11 @@ const list = defineCommand({
     json: { type: "boolean", description: "Print JSON: [{server, tool, path, description}]" },
   },
   async run({ args }) {
-    const gateway = await openGateway({ configPath: args.config, showStatus: true });
+    const gateway = await openGateway({ configPath: args.config, showStatus: true, requireServers: true });
     try {
+      // The status lines above say why each one failed; an empty listing must not look like success.
+      if (everyServerFailed(gateway.statuses()))
+        throw new CliError("no server is ready, so there are no tools to list");
       const tools = gateway.catalog
         .tools()
         .filter(

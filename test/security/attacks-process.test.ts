@@ -1,0 +1,3 @@
+import { inProcessSuite } from "./attack-suites.ts";
+
+inProcessSuite("process");

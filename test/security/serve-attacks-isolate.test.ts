@@ -1,0 +1,3 @@
+import { serveSuite } from "./attack-suites.ts";
+
+serveSuite("isolate");
