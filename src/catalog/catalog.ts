@@ -20,6 +20,7 @@ export class Catalog {
   readonly #listeners = new Set<CatalogListener>();
   /** Built on first use after a change: every execution asks for it, tools rarely change. */
   #namespace: ToolNamespace | undefined;
+  #version = 0;
 
   constructor(serverNames: readonly string[]) {
     const ids = assignIdentifiers(serverNames);
@@ -37,7 +38,13 @@ export class Catalog {
       tools: buildCatalogTools(server, entry.serverId, [...definitions]),
     });
     this.#namespace = undefined;
+    this.#version += 1;
     for (const listener of this.#listeners) listener(server);
+  }
+
+  /** Changes with every `setServerTools`: what was derived from the tools (declarations) is stale. */
+  get version(): number {
+    return this.#version;
   }
 
   onChange(listener: CatalogListener): () => void {

@@ -5,8 +5,10 @@ import { ViolationCounter, type ViolationKind } from "../audit/violations.ts";
 import { createExecutionBridge } from "../bridge/execution-bridge.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
+import { renderTree } from "../catalog/declaration/tree.ts";
 import type { CatalogTool } from "../catalog/types.ts";
 import { CompileCache } from "../compile/compile-cache.ts";
+import { ProgramTypeChecker } from "../compile/type-check.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
@@ -62,6 +64,10 @@ export class Gateway {
   readonly #gate: ExecutionGate;
   readonly #redactor: SecretRedactor;
   readonly #compiled = new CompileCache();
+  readonly #typeChecker = new ProgramTypeChecker({
+    version: () => this.catalog.version,
+    tree: () => renderTree(this.catalog.tools(), { untypedOutput: "any" }),
+  });
   readonly #privacyExclude: (tool: CatalogTool) => boolean;
   readonly #violations: ViolationCounter;
   readonly #tokenizer: Tokenizer;
@@ -277,8 +283,16 @@ export class Gateway {
     if (sessionProblem) return finish({ logs: [], durationMs: 0, error: sessionProblem });
     const compiled = await this.#compiled.compile(request.code, language);
     if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
-
     const { sandbox, upstream, privacy } = this.config.settings;
+    // Before anything runs: a program that does not type-check makes no tool call.
+    if (language === "typescript" && (request.typecheck ?? sandbox.typecheck)) {
+      const typeError = await this.#typeChecker.check({
+        source: request.code,
+        skillDeclaration: (name) => this.skills.get(name, session)?.declaration,
+      });
+      if (typeError) return finish({ logs: [], durationMs: 0, error: typeError });
+    }
+
     const decisions = new WeakMap<object, PolicyAction>();
     const { bridge, stats } = createExecutionBridge({
       catalog: this.catalog,

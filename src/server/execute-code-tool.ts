@@ -14,6 +14,10 @@ export const executeCodeInput = {
   context: z.unknown().optional().describe("JSON the program sees as `context`."),
   maxTokens: z.number().positive().optional().describe("Answer budget (default 2000)."),
   strategy: z.enum(["auto", "truncate", "sample", "summarize"]).optional(),
+  typecheck: z
+    .boolean()
+    .optional()
+    .describe("Type-check against the tools' declarations first (TypeScript only)."),
 };
 
 /** The tool description: how to write code for it, and the servers in one line each. */
