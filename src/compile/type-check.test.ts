@@ -110,6 +110,8 @@ describe("ProgramTypeChecker", () => {
     assert.deepEqual([sameLine?.line, sameLine?.column], [1, 53]);
     const missing = await check('import { triple } from "skills/math";\nreturn triple(2);', skills);
     assert.deepEqual([missing?.line, missing?.column], [1, 10]);
+    // A skill the session cannot see is left to the import, which fails before anything else runs.
+    assert.equal(await check('import { f } from "skills/nowhere";\nreturn f("x");', skills), undefined);
   });
 
   test("many errors are bounded in the message", async () => {

@@ -67,6 +67,8 @@ export class ProgramTypeChecker {
     const source = checkSource(request.source);
     this.#syncTools();
     const skills = source.imports.map((name) => [name, request.skillDeclaration(name)] as const);
+    // The import fails first at run time, before any other statement, with the store's own words.
+    if (skills.some(([, declaration]) => declaration === undefined)) return undefined;
     const key = [this.#toolsVersion, JSON.stringify(skills), request.source].join("\u0000");
     const cached = this.#results.get(key);
     if (cached) return cached.ok ? undefined : cached.error;
