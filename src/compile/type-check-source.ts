@@ -1,5 +1,5 @@
 import { SKILL_SPECIFIER } from "./skill-imports.ts";
-import { splitStaticImports } from "./static-imports.ts";
+import { skipTrivia, splitStaticImports } from "./static-imports.ts";
 
 /**
  * The program as the type checker reads it: the script body wrapped in an
@@ -23,12 +23,8 @@ const TAIL = "\n}\n";
 
 export function checkSource(source: string): CheckSource {
   const { imports } = splitStaticImports(source);
-  let bodyStart = imports.at(-1)?.end ?? 0;
-  // A `#!` line must stay first.
-  if (bodyStart === 0 && source.startsWith("#!")) {
-    const newline = source.indexOf("\n");
-    bodyStart = newline === -1 ? source.length : newline;
-  }
+  // After the leading comments too: a `#!` line and `// @ts-nocheck` only count at the top.
+  const bodyStart = imports.at(-1)?.end ?? skipTrivia(source, 0);
   const names: string[] = [];
   for (const declaration of imports) {
     const name = SKILL_SPECIFIER.exec(declaration.specifier)?.[1];

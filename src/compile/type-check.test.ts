@@ -114,6 +114,12 @@ describe("ProgramTypeChecker", () => {
     assert.equal(await check('import { f } from "skills/nowhere";\nreturn f("x");', skills), undefined);
   });
 
+  test("leading comments stay on top: `// @ts-nocheck` skips the check, positions hold", async () => {
+    assert.equal(await check("// @ts-nocheck\nawait tools.everything.nope();"), undefined);
+    const error = await check("#!/usr/bin/env toolscript\n/* note */ await tools.everything.nope();");
+    assert.deepEqual([error?.line, error?.column], [2, 35]);
+  });
+
   test("many errors are bounded in the message", async () => {
     const source = Array.from({ length: 30 }, (_, i) => `tools.everything.nope${i}();`).join("\n");
     const error = await check(source);
