@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { Catalog } from "../catalog/catalog.ts";
 import { renderTree } from "../catalog/declaration/tree.ts";
 import { MAX_REPORTED_DIAGNOSTICS, ProgramTypeChecker } from "./type-check.ts";
@@ -36,6 +36,7 @@ const noSkills = () => undefined;
 
 describe("ProgramTypeChecker", () => {
   const { catalog, checker: typeChecker } = checker();
+  after(() => typeChecker.close());
   const check = (source: string, skillDeclaration: (name: string) => string | undefined = noSkills) =>
     typeChecker.check({ source, skillDeclaration });
 
@@ -134,5 +135,33 @@ describe("ProgramTypeChecker", () => {
     assert.equal((await check(source))?.kind, "type");
     catalog.setServerTools("everything", [{ name: "added", inputSchema: { type: "object" } }]);
     assert.equal(await check(source), undefined);
+  });
+
+  test("types that never finish, or overflow the parser, cost only the worker: stopped, replaced, reported", async () => {
+    const bounded = new ProgramTypeChecker(
+      { version: () => catalog.version, tree: () => renderTree(catalog.tools()) },
+      { timeoutMs: 1000 },
+    );
+    try {
+      assert.equal(await bounded.check({ source: "return 1", skillDeclaration: noSkills }), undefined);
+      const exploding = [
+        "type Build<N extends number, A extends unknown[] = []> = A['length'] extends N ? A : Build<N, [...A, A]>;",
+        "const x: Build<999> = null as any;",
+        "return x;",
+      ].join("\n");
+      const stopped = await bounded.check({ source: exploding, skillDeclaration: noSkills });
+      assert.equal(stopped?.kind, "type");
+      assert.equal(stopped?.code, "typecheck.failed");
+      assert.match(stopped?.message ?? "", /did not run/);
+      const deep = `const o = ${"[".repeat(5000)}${"]".repeat(5000)};`;
+      const overflow = await bounded.check({ source: deep, skillDeclaration: noSkills });
+      assert.equal(overflow?.code, "typecheck.failed");
+      assert.match(overflow?.message ?? "", /stack/);
+      assert.equal(await bounded.check({ source: "return 2", skillDeclaration: noSkills }), undefined);
+      const wrong = await bounded.check({ source: "tools.everything.nope();", skillDeclaration: noSkills });
+      assert.equal(wrong?.line, 1);
+    } finally {
+      await bounded.close();
+    }
   });
 });

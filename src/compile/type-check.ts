@@ -1,10 +1,9 @@
-import { dirname, join } from "node:path";
-import type ts from "typescript";
+import { Worker } from "node:worker_threads";
 import type { ExecutionError } from "../sandbox/types.ts";
-import { SANDBOX_GLOBALS_DECLARATION } from "../skills/sandbox-globals.ts";
-import { SKILL_SPECIFIER } from "./skill-imports.ts";
-import { type CheckSource, checkSource } from "./type-check-source.ts";
-import { loadTypeScript, SANDBOX_LIB, SKILLS_DIR } from "./typescript-api.ts";
+import { checkSource } from "./type-check-source.ts";
+import type { TypeCheckMessage, TypeCheckReply } from "./type-check-worker.ts";
+
+export { MAX_REPORTED_DIAGNOSTICS } from "./type-check-service.ts";
 
 /** The tools' declarations, and a number that changes whenever they do. */
 export interface ToolDeclarations {
@@ -19,224 +18,200 @@ export interface TypeCheckRequest {
   skillDeclaration: (name: string) => string | undefined;
 }
 
-/** Diagnostics quoted in the error; the first one is in `line`/`column`. */
-export const MAX_REPORTED_DIAGNOSTICS = 10;
-/** Characters of one diagnostic's text (a type printed whole can be long). */
-export const MAX_DIAGNOSTIC_CHARS = 400;
-/** Programs longer than this run unchecked: checking cost grows with the text, the gateway's thread waits. */
+export interface TypeCheckerOptions {
+  /** How long one check may take once the worker has it; then the worker is stopped and replaced. */
+  timeoutMs?: number;
+  /** The first check of a worker also loads TypeScript and parses the lib (~0.5–4 s on a busy machine). */
+  firstCheckTimeoutMs?: number;
+  /** Heap of the worker: a language service over a large catalog needs a few hundred MB. */
+  maxHeapMb?: number;
+}
+
+export const DEFAULT_TYPECHECK_TIMEOUT_MS = 10_000;
+export const DEFAULT_FIRST_TYPECHECK_TIMEOUT_MS = 30_000;
+export const DEFAULT_TYPECHECK_HEAP_MB = 512;
+/** Programs longer than this run unchecked: checking cost grows with the text. */
 export const MAX_CHECKED_CHARS = 256 * 1024;
 /** Results remembered by tools version, imported declarations and source: agents resend programs. */
 const MAX_CACHED_RESULTS = 256;
 
-const TOOLS_DIR = "/toolscript/";
-const PROGRAM_FILE = "/agent.ts";
-const TOOLS_ROOT = `${TOOLS_DIR}index.d.ts`;
-const GLOBALS_FILE = `${TOOLS_DIR}sandbox-globals.d.ts`;
-const ROOTS = [PROGRAM_FILE, TOOLS_ROOT, GLOBALS_FILE];
-const SERVER_MODULE = /typeof import\("\/toolscript\/servers\/([A-Za-z_$][\w$]*)\/index"\)/g;
+const FROM_SOURCE = import.meta.url.endsWith(".ts");
+// Next to this file: `.js` in dist, `.ts` when running from source (tests, bench) under tsx.
+const WORKER_URL = new URL(`./type-check-worker${FROM_SOURCE ? ".ts" : ".js"}`, import.meta.url);
 
-interface VirtualFile {
-  text: string;
-  version: number;
+/** A worker does not inherit tsx's loader hooks: from source, it registers them before loading the entry. */
+function startWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
+  if (!FROM_SOURCE) return new Worker(WORKER_URL, options);
+  const api = JSON.stringify(import.meta.resolve("tsx/esm/api"));
+  const entry = JSON.stringify(WORKER_URL.href);
+  const code = `import(${api}).then((tsx) => { tsx.register(); return import(${entry}); });`;
+  return new Worker(code, { ...options, eval: true, execArgv: [] });
 }
 
-type Check = { ok: true } | { ok: false; error: ExecutionError };
+interface Pending {
+  id: number;
+  source: string;
+  skills: Array<[string, string]>;
+  resolve: (error: ExecutionError | undefined) => void;
+}
+
+interface Running {
+  worker: Worker;
+  /** Tools version the worker holds. */
+  toolsVersion: number | undefined;
+  /** True once the worker answered a check: TypeScript is loaded. */
+  warm: boolean;
+}
 
 /**
  * Type-checks agents' programs against the tools' declarations, the sandbox
- * globals and the skills they import, before anything runs. One language
- * service stays warm across checks: lib files and declarations are parsed
- * and bound once per catalog version, and a check re-reads only the program.
+ * globals and the skills they import, before anything runs. The check runs
+ * in a worker thread with a warm language service (TypeCheckService): the
+ * gateway's thread never waits on it, and a program whose types never finish
+ * or crash the compiler only costs that worker, stopped at its deadline.
+ * Checks run one at a time, in order of arrival.
  */
 export class ProgramTypeChecker {
   readonly #declarations: ToolDeclarations;
-  readonly #files = new Map<string, VirtualFile>();
-  readonly #results = new Map<string, Check>();
-  #service: ts.LanguageService | undefined;
-  #toolsVersion: number | undefined;
-  #nextVersion = 1;
+  readonly #timeoutMs: number;
+  readonly #firstTimeoutMs: number;
+  readonly #maxHeapMb: number;
+  readonly #results = new Map<string, ExecutionError | null>();
+  readonly #queue: Pending[] = [];
+  #running: Running | undefined;
+  #inFlight: { pending: Pending; timer: NodeJS.Timeout } | undefined;
+  #nextId = 1;
+  #closed = false;
 
-  constructor(declarations: ToolDeclarations) {
+  constructor(declarations: ToolDeclarations, options: TypeCheckerOptions = {}) {
     this.#declarations = declarations;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TYPECHECK_TIMEOUT_MS;
+    this.#firstTimeoutMs = options.firstCheckTimeoutMs ?? DEFAULT_FIRST_TYPECHECK_TIMEOUT_MS;
+    this.#maxHeapMb = options.maxHeapMb ?? DEFAULT_TYPECHECK_HEAP_MB;
   }
 
   /** Undefined when the program type-checks (or is too long to check); else an error of kind `type`. */
-  async check(request: TypeCheckRequest): Promise<ExecutionError | undefined> {
-    if (request.source.length > MAX_CHECKED_CHARS) return undefined;
-    const api = await loadTypeScript();
-    const source = checkSource(request.source);
-    this.#syncTools();
-    const skills = source.imports.map((name) => [name, request.skillDeclaration(name)] as const);
-    // The import fails first at run time, before any other statement, with the store's own words.
-    if (skills.some(([, declaration]) => declaration === undefined)) return undefined;
-    const key = [this.#toolsVersion, JSON.stringify(skills), request.source].join("\u0000");
+  check(request: TypeCheckRequest): Promise<ExecutionError | undefined> {
+    if (this.#closed || request.source.length > MAX_CHECKED_CHARS) return Promise.resolve(undefined);
+    const skills: Array<[string, string]> = [];
+    for (const name of checkSource(request.source).imports) {
+      const declaration = request.skillDeclaration(name);
+      // The import fails first at run time, before any other statement, with the store's own words.
+      if (declaration === undefined) return Promise.resolve(undefined);
+      skills.push([name, declaration]);
+    }
+    const key = [this.#declarations.version(), JSON.stringify(skills), request.source].join("\u0000");
     const cached = this.#results.get(key);
-    if (cached) return cached.ok ? undefined : cached.error;
-    for (const [name, declaration] of skills) this.#set(`${SKILLS_DIR}${name}.d.ts`, declaration);
-    this.#set(PROGRAM_FILE, source.text);
-    const service = this.#languageService(api);
-    const diagnostics = [
-      ...service.getSyntacticDiagnostics(PROGRAM_FILE),
-      ...service.getSemanticDiagnostics(PROGRAM_FILE),
-    ].filter((diagnostic) => diagnostic.category === api.DiagnosticCategory.Error);
-    const result: Check =
-      diagnostics.length === 0
-        ? { ok: true }
-        : { ok: false, error: typeError(api, request.source, source, diagnostics) };
+    if (cached !== undefined) return Promise.resolve(cached ?? undefined);
+    return new Promise((resolve) => {
+      this.#queue.push({
+        id: this.#nextId++,
+        source: request.source,
+        skills,
+        resolve: (error) => {
+          // Failures of the checker itself (deadline, crash) are not remembered: the next try may pass.
+          if (error?.code !== "typecheck.failed") this.#remember(key, error);
+          resolve(error);
+        },
+      });
+      this.#pump();
+    });
+  }
+
+  /** Stops the worker; checks still waiting pass unchecked. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const waiting = [...this.#queue.splice(0), ...(this.#inFlight ? [this.#inFlight.pending] : [])];
+    if (this.#inFlight) clearTimeout(this.#inFlight.timer);
+    this.#inFlight = undefined;
+    for (const pending of waiting) pending.resolve(undefined);
+    const running = this.#running;
+    this.#running = undefined;
+    await running?.worker.terminate();
+  }
+
+  #remember(key: string, error: ExecutionError | undefined): void {
     if (this.#results.size >= MAX_CACHED_RESULTS) {
       const oldest = this.#results.keys().next().value;
       if (oldest !== undefined) this.#results.delete(oldest);
     }
-    this.#results.set(key, result);
-    return result.ok ? undefined : result.error;
+    this.#results.set(key, error ?? null);
   }
 
-  /** Puts the current tools' declarations in place when the catalog changed since the last check. */
-  #syncTools(): void {
+  #pump(): void {
+    if (this.#inFlight || this.#closed) return;
+    const pending = this.#queue.shift();
+    if (!pending) return;
+    const running = this.#worker();
     const version = this.#declarations.version();
-    if (version === this.#toolsVersion) return;
-    const tree = this.#declarations.tree();
-    for (const fileName of this.#files.keys()) {
-      if (
-        fileName.startsWith(TOOLS_DIR) &&
-        fileName !== GLOBALS_FILE &&
-        !tree.has(fileName.slice(TOOLS_DIR.length))
-      ) {
-        this.#files.delete(fileName);
-      }
+    if (running.toolsVersion !== version) {
+      const tree = [...this.#declarations.tree()];
+      running.worker.postMessage({ type: "tools", tree } satisfies TypeCheckMessage);
+      running.toolsVersion = version;
     }
-    for (const [path, text] of tree) this.#set(`${TOOLS_DIR}${path}`, text);
-    this.#set(GLOBALS_FILE, SANDBOX_GLOBALS_DECLARATION);
-    this.#toolsVersion = version;
-    this.#results.clear();
+    const timeoutMs = running.warm ? this.#timeoutMs : this.#firstTimeoutMs;
+    const timer = setTimeout(() => {
+      this.#fail(`the type check did not finish within ${timeoutMs / 1000} s (types too complex?)`);
+    }, timeoutMs);
+    this.#inFlight = { pending, timer };
+    running.worker.postMessage({
+      type: "check",
+      id: pending.id,
+      source: pending.source,
+      skills: pending.skills,
+    } satisfies TypeCheckMessage);
   }
 
-  /** A new version only when the text changed, so the service reuses what it parsed. */
-  #set(fileName: string, text: string | undefined): void {
-    const current = this.#files.get(fileName);
-    if (text === undefined) this.#files.delete(fileName);
-    else if (current?.text !== text) this.#files.set(fileName, { text, version: this.#nextVersion++ });
-  }
-
-  #languageService(api: typeof ts): ts.LanguageService {
-    if (this.#service) return this.#service;
-    const options = compilerOptions(api);
-    const libDir = dirname(api.getDefaultLibFilePath(options));
-    const files = this.#files;
-    const isLib = (fileName: string) => fileName.startsWith(`${libDir}/`);
-    const host: ts.LanguageServiceHost = {
-      getScriptFileNames: () => ROOTS,
-      getScriptVersion: (fileName) => String(files.get(fileName)?.version ?? 0),
-      getScriptSnapshot: (fileName) => {
-        const text = files.get(fileName)?.text ?? (isLib(fileName) ? api.sys.readFile(fileName) : undefined);
-        return text === undefined ? undefined : api.ScriptSnapshot.fromString(text);
-      },
-      getCompilationSettings: () => options,
-      getCurrentDirectory: () => "/",
-      getDefaultLibFileName: () => join(libDir, SANDBOX_LIB),
-      fileExists: (fileName) => files.has(fileName) || (isLib(fileName) && api.sys.fileExists(fileName)),
-      readFile: (fileName) =>
-        files.get(fileName)?.text ?? (isLib(fileName) ? api.sys.readFile(fileName) : undefined),
-      // Only the virtual tree and the compiler's own lib exist: no lookups in the host's node_modules.
-      directoryExists: (dir) =>
-        dir === libDir || [...files.keys()].some((fileName) => fileName.startsWith(`${dir}/`)),
-      getDirectories: () => [],
-      useCaseSensitiveFileNames: () => true,
-      resolveModuleNameLiterals: (literals, containingFile, _redirected, compilerOptions) =>
-        literals.map((literal) => {
-          const skill = SKILL_SPECIFIER.exec(literal.text)?.[1];
-          if (skill === undefined)
-            return api.resolveModuleName(literal.text, containingFile, compilerOptions, host);
-          const resolvedFileName = `${SKILLS_DIR}${skill}.d.ts`;
-          return files.has(resolvedFileName)
-            ? {
-                resolvedModule: {
-                  resolvedFileName,
-                  extension: api.Extension.Dts,
-                  isExternalLibraryImport: false,
-                },
-              }
-            : { resolvedModule: undefined };
-        }),
+  #worker(): Running {
+    if (this.#running) return this.#running;
+    const worker = startWorker({
+      resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb },
+      stdout: true,
+      stderr: true,
+    });
+    // Never what keeps the gateway's process alive; stdout is the MCP stream, so the worker's is drained apart.
+    worker.unref();
+    worker.stdout.resume();
+    worker.stderr.resume();
+    const running: Running = { worker, toolsVersion: undefined, warm: false };
+    worker.on("message", (reply: TypeCheckReply) => {
+      const inFlight = this.#inFlight;
+      if (this.#running !== running || !inFlight || inFlight.pending.id !== reply.id) return;
+      clearTimeout(inFlight.timer);
+      this.#inFlight = undefined;
+      running.warm = true;
+      inFlight.pending.resolve(
+        reply.ok ? reply.error : checkerFailure(`the type checker failed: ${reply.failure}`),
+      );
+      this.#pump();
+    });
+    const lost = (why: string) => {
+      if (this.#running === running) this.#fail(why);
     };
-    this.#service = api.createLanguageService(host, api.createDocumentRegistry(true, "/"));
-    return this.#service;
+    worker.on("error", (error) => lost(`the type checker crashed: ${error.message}`));
+    worker.on("exit", (code) => lost(`the type checker stopped (exit code ${code})`));
+    this.#running = running;
+    return running;
+  }
+
+  /** The check in flight fails; its worker is stopped, the next check starts a new one. */
+  #fail(why: string): void {
+    const inFlight = this.#inFlight;
+    const running = this.#running;
+    this.#inFlight = undefined;
+    this.#running = undefined;
+    if (inFlight) clearTimeout(inFlight.timer);
+    void running?.worker.terminate();
+    inFlight?.pending.resolve(checkerFailure(why));
+    this.#pump();
   }
 }
 
-/**
- * Loose where agents' code is loose and the run would not fail (implicit `any`,
- * possibly-undefined values, `unknown` catch variables), strict where it would:
- * unknown tools and properties, wrong argument types, misspelled names.
- */
-function compilerOptions(api: typeof ts): ts.CompilerOptions {
-  return {
-    strict: false,
-    noImplicitAny: false,
-    target: api.ScriptTarget.ES2022,
-    module: api.ModuleKind.ESNext,
-    moduleResolution: api.ModuleResolutionKind.Bundler,
-    lib: [SANDBOX_LIB],
-    types: [],
-    noEmit: true,
-    skipLibCheck: true,
-    allowUnreachableCode: true,
-    allowUnusedLabels: true,
-  };
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-/** The compiler's words, with the virtual module paths of the tools turned back into `tools.<server>`. */
-function diagnosticText(api: typeof ts, diagnostic: ts.Diagnostic): string {
-  const text = api.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
-  return clip(text.replace(SERVER_MODULE, "tools.$1"), MAX_DIAGNOSTIC_CHARS);
-}
-
-function lineAndColumn(source: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let at = source.indexOf("\n"); at !== -1 && at < offset; at = source.indexOf("\n", at + 1)) {
-    line += 1;
-    lineStart = at + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-function typeError(
-  api: typeof ts,
-  agentSource: string,
-  source: CheckSource,
-  diagnostics: readonly ts.Diagnostic[],
-): ExecutionError {
-  const reported = diagnostics.slice(0, MAX_REPORTED_DIAGNOSTICS).map((diagnostic) => {
-    const at = lineAndColumn(agentSource, source.toSource(diagnostic.start ?? 0));
-    return { ...at, code: diagnostic.code, message: diagnosticText(api, diagnostic) };
-  });
-  const first = reported[0] ?? { line: 1, column: 1 };
-  const lineText = clip(agentSource.split("\n")[first.line - 1]?.replace(/\r$/, "") ?? "", 200);
-  const gutter = `${first.line} | `;
-  const caret = `${" ".repeat(gutter.length + Math.min(first.column - 1, lineText.length))}^`;
-  const count = diagnostics.length === 1 ? "1 type error" : `${diagnostics.length} type errors`;
-  const more =
-    diagnostics.length > reported.length ? [`(${diagnostics.length - reported.length} more not shown)`] : [];
-  const message = [
-    `${count}; the program did not run (\`typecheck: false\` runs it unchecked):`,
-    ...reported.map(
-      (entry) => `line ${entry.line}, column ${entry.column}: ${entry.message} (TS${entry.code})`,
-    ),
-    ...more,
-    `${gutter}${lineText}`,
-    caret,
-  ].join("\n");
+function checkerFailure(why: string): ExecutionError {
   return {
     kind: "type",
     name: "TypeCheckError",
-    message,
-    line: first.line,
-    column: first.column,
-    data: { diagnostics: reported, total: diagnostics.length },
+    code: "typecheck.failed",
+    message: `${why}; the program did not run (\`typecheck: false\` runs it unchecked)`,
   };
 }

@@ -355,7 +355,7 @@ export class Gateway {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([this.upstream.close(), this.#runtime?.close()]);
+    await Promise.allSettled([this.upstream.close(), this.#runtime?.close(), this.#typeChecker.close()]);
     this.#audit.flush();
     this.#states.close();
     this.#store?.close();
