@@ -118,6 +118,13 @@ export class ProgramTypeChecker {
     });
   }
 
+  /** Starts the worker and has it load TypeScript and parse the lib now, off this thread, so the first real check is warm. */
+  prepare(): void {
+    if (this.#closed || this.#running) return;
+    this.#queue.push({ id: this.#nextId++, source: "", skills: [], resolve: () => {} });
+    this.#pump();
+  }
+
   /** Stops the worker; checks still waiting pass unchecked. */
   async close(): Promise<void> {
     this.#closed = true;

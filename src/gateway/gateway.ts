@@ -126,6 +126,8 @@ export class Gateway {
   async start(): Promise<UpstreamStatus[]> {
     // The sandbox first: a configured tier that cannot start stops everything before any server is spawned.
     await this.#sandboxRuntime();
+    // TypeScript loads in the checker's worker while the servers connect, not in the first execution.
+    if (this.config.settings.sandbox.typecheck) this.#typeChecker.prepare();
     if (!this.#store) {
       const dir = this.config.settings.storage.dir;
       try {
