@@ -3,6 +3,8 @@
 // filtered in the sandbox, concurrency, and memory per pooled isolate.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { renderTree } from "../src/catalog/declaration/tree.ts";
+import { ProgramTypeChecker } from "../src/compile/type-check.ts";
 import { Gateway } from "../src/gateway/gateway.ts";
 import { IsolateRuntime } from "../src/sandbox/isolate/runtime.ts";
 import { SCRIPTED_JS } from "../test/helpers/servers.ts";
@@ -64,10 +66,65 @@ async function mustSucceed(gateway: Gateway, code: string): Promise<unknown> {
   return response.result;
 }
 
+/**
+ * Type-checking a program that uses three tools against the gateway's catalog: the
+ * first check of a new worker (loads TypeScript, parses the lib), and warm checks of
+ * a new program each time (no result cache hit), worker round trip included.
+ */
+async function typeCheckRows(gateway: Gateway): Promise<string[][]> {
+  const declarations = {
+    version: () => gateway.catalog.version,
+    tree: () => renderTree(gateway.catalog.tools(), { untypedOutput: "any" as const }),
+  };
+  let counter = 0;
+  const program = () =>
+    [
+      `const sum = await tools.scripted.add({ a: ${counter++}, b: 1 });`,
+      'const echoed = await tools.scripted.echo({ message: "hello" });',
+      "const rows = await tools.scripted.rows({ count: 3 });",
+      "return [sum.sum, echoed, rows.length];",
+    ].join("\n");
+  const check = async (checker: ProgramTypeChecker) => {
+    const t0 = performance.now();
+    const error = await checker.check({ source: program(), skillDeclaration: () => undefined });
+    if (error) throw new Error(`bench program does not type-check: ${error.message}`);
+    return performance.now() - t0;
+  };
+  const once = async () => {
+    const checker = new ProgramTypeChecker(declarations);
+    try {
+      return await check(checker);
+    } finally {
+      await checker.close();
+    }
+  };
+  const cold = await samples(5, once);
+  const warmChecker = new ProgramTypeChecker(declarations);
+  await check(warmChecker);
+  const warm = await samples(200, () => check(warmChecker));
+  await warmChecker.close();
+  return [
+    [
+      "type-check, cold (new worker: loads TypeScript, parses the lib)",
+      ms(percentile(cold, 50)),
+      ms(percentile(cold, 95)),
+      "",
+    ],
+    [
+      "type-check, warm, a new three-tool program each time",
+      ms(percentile(warm, 50)),
+      ms(percentile(warm, 95)),
+      "",
+    ],
+  ];
+}
+
 export async function benchExecute(): Promise<void> {
   const rows: string[][] = [];
   const gateway = new Gateway({ config });
   await gateway.start();
+  progress("type-check");
+  rows.push(...(await typeCheckRows(gateway)));
   const direct = new Client({ name: "bench", version: "1" });
   await direct.connect(new StdioClientTransport({ command: process.execPath, args: [SCRIPTED_JS] }));
   try {
@@ -114,7 +171,8 @@ export async function benchExecute(): Promise<void> {
 
     const cold = await samples(30, async () => {
       const runtime = new IsolateRuntime({ poolSize: 0 });
-      const coldGateway = new Gateway({ config: { toolscript: {} }, runtime });
+      // The isolate's cold start alone: the type checker's is its own row.
+      const coldGateway = new Gateway({ config: { toolscript: { sandbox: { typecheck: false } } }, runtime });
       const t0 = performance.now();
       await coldGateway.execute(`return ${counter++}`);
       const elapsed = performance.now() - t0;

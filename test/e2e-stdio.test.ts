@@ -81,7 +81,11 @@ describe("toolscript serve over stdio, driven by the SDK client", () => {
   });
 
   test("schema-invalid arguments are refused before the upstream sees them", async () => {
-    const answer = await execute(client, `await tools.scripted.echo({ message: 42 });`);
+    // Type-checking stops it first; unchecked, the bridge's validation does.
+    const typed = await execute(client, `await tools.scripted.echo({ message: 42 });`);
+    assert.equal(typed.structured.error?.kind, "type");
+    assert.deepEqual([typed.structured.error?.line, typed.structured.error?.column], [1, 29]);
+    const answer = await execute(client, `await tools.scripted.echo({ message: 42 });`, { typecheck: false });
     assert.equal(answer.isError, true);
     assert.equal(answer.structured.error?.name, "ValidationError");
     assert.match(answer.structured.error?.message ?? "", /args\.message: must be string/);
@@ -142,6 +146,8 @@ describe("toolscript serve over stdio, driven by the SDK client", () => {
        let dynamicImport = "no error";
        try { await import("node:fs"); } catch (error) { dynamicImport = "threw"; }
        return { ...probes, dynamicImport };`,
+      // Hostile code skips the type check; the sandbox alone must hold.
+      { typecheck: false },
     );
     const probes = answer.structured.result as Record<string, string>;
     assert.equal(probes.process, "undefined");

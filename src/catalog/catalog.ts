@@ -26,6 +26,7 @@ export class Catalog {
    * server restarts, so a call says "server … is restarting", not "Unknown tool".
    */
   readonly #lastKnown = new Map<string, readonly CatalogTool[]>();
+  #version = 0;
 
   constructor(serverNames: readonly string[]) {
     const ids = assignIdentifiers(serverNames);
@@ -42,7 +43,13 @@ export class Catalog {
     this.#servers.set(server, { ...entry, tools });
     if (tools.length > 0) this.#lastKnown.set(server, tools);
     this.#namespace = undefined;
+    this.#version += 1;
     for (const listener of this.#listeners) listener(server);
+  }
+
+  /** Changes with every `setServerTools`: what was derived from the tools (declarations) is stale. */
+  get version(): number {
+    return this.#version;
   }
 
   onChange(listener: CatalogListener): () => void {

@@ -31,7 +31,7 @@ const NOT_A_DECLARATION = /^import\s*[(.]/;
 const TYPE_ONLY = /^import\s+type[\s{*]/;
 const ATTRIBUTES = /^\s*(with|assert)\s*\{/;
 
-function skipTrivia(source: string, from: number): number {
+export function skipTrivia(source: string, from: number): number {
   let pos = from;
   while (pos < source.length) {
     const char = source[pos];

@@ -27,6 +27,35 @@ export const DEFAULT_UPSTREAM_CALLS_PER_MINUTE = 0;
 /** Executions per minute per HTTP client token (or address); 0 means no limit. */
 export const DEFAULT_HTTP_EXECUTIONS_PER_MINUTE = 600;
 export const DEFAULT_SANDBOX_POOL_SIZE = 2;
+/** Type-check programs before they run (`npm run bench -- execute`: warm p50 well under 50 ms). */
+export const DEFAULT_SANDBOX_TYPECHECK = true;
+
+/**
+ * `toolscript.sandbox.level`: the sandbox settings an operator means by one word.
+ * Keys written next to `level` win over its preset.
+ */
+export const SANDBOX_LEVEL_PRESETS = {
+  /** Room to experiment: the fast tier, generous limits. */
+  development: {
+    runtime: "isolate",
+    timeoutMs: 120_000,
+    memoryMb: 512,
+    maxToolCalls: 10_000,
+    typecheck: true,
+  },
+  /** The defaults, spelled out. */
+  production: { runtime: "isolate", timeoutMs: 30_000, memoryMb: 128, maxToolCalls: 1000, typecheck: true },
+  /** A separate process in bubblewrap, tight limits. */
+  hardened: {
+    runtime: "process",
+    bubblewrap: true,
+    timeoutMs: 10_000,
+    memoryMb: 64,
+    maxToolCalls: 100,
+    maxResultBytes: 16 * 1024 * 1024,
+    typecheck: true,
+  },
+} as const;
 
 export const DEFAULT_UPSTREAM_CALL_TIMEOUT_MS = 60_000;
 export const DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS = 30_000;

@@ -34,6 +34,18 @@ describe("parseConfig: errors", () => {
     );
   });
 
+  it("names toolscript.sandbox.level and its allowed values for a bad level", () => {
+    assert.deepEqual(issuesOf({ toolscript: { sandbox: { level: "paranoid" } } }), [
+      {
+        path: "toolscript.sandbox.level",
+        message: 'expected one of "development", "production", "hardened"',
+      },
+    ]);
+    assert.deepEqual(issuesOf({ toolscript: { sandbox: { level: "hardened", memoryMb: 1 } } }), [
+      { path: "toolscript.sandbox.memoryMb", message: "must be >= 8" },
+    ]);
+  });
+
   it("reports an unknown key in a strict section with a suggestion", () => {
     assert.deepEqual(issuesOf({ toolscript: { sandbox: { timeoutMS: 5000 } } }), [
       { path: "toolscript.sandbox.timeoutMS", message: 'unknown key, did you mean "timeoutMs"?' },

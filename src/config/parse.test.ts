@@ -195,6 +195,7 @@ describe("parseConfig: defaults and resolution", () => {
       servers: [],
       settings: {
         sandbox: {
+          typecheck: true,
           runtime: "isolate",
           timeoutMs: 30_000,
           memoryMb: 128,
@@ -250,6 +251,40 @@ describe("parseConfig: defaults and resolution", () => {
     assert.equal(settings.sandbox.memoryMb, 256);
     assert.equal(settings.sandbox.timeoutMs, 30_000);
     assert.deepEqual(settings.upstream.restart, { maxRetries: 0, initialDelayMs: 500, maxDelayMs: 30_000 });
+  });
+
+  it("sandbox.level presets tier, limits and type-checking; explicit keys override it", () => {
+    const plain = parseConfig({}, options).settings.sandbox;
+    assert.equal(plain.level, undefined);
+    assert.equal(plain.typecheck, true);
+    const hardened = parseConfig({ toolscript: { sandbox: { level: "hardened" } } }, options).settings
+      .sandbox;
+    assert.deepEqual(
+      [hardened.runtime, hardened.bubblewrap, hardened.timeoutMs, hardened.memoryMb, hardened.maxToolCalls],
+      ["process", true, 10_000, 64, 100],
+    );
+    assert.equal(hardened.typecheck, true);
+    const development = parseConfig({ toolscript: { sandbox: { level: "development" } } }, options).settings
+      .sandbox;
+    assert.deepEqual(
+      [development.runtime, development.timeoutMs, development.memoryMb, development.maxToolCalls],
+      ["isolate", 120_000, 512, 10_000],
+    );
+    const production = parseConfig({ toolscript: { sandbox: { level: "production" } } }, options).settings
+      .sandbox;
+    assert.deepEqual({ ...production, level: undefined }, { ...plain, level: undefined });
+    const overridden = parseConfig(
+      {
+        toolscript: {
+          sandbox: { level: "hardened", timeoutMs: 20_000, runtime: "isolate", typecheck: false },
+        },
+      },
+      options,
+    ).settings.sandbox;
+    assert.deepEqual(
+      [overridden.runtime, overridden.timeoutMs, overridden.memoryMb, overridden.typecheck],
+      ["isolate", 20_000, 64, false],
+    );
   });
 
   it("does not share default arrays between configs", () => {

@@ -25,6 +25,7 @@ import {
   DEFAULT_SANDBOX_POOL_SIZE,
   DEFAULT_SANDBOX_RUNTIME,
   DEFAULT_SANDBOX_TIMEOUT_MS,
+  DEFAULT_SANDBOX_TYPECHECK,
   DEFAULT_STORAGE_DIR,
   DEFAULT_UPSTREAM_CALL_TIMEOUT_MS,
   DEFAULT_UPSTREAM_CALLS_PER_MINUTE,
@@ -36,6 +37,7 @@ import {
   MAX_SANDBOX_TIMEOUT_MS,
   MIN_SANDBOX_MEMORY_MB,
   MIN_SANDBOX_TIMEOUT_MS,
+  SANDBOX_LEVEL_PRESETS,
 } from "./defaults.ts";
 
 export const SANDBOX_RUNTIMES = ["isolate", "process"] as const;
@@ -45,7 +47,22 @@ const int = (min: number, max: number) => z.int().min(min).max(max);
 // A fresh array per parse: configs never share mutable defaults.
 const globList = (fallback: readonly string[]) => z.array(z.string().min(1)).default(() => [...fallback]);
 
-const sandboxSchema = z.strictObject({
+export const SANDBOX_LEVELS = ["development", "production", "hardened"] as const;
+export type SandboxLevel = (typeof SANDBOX_LEVELS)[number];
+
+/** Fills what `level` presets under the keys written beside it; an unknown level is left for the enum to report. */
+function applySandboxLevel(raw: unknown): unknown {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const level = (raw as { level?: unknown }).level;
+  if (typeof level !== "string" || !Object.hasOwn(SANDBOX_LEVEL_PRESETS, level)) return raw;
+  return { ...SANDBOX_LEVEL_PRESETS[level as SandboxLevel], ...raw };
+}
+
+const sandboxObjectSchema = z.strictObject({
+  /** A preset of the keys below (tier, limits, type-checking); explicit keys override it. */
+  level: z.enum(SANDBOX_LEVELS).optional(),
+  /** Type-check TypeScript programs against the tools' declarations before they run. */
+  typecheck: z.boolean().default(DEFAULT_SANDBOX_TYPECHECK),
   runtime: z.enum(SANDBOX_RUNTIMES).default(DEFAULT_SANDBOX_RUNTIME),
   timeoutMs: int(MIN_SANDBOX_TIMEOUT_MS, MAX_SANDBOX_TIMEOUT_MS).default(DEFAULT_SANDBOX_TIMEOUT_MS),
   memoryMb: int(MIN_SANDBOX_MEMORY_MB, MAX_SANDBOX_MEMORY_MB).default(DEFAULT_SANDBOX_MEMORY_MB),
@@ -64,6 +81,8 @@ const sandboxSchema = z.strictObject({
   /** Executions waiting for a slot; beyond it execute_code answers "busy". */
   maxQueued: int(0, 100_000).default(DEFAULT_MAX_QUEUED_EXECUTIONS),
 });
+
+const sandboxSchema = z.preprocess(applySandboxLevel, sandboxObjectSchema);
 
 const restartSchema = z
   .strictObject({

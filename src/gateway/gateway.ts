@@ -7,8 +7,10 @@ import { createExecutionBridge } from "../bridge/execution-bridge.ts";
 import { secretRedactionMiddleware } from "../bridge/redact-secrets.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
+import { renderTree } from "../catalog/declaration/tree.ts";
 import type { CatalogTool } from "../catalog/types.ts";
 import { CompileCache } from "../compile/compile-cache.ts";
+import { ProgramTypeChecker } from "../compile/type-check.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
@@ -69,6 +71,10 @@ export class Gateway {
   readonly #gate: ExecutionGate;
   readonly #redactor: SecretRedactor;
   readonly #compiled = new CompileCache();
+  readonly #typeChecker = new ProgramTypeChecker({
+    version: () => this.catalog.version,
+    tree: () => renderTree(this.catalog.tools(), { untypedOutput: "any" }),
+  });
   readonly #privacyExclude: (tool: CatalogTool) => boolean;
   readonly #violations: ViolationCounter;
   readonly #tokenizer: Tokenizer;
@@ -132,6 +138,8 @@ export class Gateway {
   async start(options: { waitForServers?: boolean } = {}): Promise<UpstreamStatus[]> {
     // The sandbox first: a configured tier that cannot start stops everything before any server is spawned.
     await this.#sandboxRuntime();
+    // TypeScript loads in the checker's worker while the servers connect, not in the first execution.
+    if (this.config.settings.sandbox.typecheck) this.#typeChecker.prepare();
     if (!this.#store) {
       const dir = this.config.settings.storage.dir;
       try {
@@ -327,8 +335,16 @@ export class Gateway {
     }
     const compiled = await this.#compiled.compile(request.code, language);
     if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
-
     const { sandbox, upstream, privacy } = this.config.settings;
+    // Before anything runs: a program that does not type-check makes no tool call.
+    if (language === "typescript" && (request.typecheck ?? sandbox.typecheck)) {
+      const typeError = await this.#typeChecker.check({
+        source: request.code,
+        skillDeclaration: (name) => this.skills.get(name, session)?.declaration,
+      });
+      if (typeError) return finish({ logs: [], durationMs: 0, error: typeError });
+    }
+
     const decisions = new WeakMap<object, PolicyAction>();
     const { bridge, stats } = createExecutionBridge({
       catalog: this.catalog,
@@ -418,7 +434,7 @@ export class Gateway {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([this.upstream.close(), this.#runtime?.close()]);
+    await Promise.allSettled([this.upstream.close(), this.#runtime?.close(), this.#typeChecker.close()]);
     this.#audit.flush();
     this.#states.close();
     this.#store?.close();

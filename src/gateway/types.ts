@@ -30,6 +30,8 @@ export interface ExecuteRequest {
   maxTokens?: number | undefined;
   /** How to reduce an answer over budget. */
   strategy?: BudgetStrategy | undefined;
+  /** Type-check a TypeScript program before it runs; `sandbox.typecheck` when absent. */
+  typecheck?: boolean | undefined;
 }
 
 export interface ExecuteResponse extends ExecutionResult {

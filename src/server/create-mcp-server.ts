@@ -69,6 +69,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
         context: args.context,
         maxTokens: args.maxTokens,
         strategy: args.strategy,
+        typecheck: args.typecheck,
         // Over Streamable HTTP the MCP session is the default; an explicit `session` outlives reconnects.
         session: args.session ?? extra.sessionId,
         client: options.client,

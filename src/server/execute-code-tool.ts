@@ -15,6 +15,10 @@ export const executeCodeInput = {
   context: z.unknown().optional().describe("JSON the program sees as `context`."),
   maxTokens: z.number().positive().optional().describe("Answer budget (default 2000)."),
   strategy: z.enum(["auto", "truncate", "sample", "summarize"]).optional(),
+  typecheck: z
+    .boolean()
+    .optional()
+    .describe("Type-check against the tools' declarations first (TypeScript only)."),
 };
 
 /** The sandbox's globals besides `tools`, from their one definition, as one short list. */

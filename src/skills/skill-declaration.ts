@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import type ts from "typescript";
 import { SKILL_SPECIFIER } from "../compile/skill-imports.ts";
+import { loadTypeScript, positionIn, SANDBOX_LIB, SKILLS_DIR } from "../compile/typescript-api.ts";
 import { SkillCheckError } from "./errors.ts";
 import { SANDBOX_GLOBALS_DECLARATION } from "./sandbox-globals.ts";
 
@@ -24,18 +25,10 @@ export interface SkillDeclaration {
 
 // Virtual layout: skills side by side in /skills/, so a declaration that names another's types resolves.
 const TOOLS_DIR = "/toolscript/";
-const SKILLS_DIR = "/skills/";
 const GLOBALS_FILE = `${TOOLS_DIR}sandbox-globals.d.ts`;
-const LIB = "lib.es2023.d.ts";
+const LIB = SANDBOX_LIB;
 /** Diagnostics quoted in a refusal; the first one carries the line. */
 const MAX_REPORTED = 5;
-
-let typescript: Promise<typeof ts> | undefined;
-/** The compiler loads on first use: a gateway that never saves a skill never pays for it. */
-function loadTypeScript(): Promise<typeof ts> {
-  typescript ??= import("typescript").then((module) => module.default);
-  return typescript;
-}
 
 // Parsed files reused across checks (lib files above all, ~1 MB to parse): keyed by name and text.
 const parsed = new Map<string, ts.SourceFile>();
@@ -81,14 +74,7 @@ function virtualFiles(input: DeclareSkillInput, imports: readonly string[]): Map
   return files;
 }
 
-function position(
-  file: ts.SourceFile | undefined,
-  start: number | undefined,
-): { line?: number; column?: number } {
-  if (!file || start === undefined) return {};
-  const { line, character } = file.getLineAndCharacterOfPosition(start);
-  return { line: line + 1, column: character + 1 };
-}
+const position = positionIn;
 
 function refuse(
   api: typeof ts,

@@ -80,7 +80,8 @@ export async function runAttacks(runtime: SandboxRuntime, canaries: Canaries): P
   const gateway = new Gateway({
     config: {
       mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
-      toolscript: { sandbox: { timeoutMs: ATTACK_TIMEOUT_MS, memoryMb: 64 } },
+      // Attacks skip the type check (as hostile code would): the sandbox alone must hold.
+      toolscript: { sandbox: { timeoutMs: ATTACK_TIMEOUT_MS, memoryMb: 64, typecheck: false } },
     },
     runtime,
   });

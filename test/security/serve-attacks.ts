@@ -56,7 +56,8 @@ function newestMtime(dir: string): number {
  * still exercised: `note` says so.
  */
 export function tierSandbox(tier: ServeTier): { sandbox: Record<string, unknown>; note: string } {
-  const base = { timeoutMs: ATTACK_TIMEOUT_MS, memoryMb: 64, poolSize: 1 };
+  // Attacks skip the type check (as hostile code would): the sandbox alone must hold.
+  const base = { timeoutMs: ATTACK_TIMEOUT_MS, memoryMb: 64, poolSize: 1, typecheck: false };
   if (tier === "isolate") return { sandbox: { ...base, runtime: "isolate" }, note: "isolate" };
   return bubblewrapInstalled()
     ? { sandbox: { ...base, runtime: "process" }, note: "process (Deno in bubblewrap)" }

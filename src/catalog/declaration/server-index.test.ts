@@ -35,7 +35,7 @@ describe("renderServerIndex", () => {
       renderServerIndex("my_server", tools),
       [
         '// tools.my_server (server "my-server"): 3 tools',
-        'export { get_sum } from "./get_sum.js"; // Adds two numbers.',
+        'export { get_sum, get_sum as "get-sum" } from "./get_sum.js"; // Adds two numbers.',
         'export { silent } from "./silent.js";',
         'export { write } from "./write.js"; // Writes a file.',
         "",
@@ -65,9 +65,30 @@ describe("renderToolsGlobal", () => {
         '  filesystem: typeof import("./servers/filesystem/index.js");',
         '  /** server "my-server" */',
         '  my_server: typeof import("./servers/my_server/index.js");',
+        '  "my-server": typeof import("./servers/my_server/index.js");',
         "};",
         "",
       ].join("\n"),
+    );
+  });
+
+  test("an original name that is another entry's identifier stays that entry's", () => {
+    const tools = [
+      tool("s", "s", "get_sum", "get_sum"),
+      tool("s", "s", "get-sum", "get_sum_2"),
+      tool("s", "s", "get.sum", "get_sum_3"),
+    ];
+    assert.deepEqual(renderServerIndex("s", tools).split("\n").slice(1, 4), [
+      'export { get_sum } from "./get_sum.js";',
+      'export { get_sum_2, get_sum_2 as "get-sum" } from "./get_sum_2.js";',
+      'export { get_sum_3, get_sum_3 as "get.sum" } from "./get_sum_3.js";',
+    ]);
+    assert.doesNotMatch(
+      renderToolsGlobal([
+        { server: "a_b", serverId: "a_b_2" },
+        { server: "a-b", serverId: "a_b" },
+      ]),
+      /^ {2}"a_b":/m,
     );
   });
 

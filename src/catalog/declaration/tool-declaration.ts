@@ -65,12 +65,20 @@ function functionDoc(tool: CatalogTool): string[] {
   return lines;
 }
 
+export interface DeclarationOptions {
+  /**
+   * What a tool without an output schema returns: `unknown` (what agents read), or `any`
+   * for type-checking programs, which may use a result however the agent knows it is.
+   */
+  untypedOutput?: "unknown" | "any";
+}
+
 /**
  * The declaration file of one tool (`servers/<serverId>/<toolId>.d.ts`): its input and
  * output types, the local `$ref` types they use (prefixed with the tool's Pascal name),
  * and the function itself with its description.
  */
-export function renderToolDeclaration(tool: CatalogTool): string {
+export function renderToolDeclaration(tool: CatalogTool, options: DeclarationOptions = {}): string {
   const { definition } = tool;
   const pascal = toPascalCase(tool.toolId);
   const names = new NameAllocator();
@@ -107,7 +115,7 @@ export function renderToolDeclaration(tool: CatalogTool): string {
   const inputType = signatureType(input);
   // Tools that echo what they stored (e.g. server-memory) have the same shape both ways: say it once.
   const outputType = !output
-    ? "unknown"
+    ? (options.untypedOutput ?? "unknown")
     : output.type.text === input.type.text
       ? inputType
       : signatureType(output);

@@ -4,6 +4,7 @@ import { renderToolDeclaration } from "../../catalog/declaration/tool-declaratio
 import { DEFAULT_SEARCH_DETAIL, formatSearchResults, type SearchDetail } from "../../search/index.ts";
 import { CliError } from "../cli-error.ts";
 import { everyServerFailed, openGateway } from "../open-gateway.ts";
+import { toolLabel } from "../tool-label.ts";
 
 const configArg = {
   config: {
@@ -41,11 +42,12 @@ const list = defineCommand({
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
         return;
       }
-      const width = Math.max(0, ...tools.map((tool) => tool.path.length));
-      for (const tool of tools) {
+      const labels = tools.map(toolLabel);
+      const width = Math.max(0, ...labels.map((label) => label.length));
+      tools.forEach((tool, index) => {
         const summary = firstSentence(tool.definition.description ?? tool.definition.title ?? "", 90);
-        process.stdout.write(`${tool.path.padEnd(width)}  ${summary}\n`);
-      }
+        process.stdout.write(`${(labels[index] ?? tool.path).padEnd(width)}  ${summary}\n`);
+      });
       process.stderr.write(`${tools.length} tools\n`);
     } finally {
       await gateway.close();
@@ -71,7 +73,9 @@ const show = defineCommand({
           `no tool named "${args.name}"${close.length ? `; did you mean ${close.join(", ")}?` : ""}`,
         );
       }
-      process.stdout.write(`${renderToolDeclaration(tool)}\n`);
+      // The declaration opens with `// <path>`; the original name goes beside it.
+      const declaration = renderToolDeclaration(tool).replace(`// ${tool.path}`, `// ${toolLabel(tool)}`);
+      process.stdout.write(`${declaration}\n`);
     } finally {
       await gateway.close();
     }
