@@ -1,6 +1,7 @@
 import { isIPv6 } from "node:net";
 import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { ibanLength, ibanValid, paymentCardValid, ssnValid } from "./checksums.ts";
+import { phoneSpanFeasible } from "./phone-feasibility.ts";
 
 /** A piece of personal data found in a text. */
 export interface PiiMatch {
@@ -17,14 +18,27 @@ export type BuiltinPiiKind = "EMAIL" | "PHONE" | "CARD" | "IBAN" | "SSN" | "IP";
 
 export const BUILTIN_PII_KINDS: readonly BuiltinPiiKind[] = ["EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP"];
 
+/**
+ * Local part, "@", up to MAX_EMAIL_LABELS domain labels and a top-level domain.
+ * Every part has a length bound, so a match is at most MAX_MATCH_CHARS long.
+ */
 const EMAIL =
-  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])/g;
+  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-])/g;
+
+/**
+ * The longest text any built-in kind matches (an e-mail: 65 + 1 + 8 × 64 + 24),
+ * rounded up: chunked scans overlap by this much so no match is cut.
+ */
+export const MAX_MATCH_CHARS = 640;
 
 export function findEmails(text: string): PiiMatch[] {
-  if (!text.includes("@")) return [];
-  return [...text.matchAll(EMAIL)].map((match) =>
-    found("EMAIL", match.index, match[0], match[0].toLowerCase()),
-  );
+  const matches: PiiMatch[] = [];
+  if (!text.includes("@")) return matches;
+  EMAIL.lastIndex = 0;
+  for (let match = EMAIL.exec(text); match !== null; match = EMAIL.exec(text)) {
+    matches.push(found("EMAIL", match.index, match[0], match[0].toLowerCase()));
+  }
+  return matches;
 }
 
 /**
@@ -37,23 +51,54 @@ export function findPhones(text: string, region: CountryCode | undefined): PiiMa
   if (countDigits(text) < MIN_PHONE_DIGITS) return [];
   const matches: PiiMatch[] = [];
   // libphonenumber scans ~0.3 MB/s on digit-heavy text; it only sees the spans that could be phones.
-  for (const candidate of text.matchAll(PHONE_CANDIDATE)) {
+  PHONE_CANDIDATE.lastIndex = 0;
+  for (
+    let candidate = PHONE_CANDIDATE.exec(text);
+    candidate !== null;
+    candidate = PHONE_CANDIDATE.exec(text)
+  ) {
     const span = candidate[0];
     if (countDigits(span) < MIN_PHONE_DIGITS || NOT_A_PHONE.test(span)) continue;
-    // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
-    const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
-    if (whole) {
-      matches.push(found("PHONE", candidate.index, span, whole));
-      continue;
-    }
-    // Otherwise let the matcher (~50–100 µs) find numbers inside the span.
-    for (const hit of findPhoneNumbersInText(span, region ? { defaultCountry: region } : {})) {
-      const value = span.slice(hit.startsAt, hit.endsAt);
-      if (!value.startsWith("+") && /^\d+$/.test(value)) continue;
-      matches.push(found("PHONE", candidate.index + hit.startsAt, value, hit.number.number));
+    for (const hit of phonesInSpan(span, region)) {
+      matches.push(found("PHONE", candidate.index + hit.start, hit.value, hit.key));
     }
   }
   return matches;
+}
+
+interface SpanHit {
+  start: number;
+  value: string;
+  key: string;
+}
+
+/** Span -> its phones, per region; repeated spans (tables, logs) cost one library call. */
+const spanCache = new Map<string, readonly SpanHit[]>();
+const SPAN_CACHE_ENTRIES = 4096;
+
+function phonesInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
+  const cacheKey = `${region ?? ""}\0${span}`;
+  const cached = spanCache.get(cacheKey);
+  if (cached) return cached;
+  const hits: SpanHit[] = [];
+  // Most digit groups cannot hold a valid number at all: a linear test spares the library.
+  if (phoneSpanFeasible(span, region)) {
+    // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
+    const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
+    if (whole) {
+      hits.push({ start: 0, value: span, key: whole });
+    } else {
+      // Otherwise let the matcher (~50–100 µs) find numbers inside the span.
+      for (const hit of findPhoneNumbersInText(span, region ? { defaultCountry: region } : {})) {
+        const value = span.slice(hit.startsAt, hit.endsAt);
+        if (!value.startsWith("+") && /^\d+$/.test(value)) continue;
+        hits.push({ start: hit.startsAt, value, key: hit.number.number });
+      }
+    }
+  }
+  if (spanCache.size >= SPAN_CACHE_ENTRIES) spanCache.clear();
+  spanCache.set(cacheKey, hits);
+  return hits;
 }
 
 /** The E.164 form of `span` when all of it is one valid phone number. */
@@ -79,14 +124,40 @@ const PHONE_CANDIDATE = /(?<![\w+])(?:\+|\(\+?)?\d[\d ().\-/\u00a0]{5,32}\d/g;
 const CARD =
   /(?<![\w.,-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?![\w-]|[.,]\d)/g;
 
+/** CARD, tried only where a pre-scan saw a card start. */
+const CARD_AT = new RegExp(CARD.source, "y");
+
 export function findCards(text: string): PiiMatch[] {
-  if (countDigits(text) < 13) return [];
   const matches: PiiMatch[] = [];
-  for (const match of text.matchAll(CARD)) {
-    const digits = match[0].replace(/[ -]/g, "");
-    if (paymentCardValid(digits)) matches.push(found("CARD", match.index, match[0], digits));
+  // A card starts a digit run of exactly 4 (grouped) or 13–19 (contiguous) after no [\w.,-].
+  let i = 0;
+  while (i < text.length) {
+    if (!isDigit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
+    const run = end - i;
+    if ((run === 4 || (run >= 13 && run <= 19)) && !CARD_BEFORE.test(text.charAt(i - 1))) {
+      CARD_AT.lastIndex = i;
+      const match = CARD_AT.exec(text);
+      if (match) {
+        const digits = match[0].replace(/[ -]/g, "");
+        if (paymentCardValid(digits)) matches.push(found("CARD", i, match[0], digits));
+        end = Math.max(end, i + match[0].length);
+      }
+    }
+    i = end;
   }
   return matches;
+}
+
+/** What may not stand right before a card number (CARD's lookbehind). */
+const CARD_BEFORE = /[\w.,-]/;
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /** Country code, check digits, then groups of 4 (spaces optional); length and mod-97 decide. */

@@ -1,5 +1,13 @@
+import {
+  type ChunkedScanOptions,
+  DEFAULT_CHUNK_CHARS,
+  detectInChunks,
+  yieldToEventLoop,
+} from "./chunked-detect.ts";
 import { createPiiDetector, type PiiDetector, tokenScanner } from "./detect.ts";
+import type { PiiMatch } from "./detectors.ts";
 import { PrivacyError } from "./errors.ts";
+import { forEachString, mapStrings } from "./json-strings.ts";
 
 /** Strings this long with no whitespace and only base64 characters are binary payloads (images, files): never scanned. */
 const BASE64_BLOB_MIN_CHARS = 256;
@@ -37,22 +45,55 @@ export class PiiVault {
     return this.#values.size;
   }
 
-  /** Replaces every piece of personal data in `text` with its token. */
+  /** Replaces every piece of personal data in `text` with its token. Holds the thread: for large texts use `tokenizeAsync`. */
   tokenize(text: string): string {
-    const matches = this.#detector.detect(text);
-    if (matches.length === 0) return text;
-    let out = "";
-    let last = 0;
-    for (const match of matches) {
-      out += text.slice(last, match.start) + this.#tokenFor(match.kind, match.key, match.value);
-      last = match.end;
-    }
-    return out + text.slice(last);
+    return this.#replace(text, this.#detector.detect(text));
+  }
+
+  /**
+   * `tokenize`, scanning a large text in chunks with pauses between them, so
+   * other sessions are served meanwhile. Same tokens as `tokenize`.
+   */
+  async tokenizeAsync(text: string, options: ChunkedScanOptions = {}): Promise<string> {
+    return this.#replace(text, await detectInChunks(this.#detector, text, options));
   }
 
   /** Deep copy of a JSON value with every string tokenized; object keys too when they hold personal data. */
   tokenizeValue(value: unknown): unknown {
     return mapStrings(value, (text) => (isBinaryPayload(text) ? text : this.tokenize(text)));
+  }
+
+  /**
+   * `tokenizeValue` with a pause after each ~chunk of scanned text (and inside
+   * large strings), in the same order, so the same tokens come out.
+   */
+  async tokenizeValueAsync(value: unknown, options: ChunkedScanOptions = {}): Promise<unknown> {
+    if (typeof value === "string") return isBinaryPayload(value) ? value : this.tokenizeAsync(value, options);
+    const chunk = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
+    const pause = options.pause ?? yieldToEventLoop;
+    const tokenized = new Map<string, string>();
+    let scanned = 0;
+    // Strings are collected first, then scanned in the order tokenizeValue meets them (token numbers depend on it).
+    const texts: string[] = [];
+    forEachString(value, (text) => {
+      if (!tokenized.has(text) && !isBinaryPayload(text)) {
+        tokenized.set(text, text);
+        texts.push(text);
+      }
+    });
+    for (const text of texts) {
+      if (text.length > chunk) {
+        tokenized.set(text, await this.tokenizeAsync(text, options));
+        continue;
+      }
+      tokenized.set(text, this.tokenize(text));
+      scanned += text.length;
+      if (scanned >= chunk) {
+        scanned = 0;
+        await pause();
+      }
+    }
+    return mapStrings(value, (text) => tokenized.get(text) ?? text);
   }
 
   /** Replaces the vault's tokens in `text` with the real values; unknown tokens stay as they are. */
@@ -89,6 +130,19 @@ export class PiiVault {
     return vault;
   }
 
+  #replace(text: string, matches: readonly PiiMatch[]): string {
+    if (matches.length === 0) return text;
+    // Pieces joined once: no rope of 100k+ concatenations.
+    const parts: string[] = [];
+    let last = 0;
+    for (const match of matches) {
+      parts.push(text.slice(last, match.start), this.#tokenFor(match.kind, match.key, match.value));
+      last = match.end;
+    }
+    parts.push(text.slice(last));
+    return parts.join("");
+  }
+
   #tokenFor(kind: string, key: string, value: string): string {
     const existing = this.#tokens.get(`${kind}\0${key}`);
     if (existing) return existing;
@@ -104,31 +158,6 @@ export class PiiVault {
     this.#values.set(token, value);
     this.#keys.set(token, key);
   }
-}
-
-function mapStrings(value: unknown, map: (text: string) => string): unknown {
-  if (typeof value === "string") return map(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const mappedKey = map(key);
-      const mapped = mapStrings(child, map);
-      // A "__proto__" key from JSON stays a key instead of replacing the prototype.
-      if (mappedKey === "__proto__") {
-        Object.defineProperty(out, mappedKey, {
-          value: mapped,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        out[mappedKey] = mapped;
-      }
-    }
-    return out;
-  }
-  return value;
 }
 
 function isBinaryPayload(text: string): boolean {
