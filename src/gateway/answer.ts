@@ -32,11 +32,11 @@ export function formatError(error: ExecutionError): string {
  * tokenized, then fitted to the token budget. Over budget, the full value is
  * saved for the next execution when possible, and the answer says where.
  */
-export function shapeAnswer(
+export async function shapeAnswer(
   response: ExecuteResponse,
   options: AnswerOptions,
-): ExecuteResponse & { answer: BudgetedAnswer } {
-  const private_ = options.vault ? tokenizeResponse(response, options.vault) : response;
+): Promise<ExecuteResponse & { answer: BudgetedAnswer }> {
+  const private_ = options.vault ? await tokenizeResponse(response, options.vault) : response;
   const budget = (fullValuePath: string | undefined) =>
     fitToBudget(private_.result, private_.logs, {
       maxTokens: options.maxTokens,
@@ -56,18 +56,25 @@ export function shapeAnswer(
   return { ...private_, answer };
 }
 
-function tokenizeResponse(response: ExecuteResponse, vault: PiiVault): ExecuteResponse {
+/** Scans in chunks with pauses (logs, result, error in that order), so other sessions are served meanwhile. */
+async function tokenizeResponse(response: ExecuteResponse, vault: PiiVault): Promise<ExecuteResponse> {
   const { result, logs, error, ...rest } = response;
+  const tokenizedLogs: typeof logs = [];
+  for (const entry of logs)
+    tokenizedLogs.push({ ...entry, message: await vault.tokenizeAsync(entry.message) });
+  const tokenizedResult = result === undefined ? undefined : await vault.tokenizeValueAsync(result);
+  const tokenizedError =
+    error === undefined
+      ? undefined
+      : {
+          ...error,
+          message: await vault.tokenizeAsync(error.message),
+          ...(error.stack !== undefined && { stack: await vault.tokenizeAsync(error.stack) }),
+        };
   return {
     ...rest,
-    logs: logs.map((entry) => ({ ...entry, message: vault.tokenize(entry.message) })),
-    ...(result !== undefined && { result: vault.tokenizeValue(result) }),
-    ...(error !== undefined && {
-      error: {
-        ...error,
-        message: vault.tokenize(error.message),
-        ...(error.stack !== undefined && { stack: vault.tokenize(error.stack) }),
-      },
-    }),
+    logs: tokenizedLogs,
+    ...(result !== undefined && { result: tokenizedResult }),
+    ...(tokenizedError !== undefined && { error: tokenizedError }),
   };
 }
