@@ -48,7 +48,7 @@ export function findEmails(text: string): PiiMatch[] {
  * an id, an amount or a timestamp than a national number.
  */
 export function findPhones(text: string, region: CountryCode | undefined): PiiMatch[] {
-  if (countDigits(text) < MIN_PHONE_DIGITS) return [];
+  if (!hasDigits(text, MIN_PHONE_DIGITS)) return [];
   const matches: PiiMatch[] = [];
   // libphonenumber scans ~0.3 MB/s on digit-heavy text; it only sees the spans that could be phones.
   PHONE_CANDIDATE.lastIndex = 0;
@@ -57,9 +57,7 @@ export function findPhones(text: string, region: CountryCode | undefined): PiiMa
     candidate !== null;
     candidate = PHONE_CANDIDATE.exec(text)
   ) {
-    const span = candidate[0];
-    if (countDigits(span) < MIN_PHONE_DIGITS || NOT_A_PHONE.test(span)) continue;
-    for (const hit of phonesInSpan(span, region)) {
+    for (const hit of phonesInSpan(candidate[0], region)) {
       matches.push(found("PHONE", candidate.index + hit.start, hit.value, hit.key));
     }
   }
@@ -72,14 +70,27 @@ interface SpanHit {
   key: string;
 }
 
-/** Span -> its phones, per region; repeated spans (tables, logs) cost one library call. */
-const spanCache = new Map<string, readonly SpanHit[]>();
+/** Region -> span -> its phones; repeated spans (tables, logs) are looked at once. */
+const spanCaches = new Map<string, Map<string, readonly SpanHit[]>>();
 const SPAN_CACHE_ENTRIES = 4096;
+const NO_HITS: readonly SpanHit[] = [];
 
 function phonesInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
-  const cacheKey = `${region ?? ""}\0${span}`;
-  const cached = spanCache.get(cacheKey);
+  let cache = spanCaches.get(region ?? "");
+  if (!cache) {
+    cache = new Map();
+    spanCaches.set(region ?? "", cache);
+  }
+  const cached = cache.get(span);
   if (cached) return cached;
+  const hits = findInSpan(span, region);
+  if (cache.size >= SPAN_CACHE_ENTRIES) cache.clear();
+  cache.set(span, hits);
+  return hits;
+}
+
+function findInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
+  if (countDigits(span) < MIN_PHONE_DIGITS || NOT_A_PHONE.test(span)) return NO_HITS;
   const hits: SpanHit[] = [];
   // Most digit groups cannot hold a valid number at all: a linear test spares the library.
   if (phoneSpanFeasible(span, region)) {
@@ -96,8 +107,6 @@ function phonesInSpan(span: string, region: CountryCode | undefined): readonly S
       }
     }
   }
-  if (spanCache.size >= SPAN_CACHE_ENTRIES) spanCache.clear();
-  spanCache.set(cacheKey, hits);
   return hits;
 }
 
@@ -129,36 +138,23 @@ const CARD_AT = new RegExp(CARD.source, "y");
 
 export function findCards(text: string): PiiMatch[] {
   const matches: PiiMatch[] = [];
-  // A card starts a digit run of exactly 4 (grouped) or 13–19 (contiguous) after no [\w.,-].
-  let i = 0;
-  while (i < text.length) {
-    if (!isDigit(text.charCodeAt(i))) {
-      i++;
+  CARD_START.lastIndex = 0;
+  for (let start = CARD_START.exec(text); start !== null; start = CARD_START.exec(text)) {
+    CARD_AT.lastIndex = start.index;
+    const match = CARD_AT.exec(text);
+    if (!match) {
+      CARD_START.lastIndex = start.index + 1;
       continue;
     }
-    let end = i + 1;
-    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
-    const run = end - i;
-    if ((run === 4 || (run >= 13 && run <= 19)) && !CARD_BEFORE.test(text.charAt(i - 1))) {
-      CARD_AT.lastIndex = i;
-      const match = CARD_AT.exec(text);
-      if (match) {
-        const digits = match[0].replace(/[ -]/g, "");
-        if (paymentCardValid(digits)) matches.push(found("CARD", i, match[0], digits));
-        end = Math.max(end, i + match[0].length);
-      }
-    }
-    i = end;
+    const digits = match[0].replace(/[ -]/g, "");
+    if (paymentCardValid(digits)) matches.push(found("CARD", match.index, match[0], digits));
+    CARD_START.lastIndex = match.index + match[0].length;
   }
   return matches;
 }
 
-/** What may not stand right before a card number (CARD's lookbehind). */
-const CARD_BEFORE = /[\w.,-]/;
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
-}
+/** Where a card can start: a run of exactly 4 digits and a separator, or of 13–19 digits, after no [\w.,-]. */
+const CARD_START = /(?<![\w.,-])\d{4}(?:[ -]\d|\d{9,15}(?!\d))/g;
 
 /** Country code, check digits, then groups of 4 (spaces optional); length and mod-97 decide. */
 const IBAN_CANDIDATE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){8,30}/g;
@@ -218,20 +214,45 @@ export function findIps(text: string): PiiMatch[] {
       matches.push(found("IP", match.index, match[0], match[0]));
     }
   }
-  if (text.includes(":")) {
-    for (const match of text.matchAll(IPV6_CANDIDATE)) {
-      const value = match[0];
-      const hexDigits = value.replace(/[^0-9A-Fa-f]/g, "").length;
-      // "a::b" or "de:ad::" in prose are valid syntax but not addresses anyone writes.
-      if (!isIPv6(value) || hexDigits < 5 || value === "::1") continue;
-      matches.push(found("IP", match.index, value, value.toLowerCase()));
+  // An address has two colons at most five characters apart and starts at most four before the first:
+  // only there is the pattern tried (JSON has a colon per key, rarely two so close).
+  let lastEnd = 0;
+  for (let colon = text.indexOf(":"); colon !== -1; ) {
+    const next = text.indexOf(":", colon + 1);
+    if (next !== -1 && next - colon <= 5) {
+      for (let at = Math.max(lastEnd, colon - 4); at <= colon; at++) {
+        IPV6_AT.lastIndex = at;
+        const match = IPV6_AT.exec(text);
+        if (!match) continue;
+        const value = match[0];
+        lastEnd = at + value.length;
+        const hexDigits = value.replace(/[^0-9A-Fa-f]/g, "").length;
+        // "a::b" or "de:ad::" in prose are valid syntax but not addresses anyone writes.
+        if (isIPv6(value) && hexDigits >= 5 && value !== "::1") {
+          matches.push(found("IP", at, value, value.toLowerCase()));
+        }
+        break;
+      }
     }
+    colon = next;
   }
   return matches;
 }
 
+const IPV6_AT = new RegExp(IPV6_CANDIDATE.source, "y");
+
 function found(kind: string, start: number, value: string, key: string): PiiMatch {
   return { kind, start, end: start + value.length, value, key };
+}
+
+/** Whether `text` has at least `wanted` digits; stops as soon as it has. */
+function hasDigits(text: string, wanted: number): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++digits >= wanted) return true;
+  }
+  return false;
 }
 
 function countDigits(text: string): number {
