@@ -111,9 +111,25 @@ async function maxStall(work: () => Promise<unknown>): Promise<{ stallMs: number
   return { stallMs, totalMs };
 }
 
+/** A plain loop over the characters: the machine's own speed, to read the rows against (a shared machine varies). */
+function reference(text: string): number {
+  let spaces = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32) spaces++;
+  return spaces;
+}
+
 export async function benchPii(): Promise<void> {
   const detector = createPiiDetector();
   const rows: string[][] = [];
+  const plain = fill(SIZE, () => "12345 ");
+  const loop = best(() => reference(plain));
+  rows.push([
+    "(reference: plain charCodeAt loop)",
+    "20.0",
+    (SIZE / MB / (loop.ms / 1000)).toFixed(0),
+    "",
+    "",
+  ]);
   for (const [label, make] of INPUTS) {
     progress(`pii: ${label}`);
     const text = make();

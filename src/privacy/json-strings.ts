@@ -6,34 +6,18 @@ export function mapStrings(value: unknown, map: (text: string) => string): unkno
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
       const mappedKey = map(key);
-      const mapped = mapStrings(child, map);
-      // A "__proto__" key from JSON stays a key instead of replacing the prototype.
-      if (mappedKey === "__proto__") {
-        Object.defineProperty(out, mappedKey, {
-          value: mapped,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        out[mappedKey] = mapped;
-      }
+      setOwn(out, mappedKey, mapStrings(child, map));
     }
     return out;
   }
   return value;
 }
 
-/** Visits every string of a JSON value, object keys included, in the order `mapStrings` maps them. */
-export function forEachString(value: unknown, visit: (text: string) => void): void {
-  if (typeof value === "string") {
-    visit(value);
-  } else if (Array.isArray(value)) {
-    for (const item of value) forEachString(item, visit);
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, child] of Object.entries(value)) {
-      visit(key);
-      forEachString(child, visit);
-    }
+/** `out[key] = value`, where a "__proto__" key from JSON stays a key instead of replacing the prototype. */
+export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    out[key] = value;
   }
 }

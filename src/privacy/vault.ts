@@ -7,7 +7,7 @@ import {
 import { createPiiDetector, type PiiDetector, tokenScanner } from "./detect.ts";
 import type { PiiMatch } from "./detectors.ts";
 import { PrivacyError } from "./errors.ts";
-import { forEachString, mapStrings } from "./json-strings.ts";
+import { mapStrings, setOwn } from "./json-strings.ts";
 
 /** Strings this long with no whitespace and only base64 characters are binary payloads (images, files): never scanned. */
 const BASE64_BLOB_MIN_CHARS = 256;
@@ -68,32 +68,42 @@ export class PiiVault {
    * large strings), in the same order, so the same tokens come out.
    */
   async tokenizeValueAsync(value: unknown, options: ChunkedScanOptions = {}): Promise<unknown> {
-    if (typeof value === "string") return isBinaryPayload(value) ? value : this.tokenizeAsync(value, options);
-    const chunk = options.chunkChars ?? DEFAULT_CHUNK_CHARS;
-    const pause = options.pause ?? yieldToEventLoop;
-    const tokenized = new Map<string, string>();
-    let scanned = 0;
-    // Strings are collected first, then scanned in the order tokenizeValue meets them (token numbers depend on it).
-    const texts: string[] = [];
-    forEachString(value, (text) => {
-      if (!tokenized.has(text) && !isBinaryPayload(text)) {
-        tokenized.set(text, text);
-        texts.push(text);
-      }
-    });
-    for (const text of texts) {
-      if (text.length > chunk) {
-        tokenized.set(text, await this.tokenizeAsync(text, options));
-        continue;
-      }
-      tokenized.set(text, this.tokenize(text));
-      scanned += text.length;
-      if (scanned >= chunk) {
-        scanned = 0;
-        await pause();
-      }
+    const walk = {
+      options,
+      chunk: options.chunkChars ?? DEFAULT_CHUNK_CHARS,
+      pause: options.pause ?? yieldToEventLoop,
+      // Characters and nodes handled since the last pause: a result of many small strings yields too.
+      work: 0,
+    };
+    return this.#tokenizeNode(value, walk);
+  }
+
+  async #tokenizeNode(value: unknown, walk: ValueWalk): Promise<unknown> {
+    if (typeof value === "string") return this.#tokenizeString(value, walk);
+    if (value === null || typeof value !== "object") return value;
+    walk.work += 16;
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      for (const item of value) out.push(await this.#tokenizeNode(item, walk));
+      return out;
     }
-    return mapStrings(value, (text) => tokenized.get(text) ?? text);
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      const tokenizedKey = await this.#tokenizeString(key, walk);
+      setOwn(out, tokenizedKey, await this.#tokenizeNode(child, walk));
+    }
+    return out;
+  }
+
+  async #tokenizeString(text: string, walk: ValueWalk): Promise<string> {
+    if (isBinaryPayload(text)) return text;
+    if (text.length > walk.chunk) return this.tokenizeAsync(text, walk.options);
+    walk.work += text.length + 16;
+    if (walk.work >= walk.chunk) {
+      walk.work = 0;
+      await walk.pause();
+    }
+    return this.tokenize(text);
   }
 
   /** Replaces the vault's tokens in `text` with the real values; unknown tokens stay as they are. */
@@ -158,6 +168,13 @@ export class PiiVault {
     this.#values.set(token, value);
     this.#keys.set(token, key);
   }
+}
+
+interface ValueWalk {
+  options: ChunkedScanOptions;
+  chunk: number;
+  pause: () => Promise<void>;
+  work: number;
 }
 
 function isBinaryPayload(text: string): boolean {
