@@ -27,7 +27,8 @@ export function phoneSpanFeasible(span: string, region: CountryCode | undefined)
       }
       punct = 0;
     } else if (code === -1) {
-      return candidateFeasible(span, start, span.length, start === 0 && hasPlus, bounds);
+      // Uncut, the one candidate is the whole span, tested above.
+      return start > 0 && candidateFeasible(span, start, span.length, false, bounds);
     } else {
       punct++;
     }
@@ -70,7 +71,6 @@ interface Plan {
 
 interface MetadataApi {
   countryCallingCodes(): Record<string, string[]>;
-  nonGeographic(): Record<string, unknown> | undefined;
   selectNumberingPlan(country: string, callingCode?: string): void;
   numberingPlan: Plan | undefined;
 }
@@ -84,10 +84,9 @@ function computeIntlBounds(): readonly [number, number] {
   let min = Number.POSITIVE_INFINITY;
   let max = 0;
   for (const [callingCode, countries] of Object.entries(meta.countryCallingCodes())) {
-    const plans = countries.length > 0 ? countries : [];
-    if (meta.nonGeographic()?.[callingCode]) meta.selectNumberingPlan("001", callingCode);
-    for (const country of plans) {
-      meta.selectNumberingPlan(country);
+    for (const country of countries) {
+      // "001" stands for the non-geographic codes (+800, +882 …), chosen by their calling code.
+      meta.selectNumberingPlan(country, country === "001" ? callingCode : undefined);
       const lengths = meta.numberingPlan?.possibleLengths() ?? [];
       for (const length of lengths) {
         min = Math.min(min, callingCode.length + length);
@@ -95,8 +94,8 @@ function computeIntlBounds(): readonly [number, number] {
       }
     }
   }
-  // Non-geographic codes (+800, +882 …) and any gap in the data: widen generously, the test stays cheap.
-  return [Math.min(min, 5), Math.max(max, 17) + 3];
+  // Widened for any gap in the data: the test stays cheap and only has to be a necessary condition.
+  return [Math.min(min - 1, 5), Math.max(max, 17) + 3];
 }
 
 function computeRegionBounds(region: CountryCode): Bounds {
@@ -189,12 +188,24 @@ function pieceFeasible(scan: PieceScan, a: number, b: number, plus: boolean): bo
   if (plus && count >= intlMin && count <= intlMax) return true;
   const { national, idd } = scan.bounds;
   if (national && count >= national[0] && count <= national[1]) return true;
-  if (idd && count > intlMin && count <= intlMax + 6) {
-    const digits = scan.span.slice(scan.from + a, scan.from + b).replace(/\D/g, "");
-    const prefix = idd.exec(digits);
+  if (idd && count > intlMin && count <= intlMax + MAX_IDD_DIGITS) {
+    const prefix = idd.exec(leadingDigits(scan.span, scan.from + a, scan.from + b, MAX_IDD_DIGITS));
     if (prefix && count - prefix[0].length >= intlMin) return true;
   }
   return false;
+}
+
+/** The longest international dialling prefix in the metadata ("14880011" in Australia). */
+const MAX_IDD_DIGITS = 8;
+
+/** The first `limit` digits of text[from, to), without building the whole digit string. */
+function leadingDigits(text: string, from: number, to: number, limit: number): string {
+  let digits = "";
+  for (let i = from; i < to && digits.length < limit; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) digits += text[i];
+  }
+  return digits;
 }
 
 function isSpace(code: number): boolean {
