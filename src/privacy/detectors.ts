@@ -90,22 +90,19 @@ function phonesInSpan(span: string, region: CountryCode | undefined): readonly S
 }
 
 function findInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
-  if (countDigits(span) < MIN_PHONE_DIGITS || NOT_A_PHONE.test(span)) return NO_HITS;
-  const hits: SpanHit[] = [];
   // Most digit groups cannot hold a valid number at all: a linear test spares the library.
-  if (phoneSpanFeasible(span, region)) {
-    // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
-    const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
-    if (whole) {
-      hits.push({ start: 0, value: span, key: whole });
-    } else {
-      // Otherwise let the matcher (~50–100 µs) find numbers inside the span.
-      for (const hit of findPhoneNumbersInText(span, region ? { defaultCountry: region } : {})) {
-        const value = span.slice(hit.startsAt, hit.endsAt);
-        if (!value.startsWith("+") && /^\d+$/.test(value)) continue;
-        hits.push({ start: hit.startsAt, value, key: hit.number.number });
-      }
-    }
+  if (countDigits(span) < MIN_PHONE_DIGITS || !phoneSpanFeasible(span, region) || NOT_A_PHONE.test(span)) {
+    return NO_HITS;
+  }
+  // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
+  const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
+  if (whole) return [{ start: 0, value: span, key: whole }];
+  // Otherwise let the matcher (~50–100 µs) find numbers inside the span.
+  const hits: SpanHit[] = [];
+  for (const hit of findPhoneNumbersInText(span, region ? { defaultCountry: region } : {})) {
+    const value = span.slice(hit.startsAt, hit.endsAt);
+    if (!value.startsWith("+") && /^\d+$/.test(value)) continue;
+    hits.push({ start: hit.startsAt, value, key: hit.number.number });
   }
   return hits;
 }

@@ -133,8 +133,10 @@ function candidateFeasible(span: string, from: number, to: number, plus: boolean
     const code = span.charCodeAt(from + i);
     digitsBefore[i + 1] = (digitsBefore[i] as number) + (code >= 48 && code <= 57 ? 1 : 0);
   }
-  const scan = { span, from, bounds };
-  if (pieceFeasible(scan, 0, length, plus)) return true;
+  scanSpan = span;
+  scanFrom = from;
+  scanBounds = bounds;
+  if (pieceFeasible(0, length, plus)) return true;
   let firstSlash = -1;
   let firstDash = -1;
   let lastOpen = -1;
@@ -147,15 +149,15 @@ function candidateFeasible(span: string, from: number, to: number, plus: boolean
       firstSlash = i;
       let end = i;
       while (end < length && span.charCodeAt(from + end) === SLASH) end++;
-      if (pieceFeasible(scan, 0, i, plus) || pieceFeasible(scan, end, length, false)) return true;
+      if (pieceFeasible(0, i, plus) || pieceFeasible(end, length, false)) return true;
     } else if (code === OPEN) {
-      if (pieceFeasible(scan, Math.max(lastOpen, 0), i, plus && lastOpen <= 0)) return true;
+      if (pieceFeasible(Math.max(lastOpen, 0), i, plus && lastOpen <= 0)) return true;
       lastOpen = i;
     } else if (code === DOT) {
-      if (pieceFeasible(scan, lastDot + 1, i, plus && lastDot < 0)) return true;
+      if (pieceFeasible(lastDot + 1, i, plus && lastDot < 0)) return true;
       lastDot = i;
     } else if (isSpace(code)) {
-      if (pieceFeasible(scan, lastSpace + 1, i, plus && lastSpace < 0)) return true;
+      if (pieceFeasible(lastSpace + 1, i, plus && lastSpace < 0)) return true;
       lastSpace = i;
     }
     if (
@@ -164,32 +166,33 @@ function candidateFeasible(span: string, from: number, to: number, plus: boolean
         (isSpace(code) && span.charCodeAt(from + i + 1) === DASH))
     ) {
       firstDash = i;
-      if (pieceFeasible(scan, 0, i, plus) || pieceFeasible(scan, i + 1, length, false)) return true;
+      if (pieceFeasible(0, i, plus) || pieceFeasible(i + 1, length, false)) return true;
     }
   }
-  if (lastOpen >= 0 && pieceFeasible(scan, lastOpen, length, plus && lastOpen === 0)) return true;
-  if (lastDot >= 0 && pieceFeasible(scan, lastDot + 1, length, false)) return true;
-  if (lastSpace >= 0 && pieceFeasible(scan, lastSpace + 1, length, false)) return true;
+  if (lastOpen >= 0 && pieceFeasible(lastOpen, length, plus && lastOpen === 0)) return true;
+  if (lastDot >= 0 && pieceFeasible(lastDot + 1, length, false)) return true;
+  if (lastSpace >= 0 && pieceFeasible(lastSpace + 1, length, false)) return true;
   return false;
 }
 
 let digitsBefore = new Int32Array(64);
 
-interface PieceScan {
-  span: string;
-  from: number;
-  bounds: Bounds;
-}
+// The candidate being tested, kept outside the calls (no object per candidate; the test is synchronous).
+let scanSpan = "";
+let scanFrom = 0;
+let scanBounds: Bounds = { national: undefined, idd: undefined };
 
 /** Whether span[from + a, from + b) has a digit count a valid number can have. */
-function pieceFeasible(scan: PieceScan, a: number, b: number, plus: boolean): boolean {
+function pieceFeasible(a: number, b: number, plus: boolean): boolean {
   const count = (digitsBefore[b] as number) - (digitsBefore[a] as number);
-  const [intlMin, intlMax] = intlBounds ?? [5, 23];
+  const intlMin = intlBounds?.[0] ?? 5;
+  const intlMax = intlBounds?.[1] ?? 23;
   if (plus && count >= intlMin && count <= intlMax) return true;
-  const { national, idd } = scan.bounds;
+  const national = scanBounds.national;
   if (national && count >= national[0] && count <= national[1]) return true;
+  const idd = scanBounds.idd;
   if (idd && count > intlMin && count <= intlMax + MAX_IDD_DIGITS) {
-    const prefix = idd.exec(leadingDigits(scan.span, scan.from + a, scan.from + b, MAX_IDD_DIGITS));
+    const prefix = idd.exec(leadingDigits(scanSpan, scanFrom + a, scanFrom + b, MAX_IDD_DIGITS));
     if (prefix && count - prefix[0].length >= intlMin) return true;
   }
   return false;
