@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- execute search-quality`.
 import { benchExecute } from "./execute.ts";
 import { benchLoad } from "./load.ts";
+import { benchPii } from "./pii.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
 import { benchSkillsWorkspace } from "./skills-workspace.ts";
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<void>> = {
   "search-quality": benchSearchQuality,
   "search-latency": benchSearchLatency,
   tokens: benchTokens,
+  pii: benchPii,
 };
 
 const wanted = process.argv.slice(2);

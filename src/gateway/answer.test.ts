@@ -25,15 +25,19 @@ function response(parts: Partial<ExecuteResponse>): ExecuteResponse {
 /** A vault that records the longest text it was asked to scan: the scan must only ever see cut text. */
 function recordingVault(): { vault: PiiVault; longest: () => number } {
   let longest = 0;
+  const tokenize = (text: string) => {
+    longest = Math.max(longest, text.length);
+    return text;
+  };
+  const tokenizeValue = (value: unknown) => {
+    longest = Math.max(longest, jsonBytesUpTo(value, Number.MAX_SAFE_INTEGER).bytes);
+    return value;
+  };
   const vault = {
-    tokenize(text: string) {
-      longest = Math.max(longest, text.length);
-      return text;
-    },
-    tokenizeValue(value: unknown) {
-      longest = Math.max(longest, jsonBytesUpTo(value, Number.MAX_SAFE_INTEGER).bytes);
-      return value;
-    },
+    tokenize,
+    tokenizeValue,
+    tokenizeAsync: async (text: string) => tokenize(text),
+    tokenizeValueAsync: async (value: unknown) => tokenizeValue(value),
   } as unknown as PiiVault;
   return { vault, longest: () => longest };
 }
@@ -47,9 +51,9 @@ function assertBounded(shaped: ExecuteResponse): void {
 }
 
 describe("shapeAnswer with huge parts", () => {
-  it("cuts a 100 MB error message and stack before the PII scan, and within the budget", () => {
+  it("cuts a 100 MB error message and stack before the PII scan, and within the budget", async () => {
     const { vault, longest } = recordingVault();
-    const shaped = shapeAnswer(
+    const shaped = await shapeAnswer(
       response({ error: { kind: "runtime", name: "Error", message: BIG, stack: BIG } }),
       { ...options, vault },
     );
@@ -61,14 +65,14 @@ describe("shapeAnswer with huge parts", () => {
     assertBounded(shaped);
   });
 
-  it("cuts 100 MB of logs, keeping the first and last lines", () => {
+  it("cuts 100 MB of logs, keeping the first and last lines", async () => {
     const logs = [
       { level: "log" as const, message: "first" },
       ...Array.from({ length: 100 }, () => ({ level: "log" as const, message: BIG.slice(0, 1024 * 1024) })),
       { level: "log" as const, message: "last" },
     ];
     const { vault, longest } = recordingVault();
-    const shaped = shapeAnswer(response({ logs }), { ...options, vault });
+    const shaped = await shapeAnswer(response({ logs }), { ...options, vault });
     assert.ok(longest() <= 300 * 1024, `the vault scanned ${longest()} characters`);
     assert.match(shaped.answer.text, /^Logs:\nfirst/);
     assert.match(shaped.answer.text, /last/);
@@ -76,9 +80,9 @@ describe("shapeAnswer with huge parts", () => {
     assertBounded(shaped);
   });
 
-  it("cuts a 100 MB returned string and does not save the cut value as the full one", () => {
+  it("cuts a 100 MB returned string and does not save the cut value as the full one", async () => {
     const saved: unknown[] = [];
-    const shaped = shapeAnswer(response({ result: BIG }), {
+    const shaped = await shapeAnswer(response({ result: BIG }), {
       ...options,
       saveFullValue: (value) => {
         saved.push(value);
@@ -91,15 +95,15 @@ describe("shapeAnswer with huge parts", () => {
     assertBounded(shaped);
   });
 
-  it("cuts a returned array of a million records", () => {
+  it("cuts a returned array of a million records", async () => {
     const rows = Array.from({ length: 1_000_000 }, (_, id) => ({ id, name: `row-${id}` }));
-    const shaped = shapeAnswer(response({ result: rows }), options);
+    const shaped = await shapeAnswer(response({ result: rows }), options);
     assert.ok(shaped.answer.tokens <= options.maxTokens);
     assertBounded(shaped);
   });
 
-  it("a large budget (1,000,000 tokens) still answers within the hard byte cap", () => {
-    const shaped = shapeAnswer(response({ result: "word ".repeat(300_000) }), {
+  it("a large budget (1,000,000 tokens) still answers within the hard byte cap", async () => {
+    const shaped = await shapeAnswer(response({ result: "word ".repeat(300_000) }), {
       ...options,
       maxTokens: 1_000_000,
       maxTokensLimit: 1_000_000,
@@ -107,7 +111,7 @@ describe("shapeAnswer with huge parts", () => {
     assertBounded(shaped);
   });
 
-  it("formatExecuteAnswer bounds a response that skipped the answer step", () => {
+  it("formatExecuteAnswer bounds a response that skipped the answer step", async () => {
     assertBounded(
       response({
         result: BIG,
@@ -117,8 +121,8 @@ describe("shapeAnswer with huge parts", () => {
     );
   });
 
-  it("keeps small answers as they are", () => {
-    const shaped = shapeAnswer(
+  it("keeps small answers as they are", async () => {
+    const shaped = await shapeAnswer(
       response({ result: { a: 1 }, error: { kind: "runtime", name: "Error", message: "boom" } }),
       options,
     );

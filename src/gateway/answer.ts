@@ -66,10 +66,10 @@ export function formatError(error: ExecutionError): string {
  * where. The returned error's message and stack are cut to the budget too:
  * they go to the client as structured content.
  */
-export function shapeAnswer(
+export async function shapeAnswer(
   response: ExecuteResponse,
   options: AnswerOptions,
-): ExecuteResponse & { answer: BudgetedAnswer } {
+): Promise<ExecuteResponse & { answer: BudgetedAnswer }> {
   // Images and audio first: sent as content blocks at their token cost, never cut, PII-scanned or shown as base64.
   const media = extractMedia(response.result, {
     maxTokens: Math.max(0, options.maxTokens - FOOTER_RESERVE_TOKENS - TEXT_RESERVE_TOKENS),
@@ -78,7 +78,7 @@ export function shapeAnswer(
   const noteTokens = media.note ? options.tokenizer.count(media.note) + 2 : 0;
   const withoutMedia = media.value === response.result ? response : { ...response, result: media.value };
   const bounded = boundExecution(withoutMedia, options.bounds ?? budgetBounds(options.maxTokens));
-  const private_ = options.vault ? tokenizeResponse(bounded.result, options.vault) : bounded.result;
+  const private_ = options.vault ? await tokenizeResponse(bounded.result, options.vault) : bounded.result;
   const budget = (fullValuePath: string | undefined) =>
     fitToBudget(private_.result, private_.logs, {
       maxTokens: options.maxTokens - media.tokens - noteTokens,
@@ -120,18 +120,25 @@ function fitErrorText(error: ExecutionError, options: AnswerOptions): ExecutionE
   return { ...error, message, ...(stack !== undefined && { stack }) };
 }
 
-function tokenizeResponse(response: ExecuteResponse, vault: PiiVault): ExecuteResponse {
+/** Scans in chunks with pauses (logs, result, error in that order), so other sessions are served meanwhile. */
+async function tokenizeResponse(response: ExecuteResponse, vault: PiiVault): Promise<ExecuteResponse> {
   const { result, logs, error, ...rest } = response;
+  const tokenizedLogs: typeof logs = [];
+  for (const entry of logs)
+    tokenizedLogs.push({ ...entry, message: await vault.tokenizeAsync(entry.message) });
+  const tokenizedResult = result === undefined ? undefined : await vault.tokenizeValueAsync(result);
+  const tokenizedError =
+    error === undefined
+      ? undefined
+      : {
+          ...error,
+          message: await vault.tokenizeAsync(error.message),
+          ...(error.stack !== undefined && { stack: await vault.tokenizeAsync(error.stack) }),
+        };
   return {
     ...rest,
-    logs: logs.map((entry) => ({ ...entry, message: vault.tokenize(entry.message) })),
-    ...(result !== undefined && { result: vault.tokenizeValue(result) }),
-    ...(error !== undefined && {
-      error: {
-        ...error,
-        message: vault.tokenize(error.message),
-        ...(error.stack !== undefined && { stack: vault.tokenize(error.stack) }),
-      },
-    }),
+    logs: tokenizedLogs,
+    ...(result !== undefined && { result: tokenizedResult }),
+    ...(tokenizedError !== undefined && { error: tokenizedError }),
   };
 }

@@ -273,14 +273,18 @@ export class Gateway {
       );
     }
     if (refused) return response;
-    return this.#answer(this.#redactor.redactExecution(response), request, records);
+    return await this.#answer(this.#redactor.redactExecution(response), request, records);
   }
 
   /** Tokenizes personal data, fits the answer to its budget, and counts tokens. */
-  #answer(response: ExecuteResponse, request: ExecuteRequest, records: ToolCallRecord[]): ExecuteResponse {
+  async #answer(
+    response: ExecuteResponse,
+    request: ExecuteRequest,
+    records: ToolCallRecord[],
+  ): Promise<ExecuteResponse> {
     const { output, privacy } = this.config.settings;
     const session = response.session;
-    const shaped = shapeAnswer(response, {
+    const shaped = await shapeAnswer(response, {
       maxTokens: Math.min(request.maxTokens ?? output.maxTokens, output.maxTokensLimit),
       maxTokensLimit: output.maxTokensLimit,
       strategy: request.strategy ?? output.strategy,

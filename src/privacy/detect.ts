@@ -64,10 +64,11 @@ export function createPiiDetector(options: PiiDetectorOptions = {}): PiiDetector
   return {
     detect(text) {
       const found: PiiMatch[] = [];
-      for (const pattern of custom) found.push(...findCustom(text, pattern));
+      // Appended one by one: spreading 100k+ matches into push() overflows the stack.
+      for (const pattern of custom) append(found, findCustom(text, pattern));
       // Every built-in kind needs a digit, an "@" or a ":"; most strings in tool data (names, labels) have none.
       if (MAY_HOLD_PII.test(text)) {
-        for (const kind of PRIORITY) if (kinds.has(kind)) found.push(...finders[kind](text));
+        for (const kind of PRIORITY) if (kinds.has(kind)) append(found, finders[kind](text));
       }
       const hasTokens = text.includes("[") && TOKEN_PATTERN.test(text);
       if (found.length === 0 || (found.length === 1 && !hasTokens)) return found;
@@ -86,6 +87,10 @@ export function createPiiDetector(options: PiiDetectorOptions = {}): PiiDetector
       return accepted.sort((a, b) => a.start - b.start);
     },
   };
+}
+
+function append(into: PiiMatch[], from: readonly PiiMatch[]): void {
+  for (const match of from) into.push(match);
 }
 
 /** A digit, "@" or ":": without one, no built-in kind can match. */

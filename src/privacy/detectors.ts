@@ -1,6 +1,7 @@
 import { isIPv6 } from "node:net";
 import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { ibanLength, ibanValid, paymentCardValid, ssnValid } from "./checksums.ts";
+import { phoneSpanFeasible } from "./phone-feasibility.ts";
 
 /** A piece of personal data found in a text. */
 export interface PiiMatch {
@@ -17,14 +18,27 @@ export type BuiltinPiiKind = "EMAIL" | "PHONE" | "CARD" | "IBAN" | "SSN" | "IP";
 
 export const BUILTIN_PII_KINDS: readonly BuiltinPiiKind[] = ["EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP"];
 
+/**
+ * Local part, "@", up to MAX_EMAIL_LABELS domain labels and a top-level domain.
+ * Every part has a length bound, so a match is at most MAX_MATCH_CHARS long.
+ */
 const EMAIL =
-  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])/g;
+  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-])/g;
+
+/**
+ * The longest text any built-in kind matches (an e-mail: 65 + 1 + 8 × 64 + 24),
+ * rounded up: chunked scans overlap by this much so no match is cut.
+ */
+export const MAX_MATCH_CHARS = 640;
 
 export function findEmails(text: string): PiiMatch[] {
-  if (!text.includes("@")) return [];
-  return [...text.matchAll(EMAIL)].map((match) =>
-    found("EMAIL", match.index, match[0], match[0].toLowerCase()),
-  );
+  const matches: PiiMatch[] = [];
+  if (!text.includes("@")) return matches;
+  EMAIL.lastIndex = 0;
+  for (let match = EMAIL.exec(text); match !== null; match = EMAIL.exec(text)) {
+    matches.push(found("EMAIL", match.index, match[0], match[0].toLowerCase()));
+  }
+  return matches;
 }
 
 /**
@@ -34,26 +48,63 @@ export function findEmails(text: string): PiiMatch[] {
  * an id, an amount or a timestamp than a national number.
  */
 export function findPhones(text: string, region: CountryCode | undefined): PiiMatch[] {
-  if (countDigits(text) < MIN_PHONE_DIGITS) return [];
+  if (!hasDigits(text, MIN_PHONE_DIGITS)) return [];
   const matches: PiiMatch[] = [];
   // libphonenumber scans ~0.3 MB/s on digit-heavy text; it only sees the spans that could be phones.
-  for (const candidate of text.matchAll(PHONE_CANDIDATE)) {
-    const span = candidate[0];
-    if (countDigits(span) < MIN_PHONE_DIGITS || NOT_A_PHONE.test(span)) continue;
-    // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
-    const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
-    if (whole) {
-      matches.push(found("PHONE", candidate.index, span, whole));
-      continue;
-    }
-    // Otherwise let the matcher (~50–100 µs) find numbers inside the span.
-    for (const hit of findPhoneNumbersInText(span, region ? { defaultCountry: region } : {})) {
-      const value = span.slice(hit.startsAt, hit.endsAt);
-      if (!value.startsWith("+") && /^\d+$/.test(value)) continue;
-      matches.push(found("PHONE", candidate.index + hit.startsAt, value, hit.number.number));
+  PHONE_CANDIDATE.lastIndex = 0;
+  for (
+    let candidate = PHONE_CANDIDATE.exec(text);
+    candidate !== null;
+    candidate = PHONE_CANDIDATE.exec(text)
+  ) {
+    for (const hit of phonesInSpan(candidate[0], region)) {
+      matches.push(found("PHONE", candidate.index + hit.start, hit.value, hit.key));
     }
   }
   return matches;
+}
+
+interface SpanHit {
+  start: number;
+  value: string;
+  key: string;
+}
+
+/** Region -> span -> its phones; repeated spans (tables, logs) are looked at once. */
+const spanCaches = new Map<string, Map<string, readonly SpanHit[]>>();
+const SPAN_CACHE_ENTRIES = 4096;
+const NO_HITS: readonly SpanHit[] = [];
+
+function phonesInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
+  let cache = spanCaches.get(region ?? "");
+  if (!cache) {
+    cache = new Map();
+    spanCaches.set(region ?? "", cache);
+  }
+  const cached = cache.get(span);
+  if (cached) return cached;
+  const hits = findInSpan(span, region);
+  if (cache.size >= SPAN_CACHE_ENTRIES) cache.clear();
+  cache.set(span, hits);
+  return hits;
+}
+
+function findInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
+  // Most digit groups cannot hold a valid number at all: a linear test spares the library.
+  if (countDigits(span) < MIN_PHONE_DIGITS || !phoneSpanFeasible(span, region) || NOT_A_PHONE.test(span)) {
+    return NO_HITS;
+  }
+  // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
+  const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
+  if (whole) return [{ start: 0, value: span, key: whole }];
+  // Otherwise let the matcher (~50–100 µs) find numbers inside the span.
+  const hits: SpanHit[] = [];
+  for (const hit of findPhoneNumbersInText(span, region ? { defaultCountry: region } : {})) {
+    const value = span.slice(hit.startsAt, hit.endsAt);
+    if (!value.startsWith("+") && /^\d+$/.test(value)) continue;
+    hits.push({ start: hit.startsAt, value, key: hit.number.number });
+  }
+  return hits;
 }
 
 /** The E.164 form of `span` when all of it is one valid phone number. */
@@ -79,15 +130,28 @@ const PHONE_CANDIDATE = /(?<![\w+])(?:\+|\(\+?)?\d[\d ().\-/\u00a0]{5,32}\d/g;
 const CARD =
   /(?<![\w.,-])(?:\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{1,3})?|\d{4}([ -])\d{6}\2\d{4,5}|\d{13,19})(?![\w-]|[.,]\d)/g;
 
+/** CARD, tried only where a pre-scan saw a card start. */
+const CARD_AT = new RegExp(CARD.source, "y");
+
 export function findCards(text: string): PiiMatch[] {
-  if (countDigits(text) < 13) return [];
   const matches: PiiMatch[] = [];
-  for (const match of text.matchAll(CARD)) {
+  CARD_START.lastIndex = 0;
+  for (let start = CARD_START.exec(text); start !== null; start = CARD_START.exec(text)) {
+    CARD_AT.lastIndex = start.index;
+    const match = CARD_AT.exec(text);
+    if (!match) {
+      CARD_START.lastIndex = start.index + 1;
+      continue;
+    }
     const digits = match[0].replace(/[ -]/g, "");
     if (paymentCardValid(digits)) matches.push(found("CARD", match.index, match[0], digits));
+    CARD_START.lastIndex = match.index + match[0].length;
   }
   return matches;
 }
+
+/** Where a card can start: a run of exactly 4 digits and a separator, or of 13–19 digits, after no [\w.,-]. */
+const CARD_START = /(?<![\w.,-])\d{4}(?:[ -]\d|\d{9,15}(?!\d))/g;
 
 /** Country code, check digits, then groups of 4 (spaces optional); length and mod-97 decide. */
 const IBAN_CANDIDATE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){8,30}/g;
@@ -147,20 +211,45 @@ export function findIps(text: string): PiiMatch[] {
       matches.push(found("IP", match.index, match[0], match[0]));
     }
   }
-  if (text.includes(":")) {
-    for (const match of text.matchAll(IPV6_CANDIDATE)) {
-      const value = match[0];
-      const hexDigits = value.replace(/[^0-9A-Fa-f]/g, "").length;
-      // "a::b" or "de:ad::" in prose are valid syntax but not addresses anyone writes.
-      if (!isIPv6(value) || hexDigits < 5 || value === "::1") continue;
-      matches.push(found("IP", match.index, value, value.toLowerCase()));
+  // An address has two colons at most five characters apart and starts at most four before the first:
+  // only there is the pattern tried (JSON has a colon per key, rarely two so close).
+  let lastEnd = 0;
+  for (let colon = text.indexOf(":"); colon !== -1; ) {
+    const next = text.indexOf(":", colon + 1);
+    if (next !== -1 && next - colon <= 5) {
+      for (let at = Math.max(lastEnd, colon - 4); at <= colon; at++) {
+        IPV6_AT.lastIndex = at;
+        const match = IPV6_AT.exec(text);
+        if (!match) continue;
+        const value = match[0];
+        lastEnd = at + value.length;
+        const hexDigits = value.replace(/[^0-9A-Fa-f]/g, "").length;
+        // "a::b" or "de:ad::" in prose are valid syntax but not addresses anyone writes.
+        if (isIPv6(value) && hexDigits >= 5 && value !== "::1") {
+          matches.push(found("IP", at, value, value.toLowerCase()));
+        }
+        break;
+      }
     }
+    colon = next;
   }
   return matches;
 }
 
+const IPV6_AT = new RegExp(IPV6_CANDIDATE.source, "y");
+
 function found(kind: string, start: number, value: string, key: string): PiiMatch {
   return { kind, start, end: start + value.length, value, key };
+}
+
+/** Whether `text` has at least `wanted` digits; stops as soon as it has. */
+function hasDigits(text: string, wanted: number): boolean {
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57 && ++digits >= wanted) return true;
+  }
+  return false;
 }
 
 function countDigits(text: string): number {

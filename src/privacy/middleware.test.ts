@@ -138,6 +138,28 @@ describe("privacyMiddleware", () => {
   });
 });
 
+describe("privacyMiddleware on a large result", () => {
+  test("another session's work runs while a 20 MB digit-heavy result is scanned", async () => {
+    const tool = catalog.find("crm/find_contact");
+    assert.ok(tool);
+    const big = `${"12345 ".repeat(3_500_000)}owner ann@example.com`;
+    const order: string[] = [];
+    const middleware = privacyMiddleware(new PiiVault());
+    const scanned = middleware({ tool, args: {}, signal: new AbortController().signal }, async () => ({
+      rows: [big],
+    })).then((result) => {
+      order.push("large result");
+      return result as { rows: string[] };
+    });
+    // Queued once the scan has begun: it stands for I/O of another session.
+    await Promise.resolve();
+    setImmediate(() => order.push("other session"));
+    const result = await scanned;
+    assert.deepEqual(order, ["other session", "large result"]);
+    assert.ok(result.rows[0]?.endsWith("owner [EMAIL_1]"));
+  });
+});
+
 describe("toolGlobMatcher", () => {
   test("server/tool globs on original names; a bare name is a whole server", () => {
     const find = catalog.find("crm/find_contact");

@@ -29,29 +29,30 @@ export function privacyMiddleware(
     try {
       result = await next({ ...call, args: vault.detokenizeValue(call.args) });
     } catch (error) {
-      throw tokenizeError(vault, error);
+      throw await tokenizeError(vault, error);
     }
-    return vault.tokenizeValue(result);
+    // Chunked with pauses: a large result does not hold up other sessions while it is scanned.
+    return vault.tokenizeValueAsync(result);
   };
 }
 
 /** The same error with personal data in its message and data replaced by tokens. */
-function tokenizeError(vault: PiiVault, error: unknown): unknown {
+async function tokenizeError(vault: PiiVault, error: unknown): Promise<unknown> {
   if (error instanceof BridgeError) {
     return new BridgeError(
       error.name,
       error.code,
-      vault.tokenize(error.message),
-      vault.tokenizeValue(error.data) as Record<string, unknown>,
+      await vault.tokenizeAsync(error.message),
+      (await vault.tokenizeValueAsync(error.data)) as Record<string, unknown>,
       { cause: error },
     );
   }
   if (error instanceof Error) {
     // Keep the class (and so how the bridge classifies it); only the texts change.
-    error.message = vault.tokenize(error.message);
+    error.message = await vault.tokenizeAsync(error.message);
     const data = (error as { data?: unknown }).data;
-    if (data !== null && typeof data === "object") Object.assign(data, vault.tokenizeValue(data));
+    if (data !== null && typeof data === "object") Object.assign(data, await vault.tokenizeValueAsync(data));
     return error;
   }
-  return typeof error === "string" ? vault.tokenize(error) : error;
+  return typeof error === "string" ? vault.tokenizeAsync(error) : error;
 }

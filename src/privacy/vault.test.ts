@@ -120,3 +120,29 @@ describe("PiiVault snapshots", () => {
     }
   });
 });
+
+describe("PiiVault async tokenization", () => {
+  const value = {
+    contacts: [
+      { name: "Ann", email: "ann@example.com", phone: "+1 415-555-2671", note: "x".repeat(300) },
+      { name: "Ben", email: "ben@example.com", note: `card 4111 1111 1111 1111 ${"12345 ".repeat(50_000)}` },
+    ],
+    byEmail: { "ann@example.com": 3, "carol@example.com": 1 },
+    image: "A".repeat(4096),
+  };
+
+  test("tokenizeValueAsync gives what tokenizeValue gives, token numbers included", async () => {
+    const sync = new PiiVault().tokenizeValue(value);
+    const chunked = await new PiiVault().tokenizeValueAsync(value, { chunkChars: 1024 });
+    assert.deepEqual(chunked, sync);
+    assert.equal((chunked as typeof value).contacts[1]?.email, "[EMAIL_2]");
+  });
+
+  test("tokenizeAsync gives what tokenize gives", async () => {
+    const text = JSON.stringify(value);
+    assert.equal(
+      await new PiiVault().tokenizeAsync(text, { chunkChars: 5000 }),
+      new PiiVault().tokenize(text),
+    );
+  });
+});

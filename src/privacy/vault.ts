@@ -1,5 +1,13 @@
+import {
+  type ChunkedScanOptions,
+  DEFAULT_CHUNK_CHARS,
+  detectInChunks,
+  yieldToEventLoop,
+} from "./chunked-detect.ts";
 import { createPiiDetector, type PiiDetector, tokenScanner } from "./detect.ts";
+import type { PiiMatch } from "./detectors.ts";
 import { PrivacyError } from "./errors.ts";
+import { mapStrings, setOwn } from "./json-strings.ts";
 
 /** Strings this long with no whitespace and only base64 characters are binary payloads (images, files): never scanned. */
 const BASE64_BLOB_MIN_CHARS = 256;
@@ -37,22 +45,65 @@ export class PiiVault {
     return this.#values.size;
   }
 
-  /** Replaces every piece of personal data in `text` with its token. */
+  /** Replaces every piece of personal data in `text` with its token. Holds the thread: for large texts use `tokenizeAsync`. */
   tokenize(text: string): string {
-    const matches = this.#detector.detect(text);
-    if (matches.length === 0) return text;
-    let out = "";
-    let last = 0;
-    for (const match of matches) {
-      out += text.slice(last, match.start) + this.#tokenFor(match.kind, match.key, match.value);
-      last = match.end;
-    }
-    return out + text.slice(last);
+    return this.#replace(text, this.#detector.detect(text));
+  }
+
+  /**
+   * `tokenize`, scanning a large text in chunks with pauses between them, so
+   * other sessions are served meanwhile. Same tokens as `tokenize`.
+   */
+  async tokenizeAsync(text: string, options: ChunkedScanOptions = {}): Promise<string> {
+    return this.#replace(text, await detectInChunks(this.#detector, text, options));
   }
 
   /** Deep copy of a JSON value with every string tokenized; object keys too when they hold personal data. */
   tokenizeValue(value: unknown): unknown {
     return mapStrings(value, (text) => (isBinaryPayload(text) ? text : this.tokenize(text)));
+  }
+
+  /**
+   * `tokenizeValue` with a pause after each ~chunk of scanned text (and inside
+   * large strings), in the same order, so the same tokens come out.
+   */
+  async tokenizeValueAsync(value: unknown, options: ChunkedScanOptions = {}): Promise<unknown> {
+    const walk = {
+      options,
+      chunk: options.chunkChars ?? DEFAULT_CHUNK_CHARS,
+      pause: options.pause ?? yieldToEventLoop,
+      // Characters and nodes handled since the last pause: a result of many small strings yields too.
+      work: 0,
+    };
+    return this.#tokenizeNode(value, walk);
+  }
+
+  async #tokenizeNode(value: unknown, walk: ValueWalk): Promise<unknown> {
+    if (typeof value === "string") return this.#tokenizeString(value, walk);
+    if (value === null || typeof value !== "object") return value;
+    walk.work += 16;
+    if (Array.isArray(value)) {
+      const out: unknown[] = [];
+      for (const item of value) out.push(await this.#tokenizeNode(item, walk));
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      const tokenizedKey = await this.#tokenizeString(key, walk);
+      setOwn(out, tokenizedKey, await this.#tokenizeNode(child, walk));
+    }
+    return out;
+  }
+
+  async #tokenizeString(text: string, walk: ValueWalk): Promise<string> {
+    if (isBinaryPayload(text)) return text;
+    if (text.length > walk.chunk) return this.tokenizeAsync(text, walk.options);
+    walk.work += text.length + 16;
+    if (walk.work >= walk.chunk) {
+      walk.work = 0;
+      await walk.pause();
+    }
+    return this.tokenize(text);
   }
 
   /** Replaces the vault's tokens in `text` with the real values; unknown tokens stay as they are. */
@@ -89,6 +140,19 @@ export class PiiVault {
     return vault;
   }
 
+  #replace(text: string, matches: readonly PiiMatch[]): string {
+    if (matches.length === 0) return text;
+    // Pieces joined once: no rope of 100k+ concatenations.
+    const parts: string[] = [];
+    let last = 0;
+    for (const match of matches) {
+      parts.push(text.slice(last, match.start), this.#tokenFor(match.kind, match.key, match.value));
+      last = match.end;
+    }
+    parts.push(text.slice(last));
+    return parts.join("");
+  }
+
   #tokenFor(kind: string, key: string, value: string): string {
     const existing = this.#tokens.get(`${kind}\0${key}`);
     if (existing) return existing;
@@ -106,29 +170,11 @@ export class PiiVault {
   }
 }
 
-function mapStrings(value: unknown, map: (text: string) => string): unknown {
-  if (typeof value === "string") return map(value);
-  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const mappedKey = map(key);
-      const mapped = mapStrings(child, map);
-      // A "__proto__" key from JSON stays a key instead of replacing the prototype.
-      if (mappedKey === "__proto__") {
-        Object.defineProperty(out, mappedKey, {
-          value: mapped,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        out[mappedKey] = mapped;
-      }
-    }
-    return out;
-  }
-  return value;
+interface ValueWalk {
+  options: ChunkedScanOptions;
+  chunk: number;
+  pause: () => Promise<void>;
+  work: number;
 }
 
 function isBinaryPayload(text: string): boolean {
