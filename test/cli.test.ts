@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -28,6 +28,36 @@ function cliIn(cwd: string, env: Record<string, string>, ...args: string[]) {
     input: "",
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * `serve` on stdio in `cwd`, kept open until stderr matches `until` (servers join after serve
+ * starts answering) or 30 s pass; then its stdin ends, and it exits as a client's disconnect ends it.
+ */
+function serveIn(
+  cwd: string,
+  until: RegExp,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base = { ...process.env };
+  for (const name of ["NO_COLOR", "FORCE_COLOR", "TOOLSCRIPT_VAULT_KEY"]) delete base[name];
+  const child = spawn(process.execPath, cliArgs("serve"), { cwd, env: base });
+  let stdout = "";
+  let stderr = "";
+  const end = () => child.stdin.end();
+  const timer = setTimeout(end, 30_000);
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+    if (until.test(stderr)) end();
+  });
+  return new Promise((resolve) => {
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 function folder(name: string, files: Record<string, unknown>): string {
@@ -175,13 +205,14 @@ describe("toolscript CLI", () => {
     assert.ok(!cliIn(dir.path, { FORCE_COLOR: "1", NO_COLOR: "1" }, "serve", "--help").stdout.includes(ESC));
   });
 
-  test("serve prints one status line per server, and the vault-key warning once, only with PII on", () => {
+  test("serve prints one status line per server, and the vault-key warning once, only with PII on", async () => {
     const twoServers = {
       mcpServers: { first: scripted, second: scripted },
       toolscript: { storage: { dir: join(dir.path, "serve-store") } },
     };
     const piiOn = folder("serve-pii", { "toolscript.config.json": twoServers });
-    const on = cliIn(piiOn, {}, "serve");
+    const bothReady = /first: ready[\s\S]*second: ready|second: ready[\s\S]*first: ready/;
+    const on = await serveIn(piiOn, bothReady);
     assert.equal(on.code, 0, on.stderr);
     assert.equal(on.stdout, "");
     for (const server of ["first", "second"]) {
@@ -196,7 +227,7 @@ describe("toolscript CLI", () => {
         toolscript: { ...twoServers.toolscript, privacy: { pii: false } },
       },
     });
-    const off = cliIn(piiOff, {}, "serve");
+    const off = await serveIn(piiOff, bothReady);
     assert.equal(off.code, 0, off.stderr);
     assert.doesNotMatch(off.stderr, /TOOLSCRIPT_VAULT_KEY/);
     assert.doesNotMatch(off.stderr, /saved -|-\d+(\.\d+)?%/);

@@ -39,7 +39,7 @@ describe("PII scanning does not hold up other sessions", () => {
             small = gw
               .execute({
                 session: "small",
-                code: `let dirs = "";
+                code: `let dirs: unknown = "";
                        for (let i = 0; i < 3; i++) dirs = await tools.filesystem.list_allowed_directories({});
                        return { dirs, mail: "bob@example.org" };`,
               })

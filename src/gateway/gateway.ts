@@ -43,7 +43,7 @@ import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { capOutput } from "./cap-output.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { withPendingTools } from "./pending-tools.ts";
+import { namesToolsOf, withPendingTools } from "./pending-tools.ts";
 import { createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
@@ -340,8 +340,19 @@ export class Gateway {
     const compiled = await this.#compiled.compile(request.code, language);
     if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
     const { sandbox, upstream, privacy } = this.config.settings;
-    // Before anything runs: a program that does not type-check makes no tool call.
-    if (language === "typescript" && (request.typecheck ?? sandbox.typecheck)) {
+    // A server still starting gets its chance to list its tools before the program is checked against them.
+    await this.#awaitStartingServers(request.code, request.signal);
+    const notReady = this.catalog
+      .servers()
+      .filter((entry) => this.upstream.connection(entry.server).state !== "ready");
+    // Before anything runs: a program that does not type-check makes no tool call. A program naming a
+    // server that is not ready is not checked: its call says the server is restarting or failed, which
+    // says more than "property does not exist".
+    if (
+      language === "typescript" &&
+      (request.typecheck ?? sandbox.typecheck) &&
+      !namesToolsOf(request.code, notReady)
+    ) {
       const typeError = await this.#typeChecker.check({
         source: request.code,
         skillDeclaration: (name) => this.skills.get(name, session)?.declaration,
@@ -388,17 +399,12 @@ export class Gateway {
           .map((match) => match.result);
       },
     });
-    await this.#awaitStartingServers(request.code, request.signal);
     const workspace = this.#states.workspace(session);
     const runtime = await this.#sandboxRuntime();
     const result = await runtime.run({
       code: compiled.js,
       ...(compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
-      tools: withPendingTools(
-        this.catalog.namespace(),
-        request.code,
-        this.catalog.servers().filter((entry) => this.upstream.connection(entry.server).state !== "ready"),
-      ),
+      tools: withPendingTools(this.catalog.namespace(), request.code, notReady),
       // The session's files and skills ride beside the tool calls; skills run in this same sandbox, under the same limits.
       bridge: {
         ...bridge,

@@ -28,6 +28,11 @@ export function withPendingTools(
   return result;
 }
 
+/** Whether the program names a tool of any of these servers (then its declarations are not complete yet). */
+export function namesToolsOf(code: string, servers: readonly CatalogServer[]): boolean {
+  return servers.some((server) => namedTools(code, server.serverId).length > 0);
+}
+
 /** `tools.<id>.<name>`, `tools.<id>["<name>"]` in the program's text. */
 function namedTools(code: string, serverId: string): string[] {
   const id = serverId.replace(/[$]/g, "\\$&");

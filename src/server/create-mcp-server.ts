@@ -84,6 +84,15 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   registerSkillTools(server, gateway, options.client ?? null);
   compactToolList(server);
 
+  // Servers join after `serve` starts answering; a list_changed sent before the client has
+  // initialized would break the protocol's order (a stock client sees a message it cannot place).
+  const initialized = () => server.server.getClientVersion() !== undefined;
+  for (const method of ["sendToolListChanged", "sendResourceListChanged"] as const) {
+    const send = server[method].bind(server);
+    server[method] = () => {
+      if (initialized()) send();
+    };
+  }
   const stop = gateway.catalog.onChange(() => {
     // update() notifies connected clients with tools/list_changed.
     executeCode.update({ description: executeCodeDescription(gateway.catalog, gateway.statuses()) });

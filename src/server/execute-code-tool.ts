@@ -15,25 +15,26 @@ export const executeCodeInput = {
   context: z.unknown().optional().describe("JSON the program sees as `context`."),
   maxTokens: z.number().positive().optional().describe("Answer budget (default 2000)."),
   strategy: z.enum(["auto", "truncate", "sample", "summarize"]).optional(),
-  typecheck: z
-    .boolean()
-    .optional()
-    .describe("Type-check against the tools' declarations first (TypeScript only)."),
+  typecheck: z.boolean().optional(),
 };
 
 /** The sandbox's globals besides `tools`, from their one definition, as one short list. */
 function globalsLine(): string {
-  const listed = SANDBOX_GLOBALS.filter((global) => global.name !== "tools" && global.group !== "internal");
-  return listed.map((global) => `\`${global.name}\``).join(", ");
+  const names = (group: string) =>
+    SANDBOX_GLOBALS.filter((global) => global.group === group && global.name !== "tools")
+      .map((global) => global.name)
+      .join(", ");
+  // Plain names grouped, no backticks: the whole description is read by every agent on every turn.
+  return `${names("gateway")}, ${names("web")}, error classes ${names("errors")}`;
 }
 
 /** The tool description: how to write code for it, and the servers in one line each. */
 export function executeCodeDescription(catalog: Catalog, statuses: readonly UpstreamStatus[]): string {
   return [
     "Run a TypeScript program that calls the tools of the servers below in a sandbox; only its logs and return value come back.",
-    "Call tools as `await tools.<server>.<tool>({...})` (search_tools finds them, describe_tools shows their types). A tool returns its structured output, else its JSON or text. Failures throw ToolError; bad arguments throw ValidationError.",
-    `Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. Also there: ${globalsLine()}, \`import { f } from "skills/<name>"\`. No network or timers.`,
-    "Servers, as tools.<server>:",
+    "Call tools as `await tools.<server>.<tool>({...})` (search_tools finds them, describe_tools shows their types). A tool returns its structured output, else its JSON or text; a failure throws (ToolError, ValidationError, …).",
+    `Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. Also there: ${globalsLine()}; \`import { f } from "skills/<name>"\`. No network or timers.`,
+    "Servers, as tools.<server> (tool count):",
     ...summarizeServers(catalog, statuses),
   ].join("\n");
 }

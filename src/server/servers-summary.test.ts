@@ -9,13 +9,13 @@ test("one line per server, bounded however many servers there are", () => {
   const catalog = new Catalog(names);
   for (const name of names) catalog.setServerTools(name, [{ name: "t", inputSchema: { type: "object" } }]);
   const lines = summarizeServers(catalog, []);
-  assert.equal(lines[0], "- server_number_0 (1 tools)");
+  assert.equal(lines[0], "- server_number_0 (1)");
   assert.match(lines.at(-1) ?? "", /^- … and \d+ more servers \(list_tools shows them all\)$/);
   assert.ok(lines.join("\n").length <= SERVER_LINES_MAX_CHARS + 80);
   const few = summarizeServers(new Catalog(["a", "b"]), [
     { server: "b", state: "failed", transport: "stdio", toolCount: 0, restarts: 0 },
   ]);
-  assert.deepEqual(few, ["- a (0 tools)", "- b: failed (0 tools)"]);
+  assert.deepEqual(few, ["- a (0)", "- b: failed (0)"]);
 });
 
 test("a server's line is `name: one plain sentence`, never its markdown heading", () => {
@@ -37,7 +37,7 @@ test("a server's line is `name: one plain sentence`, never its markdown heading"
       instructions: everything,
     },
   ]);
-  assert.match(line ?? "", /^- everything: These instructions are written for an LLM\b[^#*`]*\(0 tools\)$/);
+  assert.match(line ?? "", /^- everything: These instructions are written for an LLM\b[^#*`]*\(0\)$/);
   assert.ok((line?.length ?? 0) <= 120, line);
 });
 

@@ -12,9 +12,9 @@ export const SERVER_LINES_MAX_CHARS = 900;
 const ABOUT_MAX_CHARS = 80;
 
 /**
- * One short line per server: `- name: one plain sentence (N tools)`, the
+ * One short line per server: `- name: one plain sentence (N)`, the
  * sentence taken from its own `instructions` (markdown headings and markup
- * left out); `- name (N tools)` without instructions; `- name: failed (0 tools)`
+ * left out); `- name (N)` without instructions; `- name: failed (0)`
  * while it is not ready.
  */
 export function summarizeServers(catalog: Catalog, statuses: readonly UpstreamStatus[]): string[] {
@@ -24,7 +24,7 @@ export function summarizeServers(catalog: Catalog, statuses: readonly UpstreamSt
   let chars = 0;
   for (const [index, entry] of servers.entries()) {
     const status = byName.get(entry.server);
-    const count = `(${entry.tools.length} tools)`;
+    const count = `(${entry.tools.length})`;
     const about =
       status && status.state !== "ready"
         ? status.state

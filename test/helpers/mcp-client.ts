@@ -33,3 +33,18 @@ export function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ text?: string }> }).content ?? [];
   return content.map((part) => part.text ?? "").join("\n");
 }
+
+/**
+ * `toolscript serve` answers at once and servers join as they connect: waits
+ * (polling list_tools, at most `timeoutMs`) until no server line of the
+ * execute_code description says it is still connecting. Returns the description.
+ */
+export async function untilServersSettled(client: Client, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { tools } = await client.listTools();
+    const description = tools.find((tool) => tool.name === "execute_code")?.description ?? "";
+    if (!/^- \S+: connecting \(/m.test(description) || Date.now() > deadline) return description;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
