@@ -140,7 +140,7 @@ describe("ProgramTypeChecker", () => {
   test("types that never finish, or overflow the parser, cost only the worker: stopped, replaced, reported", async () => {
     const bounded = new ProgramTypeChecker(
       { version: () => catalog.version, tree: () => renderTree(catalog.tools()) },
-      { timeoutMs: 1000 },
+      { timeoutMs: 5000 },
     );
     try {
       assert.equal(await bounded.check({ source: "return 1", skillDeclaration: noSkills }), undefined);

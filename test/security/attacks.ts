@@ -11,6 +11,11 @@ export interface Attack {
     | "bridge abuse"
     | "output abuse";
   code: string;
+  /**
+   * Only through a real `toolscript serve`: the attack leaves an abandoned isolate thread
+   * behind, which would keep the test's own process from exiting.
+   */
+  serveOnly?: boolean;
   /** Returns a problem description, or undefined when the outcome is safe. */
   check(response: ExecuteResponse): string | undefined;
 }
@@ -469,6 +474,19 @@ export function attacks(canary: { file: string; url: string }): Attack[] {
       category: "exhaustion",
       code: "const map = new Map(); for (let i = 0; ; i++) map.set(i, 'k'.repeat(1024) + i);",
       check: endsInError(["memory", "timeout"]),
+    },
+    {
+      // isolated-vm#527: V8 gives up on the isolate (fatal OOM) instead of stopping the script.
+      name: "fatal out-of-memory V8 cannot recover from: a huge JSON string and a hot loop over it",
+      category: "exhaustion",
+      code: "const s = JSON.stringify('w'.repeat(30 * 1024 * 1024)); let n = 0; for (let i = 0; i < s.length; i++) n += s.charCodeAt(i); return n;",
+      serveOnly: true,
+      check: (response) =>
+        response.error
+          ? endsInError(["memory", "timeout", "runtime"])(response)
+          : typeof response.result === "number"
+            ? undefined
+            : `unexpected result ${JSON.stringify(response.result)?.slice(0, 100)}`,
     },
     {
       name: "deep recursion through async functions",

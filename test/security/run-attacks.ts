@@ -88,7 +88,7 @@ export async function runAttacks(runtime: SandboxRuntime, canaries: Canaries): P
   await gateway.start();
   const outcomes: AttackOutcome[] = [];
   try {
-    for (const attack of attacks(canaries)) {
+    for (const attack of attacks(canaries).filter((attack) => !attack.serveOnly)) {
       const started = performance.now();
       const response = await gateway.execute({ code: attack.code, context: {} });
       const ms = performance.now() - started;
