@@ -13,6 +13,20 @@ describe("the sandbox globals' one definition", () => {
     assert.equal(PRELUDE_BUNDLE, await bundlePrelude(), `prelude.generated.ts is ${REBUILD}`);
   });
 
+  it("bundles into the prelude only code written for the sandbox", () => {
+    const modules = [...PRELUDE_BUNDLE.matchAll(/^ {2}\/\/ (src\/\S+\.ts)$/gm)].map((match) => match[1]);
+    assert.ok(modules.includes("src/sandbox/shared/prelude/tools.ts"), "the prelude's modules are bundled");
+    assert.ok(modules.includes("src/catalog/close-matches.ts"), "the one did-you-mean ranking is bundled");
+    for (const module of modules) {
+      assert.match(
+        module ?? "",
+        /^src\/(sandbox\/shared\/(prelude|globals)\/[\w-]+|catalog\/close-matches)\.ts$/,
+        "no host module in the sandbox",
+      );
+    }
+    assert.doesNotMatch(PRELUDE_BUNDLE, /\brequire\(|\bimport\(|node:/, "nothing loaded at run time");
+  });
+
   it("is what the README's table shows", () => {
     const readme = readFileSync(new URL("../../../../README.md", import.meta.url), "utf8");
     const start = readme.indexOf(README_START);
