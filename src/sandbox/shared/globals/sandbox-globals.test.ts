@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { SANDBOX_GLOBALS_DECLARATION } from "../../../skills/sandbox-globals.ts";
 import { PRELUDE_BUNDLE } from "../../isolate/prelude.generated.ts";
-import { bundlePrelude, README_END, README_START, sandboxGlobalsTable } from "./bundle.ts";
+import { RUNNER_BUNDLE } from "../../process/runner.generated.ts";
+import { bundlePrelude, bundleRunner, README_END, README_START, sandboxGlobalsTable } from "./bundle.ts";
 import { SANDBOX_GLOBALS } from "./catalog.ts";
 
 const REBUILD = "stale: run `node --import tsx scripts/build-sandbox-globals.ts` and commit the result";
@@ -11,6 +12,15 @@ const REBUILD = "stale: run `node --import tsx scripts/build-sandbox-globals.ts`
 describe("the sandbox globals' one definition", () => {
   it("is what the committed prelude bundle was built from", async () => {
     assert.equal(PRELUDE_BUNDLE, await bundlePrelude(), `prelude.generated.ts is ${REBUILD}`);
+  });
+
+  it("is what the committed process runner bundle was built from", async () => {
+    assert.equal(RUNNER_BUNDLE, await bundleRunner(), `runner.generated.ts is ${REBUILD}`);
+    const modules = [...RUNNER_BUNDLE.matchAll(/^ {2}\/\/ (src\/\S+\.ts)$/gm)].map((match) => match[1]);
+    assert.deepEqual([...new Set(modules)].sort(), [
+      "src/sandbox/process/runner/main.ts",
+      "src/sandbox/process/runner/stack-trace.ts",
+    ]);
   });
 
   it("bundles into the prelude only code written for the sandbox", () => {
