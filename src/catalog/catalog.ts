@@ -1,5 +1,5 @@
-import { closeMatches } from "../config/suggest.ts";
 import type { ToolNamespace } from "../sandbox/types.ts";
+import { closeMatches } from "./close-matches.ts";
 import { assignIdentifiers, buildCatalogTools } from "./naming.ts";
 import type { CatalogTool, ToolDefinition } from "./types.ts";
 

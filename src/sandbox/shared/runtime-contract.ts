@@ -3,6 +3,7 @@ import { after, describe, it } from "node:test";
 import { createExecutionBridge } from "../../bridge/execution-bridge.ts";
 import type { Upstream } from "../../bridge/types.ts";
 import { Catalog } from "../../catalog/catalog.ts";
+import { closeMatches } from "../../catalog/close-matches.ts";
 import { compileProgram } from "../../compile/compile.ts";
 import { compileSkillModule } from "../../skills/skill-module.ts";
 import { FakeBridge, hostError } from "../fake-bridge.ts";
@@ -327,6 +328,58 @@ export function describeRuntimeContract(label: string, runtime: SandboxRuntime):
       );
       const server = await run("await tools.my_srever.get_sum({});");
       assert.match(server.error?.message ?? "", /Unknown server tools\.my_srever\. Did you mean: my_server/);
+    });
+
+    it("ranks unknown names with the host's closeMatches (one implementation, bundled into the prelude)", async () => {
+      const probes = ["get_summ", "GET-SUM", "ech", "", "x", "fial", "get_sum".repeat(40), "echo".repeat(60)];
+      const result = await run(
+        [
+          "const names = Object.getOwnPropertyNames(tools.my_server);",
+          `const messages = ${JSON.stringify(probes)}.map((probe) => {`,
+          "  try {",
+          "    return String((tools.my_server as any)[probe]);",
+          "  } catch (error) {",
+          "    return (error as Error).message;",
+          "  }",
+          "});",
+          "return { names, messages };",
+        ].join("\n"),
+      );
+      assert.equal(result.error, undefined, result.error?.message);
+      const { names, messages } = result.result as { names: string[]; messages: string[] };
+      probes.forEach((probe, index) => {
+        const matches = closeMatches(probe, names);
+        const hint =
+          matches.length > 0 ? ` Did you mean: ${matches.join(", ")}?` : ` Known: ${names.join(", ")}.`;
+        assert.equal(
+          messages[index],
+          `Unknown tool tools.my_server.${probe}.${hint} Use searchTools() to find tools.`,
+          `probe ${JSON.stringify(probe).slice(0, 40)}`,
+        );
+      });
+    });
+
+    it("keeps using the built-ins it captured when agent code replaces them", async () => {
+      const calls = defaultBridge.calls.length;
+      const result = await run(
+        [
+          "JSON.stringify = () => '{\"forged\":true}';",
+          "JSON.parse = () => ({ forged: true });",
+          "Object.defineProperty = () => { throw new Error('tampered'); };",
+          "Array.isArray = () => false;",
+          "Object.keys = () => [];",
+          "const sum = await tools.my_server.get_sum({ a: 2, b: 3 });",
+          "console.log({ logged: [1, 2] });",
+          "return { sum, list: [1, 2] };",
+        ].join("\n"),
+      );
+      assert.equal(result.error, undefined, result.error?.message);
+      assert.deepEqual(defaultBridge.calls[calls]?.args, { a: 2, b: 3 });
+      assert.deepEqual(result.result, { sum: { sum: 5 }, list: [1, 2] });
+      assert.deepEqual(
+        result.logs.map((entry) => entry.message),
+        ['{"logged":[1,2]}'],
+      );
     });
 
     it("rejects non-serializable arguments inside the sandbox without calling the host", async () => {

@@ -2,19 +2,39 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { SANDBOX_GLOBALS_DECLARATION } from "../../../skills/sandbox-globals.ts";
-import { SANDBOX_GLOBALS_SOURCE } from "../../isolate/sandbox-globals.generated.ts";
-import { bundleSandboxGlobals, README_END, README_START, sandboxGlobalsTable } from "./bundle.ts";
+import { PRELUDE_BUNDLE } from "../../isolate/prelude.generated.ts";
+import { RUNNER_BUNDLE } from "../../process/runner.generated.ts";
+import { bundlePrelude, bundleRunner, README_END, README_START, sandboxGlobalsTable } from "./bundle.ts";
 import { SANDBOX_GLOBALS } from "./catalog.ts";
 
 const REBUILD = "stale: run `node --import tsx scripts/build-sandbox-globals.ts` and commit the result";
 
 describe("the sandbox globals' one definition", () => {
   it("is what the committed prelude bundle was built from", async () => {
-    assert.equal(
-      SANDBOX_GLOBALS_SOURCE,
-      await bundleSandboxGlobals(),
-      `sandbox-globals.generated.ts is ${REBUILD}`,
-    );
+    assert.equal(PRELUDE_BUNDLE, await bundlePrelude(), `prelude.generated.ts is ${REBUILD}`);
+  });
+
+  it("is what the committed process runner bundle was built from", async () => {
+    assert.equal(RUNNER_BUNDLE, await bundleRunner(), `runner.generated.ts is ${REBUILD}`);
+    const modules = [...RUNNER_BUNDLE.matchAll(/^ {2}\/\/ (src\/\S+\.ts)$/gm)].map((match) => match[1]);
+    assert.deepEqual([...new Set(modules)].sort(), [
+      "src/sandbox/process/runner/main.ts",
+      "src/sandbox/process/runner/stack-trace.ts",
+    ]);
+  });
+
+  it("bundles into the prelude only code written for the sandbox", () => {
+    const modules = [...PRELUDE_BUNDLE.matchAll(/^ {2}\/\/ (src\/\S+\.ts)$/gm)].map((match) => match[1]);
+    assert.ok(modules.includes("src/sandbox/shared/prelude/tools.ts"), "the prelude's modules are bundled");
+    assert.ok(modules.includes("src/catalog/close-matches.ts"), "the one did-you-mean ranking is bundled");
+    for (const module of modules) {
+      assert.match(
+        module ?? "",
+        /^src\/(sandbox\/shared\/(prelude|globals)\/[\w-]+|catalog\/close-matches)\.ts$/,
+        "no host module in the sandbox",
+      );
+    }
+    assert.doesNotMatch(PRELUDE_BUNDLE, /\brequire\(|\bimport\(|node:/, "nothing loaded at run time");
   });
 
   it("is what the README's table shows", () => {
