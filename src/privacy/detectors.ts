@@ -1,5 +1,6 @@
 import { isIPv6 } from "node:net";
 import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { nextPhoneCandidate } from "./candidate-scan.ts";
 import { ibanLength, ibanValid, paymentCardValid, ssnValid } from "./checksums.ts";
 import { phoneSpanFeasible } from "./phone-feasibility.ts";
 
@@ -50,16 +51,23 @@ export function findEmails(text: string): PiiMatch[] {
 export function findPhones(text: string, region: CountryCode | undefined): PiiMatch[] {
   if (!hasDigits(text, MIN_PHONE_DIGITS)) return [];
   const matches: PiiMatch[] = [];
+  const cache = spanCacheFor(region);
   // libphonenumber scans ~0.3 MB/s on digit-heavy text; it only sees the spans that could be phones.
-  PHONE_CANDIDATE.lastIndex = 0;
-  for (
-    let candidate = PHONE_CANDIDATE.exec(text);
-    candidate !== null;
-    candidate = PHONE_CANDIDATE.exec(text)
-  ) {
-    for (const hit of phonesInSpan(candidate[0], region)) {
-      matches.push(found("PHONE", candidate.index + hit.start, hit.value, hit.key));
+  const span = { start: 0, end: 0 };
+  for (let from = 0; nextPhoneCandidate(text, from, span); from = span.end) {
+    const { start, end } = span;
+    // Repeated spans (tables, logs) are looked at once; the engine's own string hash keys the cache.
+    const value = text.slice(start, end);
+    let hits = cache.get(value);
+    if (hits === undefined) {
+      // Most spans cannot hold a valid number at all: a linear test, on the text in place, spares the library.
+      const possible =
+        phoneSpanFeasible(text, region, start, end) && hasDigitsIn(text, start, end, MIN_PHONE_DIGITS);
+      hits = possible ? findInSpan(value, region) : NO_HITS;
+      if (cache.size >= SPAN_CACHE_ENTRIES) cache.clear();
+      cache.set(value, hits);
     }
+    for (const hit of hits) matches.push(found("PHONE", start + hit.start, hit.value, hit.key));
   }
   return matches;
 }
@@ -70,30 +78,23 @@ interface SpanHit {
   key: string;
 }
 
-/** Region -> span -> its phones; repeated spans (tables, logs) are looked at once. */
+/** Region -> span -> its phones. */
 const spanCaches = new Map<string, Map<string, readonly SpanHit[]>>();
 const SPAN_CACHE_ENTRIES = 4096;
 const NO_HITS: readonly SpanHit[] = [];
 
-function phonesInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
+function spanCacheFor(region: CountryCode | undefined): Map<string, readonly SpanHit[]> {
   let cache = spanCaches.get(region ?? "");
   if (!cache) {
     cache = new Map();
     spanCaches.set(region ?? "", cache);
   }
-  const cached = cache.get(span);
-  if (cached) return cached;
-  const hits = findInSpan(span, region);
-  if (cache.size >= SPAN_CACHE_ENTRIES) cache.clear();
-  cache.set(span, hits);
-  return hits;
+  return cache;
 }
 
 function findInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
-  // Most digit groups cannot hold a valid number at all: a linear test spares the library.
-  if (countDigits(span) < MIN_PHONE_DIGITS || !phoneSpanFeasible(span, region) || NOT_A_PHONE.test(span)) {
-    return NO_HITS;
-  }
+  // The caller has checked the digit count and feasibility.
+  if (NOT_A_PHONE.test(span)) return NO_HITS;
   // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
   const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
   if (whole) return [{ start: 0, value: span, key: whole }];
@@ -123,8 +124,6 @@ const MIN_PHONE_DIGITS = 7;
  * library: bare digit runs without + (ids, amounts), dates, decimals, versions.
  */
 const NOT_A_PHONE = /^(?:\d+|\d{4}-\d\d?-\d\d?|\d\d?[/.-]\d\d?[/.-]\d{2,4}|\d+\.\d+|\d{1,2}(?:\.\d+){2,})$/;
-/** Digits with the punctuation phone numbers are written with, not glued to a word. */
-const PHONE_CANDIDATE = /(?<![\w+])(?:\+|\(\+?)?\d[\d ().\-/\u00a0]{5,32}\d/g;
 
 /** 13–19 digits, contiguous or in groups of 4 (4-6-5 / 4-6-4 for Amex and Diners), never inside a longer number. */
 const CARD =
@@ -252,11 +251,12 @@ function hasDigits(text: string, wanted: number): boolean {
   return false;
 }
 
-function countDigits(text: string): number {
+/** Whether text[from, to) has at least `wanted` digits. */
+function hasDigitsIn(text: string, from: number, to: number, wanted: number): boolean {
   let digits = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < to; i++) {
     const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57) digits++;
+    if (code >= 48 && code <= 57 && ++digits >= wanted) return true;
   }
-  return digits;
+  return false;
 }
