@@ -71,7 +71,8 @@ export function createPiiDetector(options: PiiDetectorOptions = {}): PiiDetector
         for (const kind of PRIORITY) if (kinds.has(kind)) append(found, finders[kind](text));
       }
       const hasTokens = text.includes("[") && TOKEN_PATTERN.test(text);
-      if (found.length === 0 || (found.length === 1 && !hasTokens)) return found;
+      // One kind's findings alone are in text order and apart: nothing to settle (the many-match case).
+      if (found.length === 0 || (!hasTokens && inOrderApart(found))) return found;
       // One byte per character marks what is claimed: tokens, then findings in priority order.
       const claimed = new Uint8Array(text.length);
       if (hasTokens) {
@@ -80,13 +81,29 @@ export function createPiiDetector(options: PiiDetectorOptions = {}): PiiDetector
       }
       const accepted: PiiMatch[] = [];
       for (const match of found) {
-        if (claimed.subarray(match.start, match.end).includes(1)) continue;
+        if (isClaimed(claimed, match.start, match.end)) continue;
         claimed.fill(1, match.start, match.end);
         accepted.push(match);
       }
-      return accepted.sort((a, b) => a.start - b.start);
+      return inOrderApart(accepted) ? accepted : accepted.sort((a, b) => a.start - b.start);
     },
   };
+}
+
+/** Whether each match starts at or after the end of the one before: then all are kept, in this order. */
+function inOrderApart(matches: readonly PiiMatch[]): boolean {
+  let lastEnd = 0;
+  for (const match of matches) {
+    if (match.start < lastEnd) return false;
+    lastEnd = match.end;
+  }
+  return true;
+}
+
+/** A plain loop: a subarray view per match costs more than the few bytes it looks at. */
+function isClaimed(claimed: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (claimed[i] === 1) return true;
+  return false;
 }
 
 function append(into: PiiMatch[], from: readonly PiiMatch[]): void {
