@@ -63,13 +63,18 @@ export function createPiiDetector(options: PiiDetectorOptions = {}): PiiDetector
   };
   return {
     detect(text) {
-      const found: PiiMatch[] = [];
-      // Appended one by one: spreading 100k+ matches into push() overflows the stack.
-      for (const pattern of custom) append(found, findCustom(text, pattern));
+      // The first kind with findings lends its (fresh) array; later kinds are appended to it.
+      let found: PiiMatch[] = NONE;
+      const add = (matches: PiiMatch[]) => {
+        if (found === NONE) found = matches;
+        else append(found, matches);
+      };
+      for (const pattern of custom) add(findCustom(text, pattern));
       // Every built-in kind needs a digit, an "@" or a ":"; most strings in tool data (names, labels) have none.
       if (MAY_HOLD_PII.test(text)) {
-        for (const kind of PRIORITY) if (kinds.has(kind)) append(found, finders[kind](text));
+        for (const kind of PRIORITY) if (kinds.has(kind)) add(finders[kind](text));
       }
+      if (found === NONE) return [];
       const hasTokens = text.includes("[") && TOKEN_PATTERN.test(text);
       // One kind's findings alone are in text order and apart: nothing to settle (the many-match case).
       if (found.length === 0 || (!hasTokens && inOrderApart(found))) return found;
@@ -106,6 +111,10 @@ function isClaimed(claimed: Uint8Array, start: number, end: number): boolean {
   return false;
 }
 
+/** Placeholder for "no findings yet"; never returned nor written to. */
+const NONE: PiiMatch[] = [];
+
+/** One by one: spreading 100k+ matches into push() overflows the stack. */
 function append(into: PiiMatch[], from: readonly PiiMatch[]): void {
   for (const match of from) into.push(match);
 }
