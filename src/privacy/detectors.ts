@@ -24,7 +24,7 @@ export const BUILTIN_PII_KINDS: readonly BuiltinPiiKind[] = ["EMAIL", "PHONE", "
  * Every part has a length bound, so a match is at most MAX_MATCH_CHARS long.
  */
 const EMAIL =
-  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-])/g;
+  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-])/y;
 
 /**
  * The longest text any built-in kind matches (an e-mail: 65 + 1 + 8 × 64 + 24),
@@ -35,11 +35,69 @@ export const MAX_MATCH_CHARS = 640;
 export function findEmails(text: string): PiiMatch[] {
   const matches: PiiMatch[] = [];
   if (!text.includes("@")) return matches;
-  EMAIL.lastIndex = 0;
-  for (let match = EMAIL.exec(text); match !== null; match = EMAIL.exec(text)) {
-    matches.push(found("EMAIL", match.index, match[0], match[0].toLowerCase()));
+  // The pattern starts with a lookbehind the engine tries at every position; here it runs only at the
+  // few starts an "@" allows. Matches come in "@" order, each starting after the "@" before it.
+  let lastEnd = 0;
+  let previousAt = -1;
+  EMAIL_AT_SIGN.lastIndex = 0;
+  while (EMAIL_AT_SIGN.test(text)) {
+    const at = EMAIL_AT_SIGN.lastIndex - 1;
+    const lowest = Math.max(lastEnd, previousAt + 1, at - MAX_LOCAL_CHARS);
+    previousAt = at;
+    if (at < lastEnd || !domainMayFollow(text, at + 1)) continue;
+    // The local part is made of local characters only: go back over them.
+    let from = at;
+    while (from > lowest && isLocalChar(text.charCodeAt(from - 1))) from--;
+    for (let start = from; start < at; start++) {
+      if (!mayStartEmail(text, start)) continue;
+      EMAIL.lastIndex = start;
+      const match = EMAIL.exec(text);
+      if (!match) continue;
+      matches.push(found("EMAIL", start, match[0], match[0].toLowerCase()));
+      lastEnd = start + match[0].length;
+      EMAIL_AT_SIGN.lastIndex = lastEnd;
+      break;
+    }
   }
   return matches;
+}
+
+/** A local-part character right before an "@": where an e-mail can have its "@". */
+const EMAIL_AT_SIGN = /[A-Za-z0-9._%+'-]@/g;
+/** The local part: 1 + 63 + 1 characters at most. */
+const MAX_LOCAL_CHARS = 65;
+
+/** `[A-Za-z0-9._%+'-]` */
+function isLocalChar(code: number): boolean {
+  return isWordChar(code) || code === 46 || code === 37 || code === 43 || code === 39 || code === 45;
+}
+
+/** `(?<![\w.%+-])[A-Za-z0-9_]` at `start`. */
+function mayStartEmail(text: string, start: number): boolean {
+  if (!isWordChar(text.charCodeAt(start))) return false;
+  if (start === 0) return true;
+  const before = text.charCodeAt(start - 1);
+  return !(isWordChar(before) || before === 46 || before === 37 || before === 43 || before === 45);
+}
+
+/** A domain needs a label of [A-Za-z0-9-] starting with [A-Za-z0-9], then a dot. */
+function domainMayFollow(text: string, from: number): boolean {
+  const first = text.charCodeAt(from);
+  if (!(isWordChar(first) && first !== 95)) return false;
+  let i = from + 1;
+  for (
+    let code = text.charCodeAt(i);
+    (isWordChar(code) && code !== 95) || code === 45;
+    code = text.charCodeAt(++i)
+  );
+  return text.charCodeAt(i) === 46;
+}
+
+/** `\w` of a regex without the u flag: [A-Za-z0-9_]. */
+function isWordChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+  );
 }
 
 /**
