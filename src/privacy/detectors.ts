@@ -40,11 +40,12 @@ export function findEmails(text: string): PiiMatch[] {
   let lastEnd = 0;
   let previousAt = -1;
   EMAIL_AT_SIGN.lastIndex = 0;
-  while (EMAIL_AT_SIGN.test(text)) {
-    const at = EMAIL_AT_SIGN.lastIndex - 1;
+  for (let sign = EMAIL_AT_SIGN.exec(text); sign !== null; sign = EMAIL_AT_SIGN.exec(text)) {
+    const at = sign.index + 1;
+    EMAIL_AT_SIGN.lastIndex = at + 1;
     const lowest = Math.max(lastEnd, previousAt + 1, at - MAX_LOCAL_CHARS);
     previousAt = at;
-    if (at < lastEnd || !domainMayFollow(text, at + 1)) continue;
+    if (at < lastEnd) continue;
     // The local part is made of local characters only: go back over them.
     let from = at;
     while (from > lowest && isLocalChar(text.charCodeAt(from - 1))) from--;
@@ -62,8 +63,11 @@ export function findEmails(text: string): PiiMatch[] {
   return matches;
 }
 
-/** A local-part character right before an "@": where an e-mail can have its "@". */
-const EMAIL_AT_SIGN = /[A-Za-z0-9._%+'-]@/g;
+/**
+ * A local-part character, "@" and the start of a domain (a label, then a dot): where an e-mail can have
+ * its "@". Found natively; `[A-Za-z0-9-]*` cannot pass an "@", so each "@" is looked at once.
+ */
+const EMAIL_AT_SIGN = /[A-Za-z0-9._%+'-]@[A-Za-z0-9][A-Za-z0-9-]*\./g;
 /** The local part: 1 + 63 + 1 characters at most. */
 const MAX_LOCAL_CHARS = 65;
 
@@ -78,19 +82,6 @@ function mayStartEmail(text: string, start: number): boolean {
   if (start === 0) return true;
   const before = text.charCodeAt(start - 1);
   return !(isWordChar(before) || before === 46 || before === 37 || before === 43 || before === 45);
-}
-
-/** A domain needs a label of [A-Za-z0-9-] starting with [A-Za-z0-9], then a dot. */
-function domainMayFollow(text: string, from: number): boolean {
-  const first = text.charCodeAt(from);
-  if (!(isWordChar(first) && first !== 95)) return false;
-  let i = from + 1;
-  for (
-    let code = text.charCodeAt(i);
-    (isWordChar(code) && code !== 95) || code === 45;
-    code = text.charCodeAt(++i)
-  );
-  return text.charCodeAt(i) === 46;
 }
 
 /** `\w` of a regex without the u flag: [A-Za-z0-9_]. */
