@@ -40,9 +40,9 @@ export function findEmails(text: string): PiiMatch[] {
   let lastEnd = 0;
   let previousAt = -1;
   EMAIL_AT_SIGN.lastIndex = 0;
-  for (let sign = EMAIL_AT_SIGN.exec(text); sign !== null; sign = EMAIL_AT_SIGN.exec(text)) {
-    const at = sign.index + 1;
-    EMAIL_AT_SIGN.lastIndex = at + 1;
+  // test(), not exec(): no match object per candidate; the pattern ends right before the "@".
+  while (EMAIL_AT_SIGN.test(text)) {
+    const at = EMAIL_AT_SIGN.lastIndex;
     const lowest = Math.max(lastEnd, previousAt + 1, at - MAX_LOCAL_CHARS);
     previousAt = at;
     if (at < lastEnd) continue;
@@ -52,10 +52,10 @@ export function findEmails(text: string): PiiMatch[] {
     for (let start = from; start < at; start++) {
       if (!mayStartEmail(text, start)) continue;
       EMAIL.lastIndex = start;
-      const match = EMAIL.exec(text);
-      if (!match) continue;
-      matches.push(found("EMAIL", start, match[0], match[0].toLowerCase()));
-      lastEnd = start + match[0].length;
+      if (!EMAIL.test(text)) continue;
+      lastEnd = EMAIL.lastIndex;
+      const value = text.slice(start, lastEnd);
+      matches.push(found("EMAIL", start, value, value.toLowerCase()));
       EMAIL_AT_SIGN.lastIndex = lastEnd;
       break;
     }
@@ -67,7 +67,7 @@ export function findEmails(text: string): PiiMatch[] {
  * A local-part character, "@" and the start of a domain (a label, then a dot): where an e-mail can have
  * its "@". Found natively; `[A-Za-z0-9-]*` cannot pass an "@", so each "@" is looked at once.
  */
-const EMAIL_AT_SIGN = /[A-Za-z0-9._%+'-]@[A-Za-z0-9][A-Za-z0-9-]*\./g;
+const EMAIL_AT_SIGN = /[A-Za-z0-9._%+'-](?=@[A-Za-z0-9][A-Za-z0-9-]*\.)/g;
 /** The local part: 1 + 63 + 1 characters at most. */
 const MAX_LOCAL_CHARS = 65;
 
