@@ -104,18 +104,30 @@ export function findPhones(text: string, region: CountryCode | undefined): PiiMa
   const cache = spanCacheFor(region);
   // libphonenumber scans ~0.3 MB/s on digit-heavy text; it only sees the spans that could be phones.
   const span = { start: 0, end: 0 };
+  let lastSpan = "";
+  let lastHits = NO_HITS;
   for (let from = 0; nextPhoneCandidate(text, from, span); from = span.end) {
     const { start, end } = span;
-    // Repeated spans (tables, logs) are looked at once; the engine's own string hash keys the cache.
-    const value = text.slice(start, end);
-    let hits = cache.get(value);
-    if (hits === undefined) {
-      // Most spans cannot hold a valid number at all: a linear test, on the text in place, spares the library.
-      const possible =
-        phoneSpanFeasible(text, region, start, end) && hasDigitsIn(text, start, end, MIN_PHONE_DIGITS);
-      hits = possible ? findInSpan(value, region) : NO_HITS;
-      if (cache.size >= SPAN_CACHE_ENTRIES) cache.clear();
-      cache.set(value, hits);
+    // A span like the one before (digit tables, repeated lines) is compared in place, not cut out.
+    let hits: readonly SpanHit[];
+    if (end - start === lastSpan.length && text.startsWith(lastSpan, start)) {
+      hits = lastHits;
+    } else {
+      const value = text.slice(start, end);
+      // Most spans cannot hold a valid number at all: a linear test spares the library and the cache.
+      if (!phoneSpanFeasible(text, region, start, end) || !hasDigitsIn(text, start, end, MIN_PHONE_DIGITS)) {
+        hits = NO_HITS;
+      } else {
+        // Repeated possible spans are looked at once.
+        const cached = cache.get(value);
+        hits = cached ?? findInSpan(value, region);
+        if (cached === undefined) {
+          if (cache.size >= SPAN_CACHE_ENTRIES) cache.clear();
+          cache.set(value, hits);
+        }
+      }
+      lastSpan = value;
+      lastHits = hits;
     }
     for (const hit of hits) matches.push(found("PHONE", start + hit.start, hit.value, hit.key));
   }
