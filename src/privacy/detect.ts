@@ -63,15 +63,21 @@ export function createPiiDetector(options: PiiDetectorOptions = {}): PiiDetector
   };
   return {
     detect(text) {
-      const found: PiiMatch[] = [];
-      // Appended one by one: spreading 100k+ matches into push() overflows the stack.
-      for (const pattern of custom) append(found, findCustom(text, pattern));
+      // The first kind with findings lends its (fresh) array; later kinds are appended to it.
+      let found: PiiMatch[] = NONE;
+      const add = (matches: PiiMatch[]) => {
+        if (found === NONE) found = matches;
+        else append(found, matches);
+      };
+      for (const pattern of custom) add(findCustom(text, pattern));
       // Every built-in kind needs a digit, an "@" or a ":"; most strings in tool data (names, labels) have none.
       if (MAY_HOLD_PII.test(text)) {
-        for (const kind of PRIORITY) if (kinds.has(kind)) append(found, finders[kind](text));
+        for (const kind of PRIORITY) if (kinds.has(kind)) add(finders[kind](text));
       }
+      if (found === NONE) return [];
       const hasTokens = text.includes("[") && TOKEN_PATTERN.test(text);
-      if (found.length === 0 || (found.length === 1 && !hasTokens)) return found;
+      // One kind's findings alone are in text order and apart: nothing to settle (the many-match case).
+      if (found.length === 0 || (!hasTokens && inOrderApart(found))) return found;
       // One byte per character marks what is claimed: tokens, then findings in priority order.
       const claimed = new Uint8Array(text.length);
       if (hasTokens) {
@@ -80,15 +86,35 @@ export function createPiiDetector(options: PiiDetectorOptions = {}): PiiDetector
       }
       const accepted: PiiMatch[] = [];
       for (const match of found) {
-        if (claimed.subarray(match.start, match.end).includes(1)) continue;
+        if (isClaimed(claimed, match.start, match.end)) continue;
         claimed.fill(1, match.start, match.end);
         accepted.push(match);
       }
-      return accepted.sort((a, b) => a.start - b.start);
+      return inOrderApart(accepted) ? accepted : accepted.sort((a, b) => a.start - b.start);
     },
   };
 }
 
+/** Whether each match starts at or after the end of the one before: then all are kept, in this order. */
+function inOrderApart(matches: readonly PiiMatch[]): boolean {
+  let lastEnd = 0;
+  for (const match of matches) {
+    if (match.start < lastEnd) return false;
+    lastEnd = match.end;
+  }
+  return true;
+}
+
+/** A plain loop: a subarray view per match costs more than the few bytes it looks at. */
+function isClaimed(claimed: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (claimed[i] === 1) return true;
+  return false;
+}
+
+/** Placeholder for "no findings yet"; never returned nor written to. */
+const NONE: PiiMatch[] = [];
+
+/** One by one: spreading 100k+ matches into push() overflows the stack. */
 function append(into: PiiMatch[], from: readonly PiiMatch[]): void {
   for (const match of from) into.push(match);
 }

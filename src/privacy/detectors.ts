@@ -1,5 +1,6 @@
 import { isIPv6 } from "node:net";
 import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { nextPhoneCandidate } from "./candidate-scan.ts";
 import { ibanLength, ibanValid, paymentCardValid, ssnValid } from "./checksums.ts";
 import { phoneSpanFeasible } from "./phone-feasibility.ts";
 
@@ -23,7 +24,7 @@ export const BUILTIN_PII_KINDS: readonly BuiltinPiiKind[] = ["EMAIL", "PHONE", "
  * Every part has a length bound, so a match is at most MAX_MATCH_CHARS long.
  */
 const EMAIL =
-  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-])/g;
+  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-])/y;
 
 /**
  * The longest text any built-in kind matches (an e-mail: 65 + 1 + 8 × 64 + 24),
@@ -34,11 +35,60 @@ export const MAX_MATCH_CHARS = 640;
 export function findEmails(text: string): PiiMatch[] {
   const matches: PiiMatch[] = [];
   if (!text.includes("@")) return matches;
-  EMAIL.lastIndex = 0;
-  for (let match = EMAIL.exec(text); match !== null; match = EMAIL.exec(text)) {
-    matches.push(found("EMAIL", match.index, match[0], match[0].toLowerCase()));
+  // The pattern starts with a lookbehind the engine tries at every position; here it runs only at the
+  // few starts an "@" allows. Matches come in "@" order, each starting after the "@" before it.
+  let lastEnd = 0;
+  let previousAt = -1;
+  EMAIL_AT_SIGN.lastIndex = 0;
+  // test(), not exec(): no match object per candidate; the pattern ends right before the "@".
+  while (EMAIL_AT_SIGN.test(text)) {
+    const at = EMAIL_AT_SIGN.lastIndex;
+    const lowest = Math.max(lastEnd, previousAt + 1, at - MAX_LOCAL_CHARS);
+    previousAt = at;
+    if (at < lastEnd) continue;
+    // The local part is made of local characters only: go back over them.
+    let from = at;
+    while (from > lowest && isLocalChar(text.charCodeAt(from - 1))) from--;
+    for (let start = from; start < at; start++) {
+      if (!mayStartEmail(text, start)) continue;
+      EMAIL.lastIndex = start;
+      if (!EMAIL.test(text)) continue;
+      lastEnd = EMAIL.lastIndex;
+      const value = text.slice(start, lastEnd);
+      matches.push(found("EMAIL", start, value, value.toLowerCase()));
+      EMAIL_AT_SIGN.lastIndex = lastEnd;
+      break;
+    }
   }
   return matches;
+}
+
+/**
+ * A local-part character, "@" and the start of a domain (a label, then a dot): where an e-mail can have
+ * its "@". Found natively; `[A-Za-z0-9-]*` cannot pass an "@", so each "@" is looked at once.
+ */
+const EMAIL_AT_SIGN = /[A-Za-z0-9._%+'-](?=@[A-Za-z0-9][A-Za-z0-9-]*\.)/g;
+/** The local part: 1 + 63 + 1 characters at most. */
+const MAX_LOCAL_CHARS = 65;
+
+/** `[A-Za-z0-9._%+'-]` */
+function isLocalChar(code: number): boolean {
+  return isWordChar(code) || code === 46 || code === 37 || code === 43 || code === 39 || code === 45;
+}
+
+/** `(?<![\w.%+-])[A-Za-z0-9_]` at `start`. */
+function mayStartEmail(text: string, start: number): boolean {
+  if (!isWordChar(text.charCodeAt(start))) return false;
+  if (start === 0) return true;
+  const before = text.charCodeAt(start - 1);
+  return !(isWordChar(before) || before === 46 || before === 37 || before === 43 || before === 45);
+}
+
+/** `\w` of a regex without the u flag: [A-Za-z0-9_]. */
+function isWordChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+  );
 }
 
 /**
@@ -48,18 +98,38 @@ export function findEmails(text: string): PiiMatch[] {
  * an id, an amount or a timestamp than a national number.
  */
 export function findPhones(text: string, region: CountryCode | undefined): PiiMatch[] {
-  if (!hasDigits(text, MIN_PHONE_DIGITS)) return [];
+  // MIN_PHONE_DIGITS digits in the whole text, or none of it can be a phone.
+  if (!SEVEN_DIGITS.test(text)) return [];
   const matches: PiiMatch[] = [];
+  const cache = spanCacheFor(region);
   // libphonenumber scans ~0.3 MB/s on digit-heavy text; it only sees the spans that could be phones.
-  PHONE_CANDIDATE.lastIndex = 0;
-  for (
-    let candidate = PHONE_CANDIDATE.exec(text);
-    candidate !== null;
-    candidate = PHONE_CANDIDATE.exec(text)
-  ) {
-    for (const hit of phonesInSpan(candidate[0], region)) {
-      matches.push(found("PHONE", candidate.index + hit.start, hit.value, hit.key));
+  const span = { start: 0, end: 0 };
+  let lastSpan = "";
+  let lastHits = NO_HITS;
+  for (let from = 0; nextPhoneCandidate(text, from, span); from = span.end) {
+    const { start, end } = span;
+    // A span like the one before (digit tables, repeated lines) is compared in place, not cut out.
+    let hits: readonly SpanHit[];
+    if (end - start === lastSpan.length && text.startsWith(lastSpan, start)) {
+      hits = lastHits;
+    } else {
+      const value = text.slice(start, end);
+      // Most spans cannot hold a valid number at all: a linear test spares the library and the cache.
+      if (!phoneSpanFeasible(text, region, start, end) || !hasDigitsIn(text, start, end, MIN_PHONE_DIGITS)) {
+        hits = NO_HITS;
+      } else {
+        // Repeated possible spans are looked at once.
+        const cached = cache.get(value);
+        hits = cached ?? findInSpan(value, region);
+        if (cached === undefined) {
+          if (cache.size >= SPAN_CACHE_ENTRIES) cache.clear();
+          cache.set(value, hits);
+        }
+      }
+      lastSpan = value;
+      lastHits = hits;
     }
+    for (const hit of hits) matches.push(found("PHONE", start + hit.start, hit.value, hit.key));
   }
   return matches;
 }
@@ -70,30 +140,23 @@ interface SpanHit {
   key: string;
 }
 
-/** Region -> span -> its phones; repeated spans (tables, logs) are looked at once. */
+/** Region -> span -> its phones. */
 const spanCaches = new Map<string, Map<string, readonly SpanHit[]>>();
 const SPAN_CACHE_ENTRIES = 4096;
 const NO_HITS: readonly SpanHit[] = [];
 
-function phonesInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
+function spanCacheFor(region: CountryCode | undefined): Map<string, readonly SpanHit[]> {
   let cache = spanCaches.get(region ?? "");
   if (!cache) {
     cache = new Map();
     spanCaches.set(region ?? "", cache);
   }
-  const cached = cache.get(span);
-  if (cached) return cached;
-  const hits = findInSpan(span, region);
-  if (cache.size >= SPAN_CACHE_ENTRIES) cache.clear();
-  cache.set(span, hits);
-  return hits;
+  return cache;
 }
 
 function findInSpan(span: string, region: CountryCode | undefined): readonly SpanHit[] {
-  // Most digit groups cannot hold a valid number at all: a linear test spares the library.
-  if (countDigits(span) < MIN_PHONE_DIGITS || !phoneSpanFeasible(span, region) || NOT_A_PHONE.test(span)) {
-    return NO_HITS;
-  }
+  // The caller has checked the digit count and feasibility.
+  if (NOT_A_PHONE.test(span)) return NO_HITS;
   // Fast path (~10 µs): the whole span is one valid number, as it is in most data.
   const whole = span.startsWith("+") || /\D/.test(span) ? parseWhole(span, region) : undefined;
   if (whole) return [{ start: 0, value: span, key: whole }];
@@ -123,8 +186,6 @@ const MIN_PHONE_DIGITS = 7;
  * library: bare digit runs without + (ids, amounts), dates, decimals, versions.
  */
 const NOT_A_PHONE = /^(?:\d+|\d{4}-\d\d?-\d\d?|\d\d?[/.-]\d\d?[/.-]\d{2,4}|\d+\.\d+|\d{1,2}(?:\.\d+){2,})$/;
-/** Digits with the punctuation phone numbers are written with, not glued to a word. */
-const PHONE_CANDIDATE = /(?<![\w+])(?:\+|\(\+?)?\d[\d ().\-/\u00a0]{5,32}\d/g;
 
 /** 13–19 digits, contiguous or in groups of 4 (4-6-5 / 4-6-4 for Amex and Diners), never inside a longer number. */
 const CARD =
@@ -242,21 +303,15 @@ function found(kind: string, start: number, value: string, key: string): PiiMatc
   return { kind, start, end: start + value.length, value, key };
 }
 
-/** Whether `text` has at least `wanted` digits; stops as soon as it has. */
-function hasDigits(text: string, wanted: number): boolean {
+/** At least seven digits from the start: anchored, so the engine tries one position (linear), natively. */
+const SEVEN_DIGITS = /^(?:[^0-9]*[0-9]){7}/;
+
+/** Whether text[from, to) has at least `wanted` digits. */
+function hasDigitsIn(text: string, from: number, to: number, wanted: number): boolean {
   let digits = 0;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = from; i < to; i++) {
     const code = text.charCodeAt(i);
     if (code >= 48 && code <= 57 && ++digits >= wanted) return true;
   }
   return false;
-}
-
-function countDigits(text: string): number {
-  let digits = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 48 && code <= 57) digits++;
-  }
-  return digits;
 }

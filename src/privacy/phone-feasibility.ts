@@ -9,26 +9,33 @@ import { type CountryCode, Metadata } from "libphonenumber-js/max";
  * substring the matcher would try has a digit count within bounds, the span
  * holds no number. Digit groups such as "12345 12345 …" or "1-2-3-4 …" fail
  * this test in O(span length) instead of costing a library call each.
+ * `from`/`to` test text[from, to) without cutting it out.
  */
-export function phoneSpanFeasible(span: string, region: CountryCode | undefined): boolean {
+export function phoneSpanFeasible(
+  text: string,
+  region: CountryCode | undefined,
+  from = 0,
+  to: number = text.length,
+): boolean {
   const bounds = boundsFor(region);
-  const hasPlus = span.charCodeAt(0) === PLUS || span.charCodeAt(1) === PLUS;
+  const hasPlus = text.charCodeAt(from) === PLUS || text.charCodeAt(from + 1) === PLUS;
   // The whole span is parsed as one number first, whatever its punctuation.
-  if (candidateFeasible(span, 0, span.length, hasPlus, bounds)) return true;
-  // The matcher cuts candidates at runs of more than four punctuation characters.
-  let start = 0;
+  if (candidateFeasible(text, from, to, hasPlus, bounds, to)) return true;
+  // The matcher cuts candidates at runs of more than four punctuation characters; most spans have none.
+  if (!sawCut) return false;
+  let start = from;
   let punct = 0;
-  for (let i = 0; i <= span.length; i++) {
-    const code = i < span.length ? span.charCodeAt(i) : -1;
+  for (let i = from; i <= to; i++) {
+    const code = i < to ? text.charCodeAt(i) : -1;
     if (code >= 48 && code <= 57) {
       if (punct > 4 && i - punct > start) {
-        if (candidateFeasible(span, start, i - punct, start === 0 && hasPlus, bounds)) return true;
+        if (candidateFeasible(text, start, i - punct, start === from && hasPlus, bounds, to)) return true;
         start = i;
       }
       punct = 0;
     } else if (code === -1) {
       // Uncut, the one candidate is the whole span, tested above.
-      return start > 0 && candidateFeasible(span, start, span.length, false, bounds);
+      return start > from && candidateFeasible(text, start, to, false, bounds, to);
     } else {
       punct++;
     }
@@ -122,34 +129,46 @@ function computeRegionBounds(region: CountryCode): Bounds {
  * " -"/"- " the part before and after the first one; for "(" the part before
  * the first and each "(" up to the next; for dots the part before the first
  * run and each part between; for spaces the part before the first run and
- * each run-free block.
+ * each run-free block. `limit` ends the whole span: a piece's " -" may look one character past the piece.
  */
-function candidateFeasible(span: string, from: number, to: number, plus: boolean, bounds: Bounds): boolean {
+function candidateFeasible(
+  span: string,
+  from: number,
+  to: number,
+  plus: boolean,
+  bounds: Bounds,
+  limit: number,
+): boolean {
   const length = to - from;
-  // digitsBefore[i]: digits in span[from, from + i); spans are short, the buffer is reused.
+  // digitsBefore[i]: digits in span[from, from + i), filled as the one pass goes; the buffer is reused.
   if (digitsBefore.length <= length) digitsBefore = new Int32Array(length + 1);
-  digitsBefore[0] = 0;
-  for (let i = 0; i < length; i++) {
-    const code = span.charCodeAt(from + i);
-    digitsBefore[i + 1] = (digitsBefore[i] as number) + (code >= 48 && code <= 57 ? 1 : 0);
-  }
   scanSpan = span;
   scanFrom = from;
   scanBounds = bounds;
-  if (pieceFeasible(0, length, plus)) return true;
-  let firstSlash = -1;
-  let firstDash = -1;
+  sawCut = false;
+  let digits = 0;
+  let punct = 0;
+  let slashEnd = -1;
+  let dashAfter = -1;
   let lastOpen = -1;
   let lastDot = -1;
   let lastSpace = -1;
+  // Pieces ending here are tested at once; those ending at the span's end once its digit count is known.
   for (let i = 0; i < length; i++) {
+    digitsBefore[i] = digits;
     const code = span.charCodeAt(from + i);
-    if (code >= 48 && code <= 57) continue;
-    if (code === SLASH && firstSlash < 0) {
-      firstSlash = i;
+    if (code >= 48 && code <= 57) {
+      digits++;
+      if (punct > 4) sawCut = true;
+      punct = 0;
+      continue;
+    }
+    punct++;
+    if (code === SLASH && slashEnd < 0) {
       let end = i;
       while (end < length && span.charCodeAt(from + end) === SLASH) end++;
-      if (pieceFeasible(0, i, plus) || pieceFeasible(end, length, false)) return true;
+      slashEnd = end;
+      if (pieceFeasible(0, i, plus)) return true;
     } else if (code === OPEN) {
       if (pieceFeasible(Math.max(lastOpen, 0), i, plus && lastOpen <= 0)) return true;
       lastOpen = i;
@@ -161,19 +180,27 @@ function candidateFeasible(span: string, from: number, to: number, plus: boolean
       lastSpace = i;
     }
     if (
-      firstDash < 0 &&
+      dashAfter < 0 &&
+      from + i + 1 < limit &&
       ((code === DASH && isSpace(span.charCodeAt(from + i + 1))) ||
         (isSpace(code) && span.charCodeAt(from + i + 1) === DASH))
     ) {
-      firstDash = i;
-      if (pieceFeasible(0, i, plus) || pieceFeasible(i + 1, length, false)) return true;
+      dashAfter = i + 1;
+      if (pieceFeasible(0, i, plus)) return true;
     }
   }
+  digitsBefore[length] = digits;
+  if (pieceFeasible(0, length, plus)) return true;
+  if (slashEnd >= 0 && pieceFeasible(slashEnd, length, false)) return true;
+  if (dashAfter >= 0 && pieceFeasible(dashAfter, length, false)) return true;
   if (lastOpen >= 0 && pieceFeasible(lastOpen, length, plus && lastOpen === 0)) return true;
   if (lastDot >= 0 && pieceFeasible(lastDot + 1, length, false)) return true;
   if (lastSpace >= 0 && pieceFeasible(lastSpace + 1, length, false)) return true;
   return false;
 }
+
+/** Whether the last candidate tested had a run of more than four punctuation characters before a digit. */
+let sawCut = false;
 
 let digitsBefore = new Int32Array(64);
 

@@ -28,13 +28,14 @@ export interface VaultSnapshot {
  */
 export class PiiVault {
   readonly #detector: PiiDetector;
-  /** `${kind}\0${key}` -> token */
-  readonly #tokens = new Map<string, string>();
-  /** token -> original value */
-  readonly #values = new Map<string, string>();
-  /** token -> identity key, kept for snapshots */
-  readonly #keys = new Map<string, string>();
-  readonly #counters = new Map<string, number>();
+  /** Kind -> its values; one map entry per new value (the identity key), the rest in arrays. */
+  readonly #kinds = new Map<string, KindEntries>();
+  // Entries in creation order, by index: token, original value, identity key (kept for snapshots).
+  readonly #entryTokens: string[] = [];
+  readonly #entryValues: string[] = [];
+  readonly #entryKeys: string[] = [];
+  /** Tokens from a snapshot not written as `[KIND_n]` with a plain n (e.g. a leading zero) -> entry. */
+  readonly #oddTokens = new Map<string, number>();
 
   constructor(detector: PiiDetector = createPiiDetector()) {
     this.#detector = detector;
@@ -42,7 +43,7 @@ export class PiiVault {
 
   /** How many distinct values the vault holds. */
   get size(): number {
-    return this.#values.size;
+    return this.#entryTokens.length;
   }
 
   /** Replaces every piece of personal data in `text` with its token. Holds the thread: for large texts use `tokenizeAsync`. */
@@ -109,7 +110,10 @@ export class PiiVault {
   /** Replaces the vault's tokens in `text` with the real values; unknown tokens stay as they are. */
   detokenize(text: string): string {
     if (!text.includes("[")) return text;
-    return text.replace(tokenScanner(), (token) => this.#values.get(token) ?? token);
+    return text.replace(tokenScanner(), (token) => {
+      const entry = this.#entryOf(token);
+      return entry === undefined ? token : (this.#entryValues[entry] as string);
+    });
   }
 
   /** Deep copy of a JSON value with every token in strings (and keys) replaced by its real value. */
@@ -120,7 +124,11 @@ export class PiiVault {
   snapshot(): VaultSnapshot {
     return {
       version: 1,
-      entries: [...this.#values].map(([token, value]) => [token, value, this.#keys.get(token) ?? value]),
+      entries: this.#entryTokens.map((token, entry) => [
+        token,
+        this.#entryValues[entry] as string,
+        this.#entryKeys[entry] as string,
+      ]),
     };
   }
 
@@ -133,9 +141,9 @@ export class PiiVault {
     for (const [token, value, key] of snapshot.entries) {
       const parsed = /^\[([A-Z][A-Z0-9_]*)_(\d+)\]$/.exec(token);
       if (!parsed) throw new PrivacyError("privacy.vault_corrupt", "the PII vault holds a malformed token");
-      const kind = parsed[1] as string;
-      vault.#remember(kind, key, value, token);
-      vault.#counters.set(kind, Math.max(vault.#counters.get(kind) ?? 0, Number(parsed[2])));
+      const entries = vault.#entriesOf(parsed[1] as string);
+      vault.#remember(entries, key, value, token);
+      entries.counter = Math.max(entries.counter, Number(parsed[2]));
     }
     return vault;
   }
@@ -154,20 +162,62 @@ export class PiiVault {
   }
 
   #tokenFor(kind: string, key: string, value: string): string {
-    const existing = this.#tokens.get(`${kind}\0${key}`);
-    if (existing) return existing;
-    const next = (this.#counters.get(kind) ?? 0) + 1;
-    this.#counters.set(kind, next);
-    const token = `[${kind}_${next}]`;
-    this.#remember(kind, key, value, token);
+    const entries = this.#entriesOf(kind);
+    const existing = entries.byKey.get(key);
+    if (existing !== undefined) return this.#entryTokens[existing] as string;
+    entries.counter++;
+    const token = `[${kind}_${entries.counter}]`;
+    this.#remember(entries, key, value, token);
     return token;
   }
 
-  #remember(kind: string, key: string, value: string, token: string): void {
-    this.#tokens.set(`${kind}\0${key}`, token);
-    this.#values.set(token, value);
-    this.#keys.set(token, key);
+  #entriesOf(kind: string): KindEntries {
+    let entries = this.#kinds.get(kind);
+    if (!entries) {
+      entries = { byKey: new Map(), byNumber: [], counter: 0 };
+      this.#kinds.set(kind, entries);
+    }
+    return entries;
   }
+
+  #remember(entries: KindEntries, key: string, value: string, token: string): void {
+    const number = plainTokenNumber(token);
+    let entry = number === undefined ? this.#oddTokens.get(token) : entries.byNumber[number];
+    if (entry === undefined) {
+      entry = this.#entryTokens.length;
+      this.#entryTokens.push(token);
+      this.#entryValues.push(value);
+      this.#entryKeys.push(key);
+      if (number === undefined) this.#oddTokens.set(token, entry);
+      else entries.byNumber[number] = entry;
+    } else {
+      // A snapshot naming a token twice: the later value wins, as it did in a map.
+      this.#entryValues[entry] = value;
+      this.#entryKeys[entry] = key;
+    }
+    entries.byKey.set(key, entry);
+  }
+
+  /** The entry a `[KIND_n]` text stands for, if this vault made it. */
+  #entryOf(token: string): number | undefined {
+    const number = plainTokenNumber(token);
+    if (number === undefined) return this.#oddTokens.get(token);
+    return this.#kinds.get(token.slice(1, token.lastIndexOf("_")))?.byNumber[number];
+  }
+}
+
+/** A kind's entries: identity key -> entry, token number -> entry, the last number given. */
+interface KindEntries {
+  byKey: Map<string, number>;
+  byNumber: number[];
+  counter: number;
+}
+
+/** n of a `[KIND_n]` token written plainly (no leading zero, a safe integer); undefined otherwise. */
+function plainTokenNumber(token: string): number | undefined {
+  const digits = token.slice(token.lastIndexOf("_") + 1, -1);
+  if (digits.length > 15 || (digits.length > 1 && digits.charCodeAt(0) === 48)) return undefined;
+  return Number(digits);
 }
 
 interface ValueWalk {
