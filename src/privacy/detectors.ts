@@ -39,13 +39,15 @@ export function findEmails(text: string): PiiMatch[] {
   // few starts an "@" allows. Matches come in "@" order, each starting after the "@" before it.
   let lastEnd = 0;
   let previousAt = -1;
-  EMAIL_AT_SIGN.lastIndex = 0;
-  // test(), not exec(): no match object per candidate; the pattern ends right before the "@".
-  while (EMAIL_AT_SIGN.test(text)) {
-    const at = EMAIL_AT_SIGN.lastIndex;
+  // indexOf finds each "@" natively; a pattern led by a local-part class would be tried at every letter.
+  for (let at = text.indexOf("@"); at !== -1; at = text.indexOf("@", at + 1)) {
+    if (at === 0 || !isLocalChar(text.charCodeAt(at - 1))) continue;
+    EMAIL_DOMAIN_START.lastIndex = at + 1;
+    if (!EMAIL_DOMAIN_START.test(text)) continue;
+    // The local character before this "@" must lie at or after the last match's end.
+    if (at - 1 < lastEnd) continue;
     const lowest = Math.max(lastEnd, previousAt + 1, at - MAX_LOCAL_CHARS);
     previousAt = at;
-    if (at < lastEnd) continue;
     // The local part is made of local characters only: go back over them.
     let from = at;
     while (from > lowest && isLocalChar(text.charCodeAt(from - 1))) from--;
@@ -56,18 +58,14 @@ export function findEmails(text: string): PiiMatch[] {
       lastEnd = EMAIL.lastIndex;
       const value = text.slice(start, lastEnd);
       matches.push(found("EMAIL", start, value, value.toLowerCase()));
-      EMAIL_AT_SIGN.lastIndex = lastEnd;
       break;
     }
   }
   return matches;
 }
 
-/**
- * A local-part character, "@" and the start of a domain (a label, then a dot): where an e-mail can have
- * its "@". Found natively; `[A-Za-z0-9-]*` cannot pass an "@", so each "@" is looked at once.
- */
-const EMAIL_AT_SIGN = /[A-Za-z0-9._%+'-](?=@[A-Za-z0-9][A-Za-z0-9-]*\.)/g;
+/** The start of a domain after an "@": a label, then a dot. `[A-Za-z0-9-]*` cannot pass an "@". */
+const EMAIL_DOMAIN_START = /[A-Za-z0-9][A-Za-z0-9-]*\./y;
 /** The local part: 1 + 63 + 1 characters at most. */
 const MAX_LOCAL_CHARS = 65;
 
