@@ -2,9 +2,8 @@ import { dirname, join } from "node:path";
 import type ts from "typescript";
 import type { ExecutionError } from "../sandbox/types.ts";
 import { SANDBOX_GLOBALS_DECLARATION } from "../skills/sandbox-globals.ts";
-import { SKILL_SPECIFIER } from "./skill-imports.ts";
 import { type CheckSource, checkSource } from "./type-check-source.ts";
-import { SANDBOX_LIB, SKILLS_DIR } from "./typescript-api.ts";
+import { resolveWithSkills, SANDBOX_LIB, SKILLS_DIR } from "./typescript-api.ts";
 
 /** Diagnostics quoted in the error; the first one is in `line`/`column`. */
 export const MAX_REPORTED_DIAGNOSTICS = 10;
@@ -104,22 +103,11 @@ export class TypeCheckService {
         dir === libDir || [...files.keys()].some((fileName) => fileName.startsWith(`${dir}/`)),
       getDirectories: () => [],
       useCaseSensitiveFileNames: () => true,
-      resolveModuleNameLiterals: (literals, containingFile, _redirected, compilerOptions) =>
-        literals.map((literal) => {
-          const skill = SKILL_SPECIFIER.exec(literal.text)?.[1];
-          if (skill === undefined)
-            return api.resolveModuleName(literal.text, containingFile, compilerOptions, host);
-          const resolvedFileName = `${SKILLS_DIR}${skill}.d.ts`;
-          return files.has(resolvedFileName)
-            ? {
-                resolvedModule: {
-                  resolvedFileName,
-                  extension: api.Extension.Dts,
-                  isExternalLibraryImport: false,
-                },
-              }
-            : { resolvedModule: undefined };
-        }),
+      resolveModuleNameLiterals: resolveWithSkills(
+        api,
+        () => host,
+        (fileName) => files.has(fileName),
+      ),
     };
     this.#service = api.createLanguageService(host, api.createDocumentRegistry(true, "/"));
     return this.#service;

@@ -1,4 +1,5 @@
 import type ts from "typescript";
+import { SKILL_SPECIFIER } from "./skill-imports.ts";
 
 /** The one standard library the sandbox has: ES2023, no DOM, no Node. */
 export const SANDBOX_LIB = "lib.es2023.d.ts";
@@ -22,4 +23,31 @@ export function positionIn(
   if (!file || start === undefined) return {};
   const { line, character } = file.getLineAndCharacterOfPosition(start);
   return { line: line + 1, column: character + 1 };
+}
+
+/**
+ * Module resolution for a virtual tree (`host` read when resolving: it is usually the host being built): `skills/<name>` is the saved skill's declaration when
+ * `hasFile` knows it (else unresolved); everything else resolves as usual (`./x.js` -> `./x.d.ts`).
+ */
+export function resolveWithSkills(
+  api: typeof ts,
+  host: () => ts.ModuleResolutionHost,
+  hasFile: (fileName: string) => boolean,
+): NonNullable<ts.CompilerHost["resolveModuleNameLiterals"]> {
+  return (literals, containingFile, _redirected, compilerOptions) =>
+    literals.map((literal) => {
+      const skill = SKILL_SPECIFIER.exec(literal.text)?.[1];
+      if (skill === undefined)
+        return api.resolveModuleName(literal.text, containingFile, compilerOptions, host());
+      const resolvedFileName = `${SKILLS_DIR}${skill}.d.ts`;
+      return hasFile(resolvedFileName)
+        ? {
+            resolvedModule: {
+              resolvedFileName,
+              extension: api.Extension.Dts,
+              isExternalLibraryImport: false,
+            },
+          }
+        : { resolvedModule: undefined };
+    });
 }

@@ -1,7 +1,13 @@
 import { dirname, join } from "node:path";
 import type ts from "typescript";
 import { SKILL_SPECIFIER } from "../compile/skill-imports.ts";
-import { loadTypeScript, positionIn, SANDBOX_LIB, SKILLS_DIR } from "../compile/typescript-api.ts";
+import {
+  loadTypeScript,
+  positionIn,
+  resolveWithSkills,
+  SANDBOX_LIB,
+  SKILLS_DIR,
+} from "../compile/typescript-api.ts";
 import { SkillCheckError } from "./errors.ts";
 import { SANDBOX_GLOBALS_DECLARATION } from "./sandbox-globals.ts";
 
@@ -156,23 +162,11 @@ export async function declareSkill(input: DeclareSkillInput): Promise<SkillDecla
     directoryExists: (dir) => dir === "/" || [...files.keys()].some((file) => file.startsWith(`${dir}/`)),
     getDirectories: () => [],
     // `skills/<name>` is the saved skill's declaration; the tools tree resolves as usual (`./x.js` -> `./x.d.ts`).
-    resolveModuleNameLiterals: (literals, containingFile, _redirected, compilerOptions) =>
-      literals.map((literal) => {
-        const skill = SKILL_SPECIFIER.exec(literal.text)?.[1];
-        if (skill === undefined) {
-          return api.resolveModuleName(literal.text, containingFile, compilerOptions, host);
-        }
-        const resolvedFileName = `${SKILLS_DIR}${skill}.d.ts`;
-        return files.has(resolvedFileName)
-          ? {
-              resolvedModule: {
-                resolvedFileName,
-                extension: api.Extension.Dts,
-                isExternalLibraryImport: false,
-              },
-            }
-          : { resolvedModule: undefined };
-      }),
+    resolveModuleNameLiterals: resolveWithSkills(
+      api,
+      () => host,
+      (fileName) => files.has(fileName),
+    ),
   };
   const program = api.createProgram({
     rootNames: [skillFile, `${TOOLS_DIR}index.d.ts`, GLOBALS_FILE].filter(
