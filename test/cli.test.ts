@@ -19,7 +19,8 @@ function cli(...args: string[]) {
 /** The CLI in `cwd`, with `env` over a copy of this environment without colour or vault settings. */
 function cliIn(cwd: string, env: Record<string, string>, ...args: string[]) {
   const base = { ...process.env };
-  for (const name of ["NO_COLOR", "FORCE_COLOR", "TOOLSCRIPT_VAULT_KEY"]) delete base[name];
+  // CI=true turns citty's colours off whatever FORCE_COLOR says: these tests decide colour themselves.
+  for (const name of ["NO_COLOR", "FORCE_COLOR", "TOOLSCRIPT_VAULT_KEY", "CI"]) delete base[name];
   const result = spawnSync(process.execPath, cliArgs(...args), {
     encoding: "utf8",
     timeout: 30_000,
