@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cliArgs, EVERYTHING_JS, tempDir } from "./helpers/servers.ts";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectServe } from "./helpers/mcp-client.ts";
+import { EVERYTHING_JS, tempDir } from "./helpers/servers.ts";
 
 type Part = { type: string; text?: string; data?: string; mimeType?: string };
 
@@ -24,21 +23,14 @@ describe("images a program returns reach the client as image content (stdio, sto
   let client: Client;
 
   before(async () => {
-    const config = join(dir.path, "toolscript.config.json");
-    writeFileSync(
-      config,
-      JSON.stringify({
+    client = await connectServe(
+      dir.path,
+      {
         mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, "stdio"] } },
         toolscript: { storage: { dir: join(dir.path, "store") } },
-      }),
+      },
+      "e2e-media",
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: cliArgs("serve", "--config", config),
-      stderr: "pipe",
-    });
-    client = new Client({ name: "e2e-media", version: "1.0.0" });
-    await client.connect(transport);
   });
 
   after(async () => {

@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { execute } from "./helpers/mcp-client.ts";
-import { cliArgs, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectServe, execute } from "./helpers/mcp-client.ts";
+import { SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 /** Every answer stays far below the SDK client's 10 MiB message limit. */
 const ANSWER_BYTES_CAP = 1024 * 1024;
@@ -16,24 +14,17 @@ describe("oversized errors and results through toolscript serve (stdio, stock SD
   let client: Client;
 
   before(async () => {
-    const config = join(dir.path, "toolscript.config.json");
-    writeFileSync(
-      config,
-      JSON.stringify({
+    client = await connectServe(
+      dir.path,
+      {
         mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
         toolscript: {
           sandbox: { timeoutMs: 20_000, memoryMb: 256 },
           storage: { dir: join(dir.path, "store") },
         },
-      }),
+      },
+      "e2e-oversized",
     );
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: cliArgs("serve", "--config", config),
-      stderr: "pipe",
-    });
-    client = new Client({ name: "e2e-oversized", version: "1.0.0" });
-    await client.connect(transport);
   });
 
   after(async () => {

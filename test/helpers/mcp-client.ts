@@ -1,4 +1,8 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cliArgs } from "./servers.ts";
 
 export interface ExecuteAnswer {
   text: string;
@@ -47,4 +51,18 @@ export async function untilServersSettled(client: Client, timeoutMs = 60_000): P
     if (!/^- \S+: connecting \(/m.test(description) || Date.now() > deadline) return description;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Writes `config` as `dir/toolscript.config.json` and connects a stock SDK client to `toolscript serve` on stdio. */
+export async function connectServe(dir: string, config: unknown, name: string): Promise<Client> {
+  const file = join(dir, "toolscript.config.json");
+  writeFileSync(file, JSON.stringify(config));
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: cliArgs("serve", "--config", file),
+    stderr: "pipe",
+  });
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(transport);
+  return client;
 }
