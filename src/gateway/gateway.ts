@@ -23,6 +23,7 @@ import { policyMiddleware } from "../policy/policy-middleware.ts";
 import { privacyMiddleware } from "../privacy/middleware.ts";
 import { toolGlobMatcher } from "../privacy/tool-glob.ts";
 import { loadVaultKey, VAULT_KEY_ENV } from "../privacy/vault-crypto.ts";
+import { catastrophicIsolates } from "../sandbox/isolate/isolate-pool.ts";
 import { ISOLATE_LOST_CODE } from "../sandbox/isolate/run-outcome.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import {
@@ -62,7 +63,7 @@ export class Gateway {
   /** Saved skills: `save_skill`, `import ... from "skills/<name>"`, ranked in `searchIndex`. */
   readonly skills: SkillLibrary;
   readonly #logger: Logger;
-  /** The last status line logged per server. */
+  /** What was last logged per server: its state with its tool count or error. */
   readonly #loggedStatus = new Map<string, string>();
   #runtime: SandboxRuntime | undefined;
   #runtimeStarting: Promise<SandboxRuntime> | undefined;
@@ -79,13 +80,10 @@ export class Gateway {
   readonly #violations: ViolationCounter;
   readonly #tokenizer: Tokenizer;
   readonly #states: SessionStates;
-  /** The last problem logged per server, so a server retried forever is reported once per change. */
-  readonly #lastLogged = new Map<string, string>();
 
   #store: Store | undefined;
   #audit: AuditLog;
   #closed = false;
-  #isolatesLost = 0;
 
   constructor(options: GatewayOptions) {
     const config = isLoadedConfig(options.config)
@@ -267,9 +265,8 @@ export class Gateway {
       returnedBytes: response.returnedBytes,
     });
     if (response.error?.code === ISOLATE_LOST_CODE) {
-      this.#isolatesLost++;
       this.#logger.error(
-        `session "${session}": V8 gave up on an isolate (fatal out of memory); the execution failed as kind memory and the gateway keeps serving, but that isolate's memory stays taken until the gateway restarts (${this.#isolatesLost} lost so far)`,
+        `session "${session}": V8 gave up on an isolate (fatal out of memory); the execution failed as kind memory and the gateway keeps serving, but that isolate's memory stays taken until the gateway restarts (${catastrophicIsolates()} lost in this process)`,
       );
     }
     if (refused) return response;
@@ -460,12 +457,13 @@ export class Gateway {
 
   #logStatus(status: UpstreamStatus): void {
     if (this.#closed || status.state === "closed" || status.state === "connecting") return;
-    // One line per change: a tool refresh re-announces "ready" with the same count.
-    const said = `${status.state} ${status.toolCount} ${status.error ?? ""}`;
-    if (this.#loggedStatus.get(status.server) === said) return;
-    this.#loggedStatus.set(status.server, said);
+    // One line per change: a tool refresh re-announces "ready" with the same count, and a failed
+    // server is retried forever (each attempt is not news).
+    const change =
+      status.state === "ready" ? `ready ${status.toolCount}` : `${status.state} ${status.error ?? ""}`;
+    if (this.#loggedStatus.get(status.server) === change) return;
+    this.#loggedStatus.set(status.server, change);
     if (status.state === "ready") {
-      this.#lastLogged.delete(status.server);
       this.#logger.info(`${status.server}: ready, ${status.toolCount} tools (${status.transport})`);
     } else {
       const tail = status.stderrTail
@@ -474,9 +472,6 @@ export class Gateway {
       const attempt =
         status.state === "restarting" ? ` (attempt ${status.attempt} of ${status.maxAttempts})` : "";
       const line = `${status.server}: ${status.state}${attempt}${status.error ? `: ${status.error}` : ""}`;
-      // A failed server is retried forever; say so once, not every 30 s.
-      if (this.#lastLogged.get(status.server) === line) return;
-      this.#lastLogged.set(status.server, line);
       this.#logger.warn(`${line}; ${describeRetry(status.nextRetryAt)}${tail}`);
     }
   }
