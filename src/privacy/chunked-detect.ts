@@ -1,5 +1,6 @@
 import type { PiiDetector } from "./detect.ts";
 import { MAX_MATCH_CHARS, type PiiMatch } from "./detectors.ts";
+import { MatchList } from "./match-list.ts";
 
 /** How a large text is scanned without holding the event loop. */
 export interface ChunkedScanOptions {
@@ -22,10 +23,50 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** The matches that start in one chunk, at positions of the window they were found in (add `offset`). */
+export interface ChunkMatches {
+  matches: MatchList;
+  offset: number;
+  /** Whether more chunks follow. */
+  more: boolean;
+}
+
 /**
- * `detector.detect(text)` in chunks with a pause between them: the same
- * matches (built-in kinds never exceed MAX_MATCH_CHARS; a custom pattern's
- * match longer than the overlap can be cut at a chunk edge), while other
+ * `detector.detect(text)` one chunk at a time, in text order: the same
+ * matches as one scan (built-in kinds never exceed MAX_MATCH_CHARS; a custom
+ * pattern's match longer than the overlap can be cut at a chunk edge). A
+ * consumer that handles each chunk's matches before the next lets them die
+ * young instead of holding millions for the whole text.
+ */
+export function* chunkMatches(
+  detector: PiiDetector,
+  text: string,
+  chunkChars: number,
+): Generator<ChunkMatches> {
+  const chunk = Math.max(chunkChars, 1);
+  if (text.length <= chunk) {
+    yield { matches: detector.scan(text), offset: 0, more: false };
+    return;
+  }
+  let lastEnd = 0;
+  for (let start = 0; start < text.length; start += chunk) {
+    const end = Math.min(text.length, start + chunk);
+    const offset = Math.max(0, start - CHUNK_OVERLAP_CHARS);
+    const found = detector.scan(text.slice(offset, Math.min(text.length, end + CHUNK_OVERLAP_CHARS)));
+    const matches = new MatchList();
+    for (let i = 0; i < found.length; i++) {
+      const matchStart = found.start(i) + offset;
+      // Each match belongs to the chunk it starts in; one overlapping an earlier match is dropped.
+      if (matchStart < start || matchStart >= end || matchStart < lastEnd) continue;
+      matches.addFrom(found, i);
+      lastEnd = found.end(i) + offset;
+    }
+    yield { matches, offset, more: end < text.length };
+  }
+}
+
+/**
+ * `detector.detect(text)` in chunks with a pause between them, so other
  * sessions' requests are served during a scan of many megabytes.
  */
 export async function detectInChunks(
@@ -33,24 +74,15 @@ export async function detectInChunks(
   text: string,
   options: ChunkedScanOptions = {},
 ): Promise<PiiMatch[]> {
-  const chunk = Math.max(options.chunkChars ?? DEFAULT_CHUNK_CHARS, 1);
   const pause = options.pause ?? yieldToEventLoop;
-  if (text.length <= chunk) return detector.detect(text);
   const accepted: PiiMatch[] = [];
-  let lastEnd = 0;
-  for (let start = 0; start < text.length; start += chunk) {
-    const end = Math.min(text.length, start + chunk);
-    const windowStart = Math.max(0, start - CHUNK_OVERLAP_CHARS);
-    const windowEnd = Math.min(text.length, end + CHUNK_OVERLAP_CHARS);
-    for (const match of detector.detect(text.slice(windowStart, windowEnd))) {
-      const matchStart = match.start + windowStart;
-      // Each match belongs to the chunk it starts in; one overlapping an earlier match is dropped.
-      if (matchStart < start || matchStart >= end || matchStart < lastEnd) continue;
-      const shifted = { ...match, start: matchStart, end: match.end + windowStart };
-      accepted.push(shifted);
-      lastEnd = shifted.end;
-    }
-    if (end < text.length) await pause();
+  for (const { matches, offset, more } of chunkMatches(
+    detector,
+    text,
+    options.chunkChars ?? DEFAULT_CHUNK_CHARS,
+  )) {
+    for (const match of matches.toMatches(text, offset)) accepted.push(match);
+    if (more) await pause();
   }
   return accepted;
 }

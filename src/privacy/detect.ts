@@ -3,14 +3,15 @@ import {
   BUILTIN_PII_KINDS,
   type BuiltinPiiKind,
   findCards,
-  findEmails,
   findIbans,
   findIps,
   findPhones,
   findSsns,
   type PiiMatch,
 } from "./detectors.ts";
+import { findEmails } from "./email.ts";
 import { PrivacyError } from "./errors.ts";
+import { MatchList } from "./match-list.ts";
 
 /** National phone numbers are read in this region's format; numbers with a + are found anywhere. */
 export const DEFAULT_PHONE_REGION: CountryCode = "US";
@@ -34,6 +35,8 @@ export interface PiiDetectorOptions {
 export interface PiiDetector {
   /** Non-overlapping matches in text order. Text that is already a token (`[EMAIL_1]`) is never matched. */
   detect(text: string): PiiMatch[];
+  /** `detect` in columns, without a string or object per match: what the vault scans with. */
+  scan(text: string): MatchList;
 }
 
 /** Text shaped like a vault token: `[KIND_n]`. */
@@ -53,70 +56,49 @@ export function createPiiDetector(options: PiiDetectorOptions = {}): PiiDetector
   const region = options.phoneRegion === null ? undefined : (options.phoneRegion ?? DEFAULT_PHONE_REGION);
   const kinds = new Set(options.kinds ?? BUILTIN_PII_KINDS);
   const custom = (options.patterns ?? []).map(compilePattern);
-  const finders: Record<BuiltinPiiKind, (text: string) => PiiMatch[]> = {
+  const finders: Record<BuiltinPiiKind, (text: string, into: MatchList) => void> = {
     EMAIL: findEmails,
     IBAN: findIbans,
     CARD: findCards,
     SSN: findSsns,
     IP: findIps,
-    PHONE: (text) => findPhones(text, region),
+    PHONE: (text, into) => findPhones(text, region, into),
   };
-  return {
-    detect(text) {
-      // The first kind with findings lends its (fresh) array; later kinds are appended to it.
-      let found: PiiMatch[] = NONE;
-      const add = (matches: PiiMatch[]) => {
-        if (found === NONE) found = matches;
-        else append(found, matches);
-      };
-      for (const pattern of custom) add(findCustom(text, pattern));
-      // Every built-in kind needs a digit, an "@" or a ":"; most strings in tool data (names, labels) have none.
-      if (MAY_HOLD_PII.test(text)) {
-        for (const kind of PRIORITY) if (kinds.has(kind)) add(finders[kind](text));
-      }
-      if (found === NONE) return [];
-      const hasTokens = text.includes("[") && TOKEN_PATTERN.test(text);
-      // One kind's findings alone are in text order and apart: nothing to settle (the many-match case).
-      if (found.length === 0 || (!hasTokens && inOrderApart(found))) return found;
-      // One byte per character marks what is claimed: tokens, then findings in priority order.
-      const claimed = new Uint8Array(text.length);
-      if (hasTokens) {
-        for (const token of text.matchAll(tokenScanner()))
-          claimed.fill(1, token.index, token.index + token[0].length);
-      }
-      const accepted: PiiMatch[] = [];
-      for (const match of found) {
-        if (isClaimed(claimed, match.start, match.end)) continue;
-        claimed.fill(1, match.start, match.end);
-        accepted.push(match);
-      }
-      return inOrderApart(accepted) ? accepted : accepted.sort((a, b) => a.start - b.start);
-    },
+  const scan = (text: string): MatchList => {
+    // Findings in priority order: custom patterns (the user's intent), then the built-in kinds.
+    const found = new MatchList();
+    for (const pattern of custom) findCustom(text, pattern, found);
+    // Every built-in kind needs a digit, an "@" or a ":"; most strings in tool data (names, labels) have none.
+    if (MAY_HOLD_PII.test(text)) {
+      for (const kind of PRIORITY) if (kinds.has(kind)) finders[kind](text, found);
+    }
+    if (found.length === 0) return found;
+    const hasTokens = text.includes("[") && TOKEN_PATTERN.test(text);
+    // Findings already in text order and apart need no settling (the many-match case: one kind).
+    if (!hasTokens && found.inOrderApart()) return found;
+    // One byte per character marks what is claimed: tokens, then findings in priority order.
+    const claimed = new Uint8Array(text.length);
+    if (hasTokens) {
+      for (const token of text.matchAll(tokenScanner()))
+        claimed.fill(1, token.index, token.index + token[0].length);
+    }
+    const accepted = new MatchList();
+    for (let i = 0; i < found.length; i++) {
+      const start = found.start(i);
+      const end = found.end(i);
+      if (isClaimed(claimed, start, end)) continue;
+      claimed.fill(1, start, end);
+      accepted.addFrom(found, i);
+    }
+    return accepted.inOrderApart() ? accepted : accepted.sortedByStart();
   };
-}
-
-/** Whether each match starts at or after the end of the one before: then all are kept, in this order. */
-function inOrderApart(matches: readonly PiiMatch[]): boolean {
-  let lastEnd = 0;
-  for (const match of matches) {
-    if (match.start < lastEnd) return false;
-    lastEnd = match.end;
-  }
-  return true;
+  return { scan, detect: (text) => scan(text).toMatches(text) };
 }
 
 /** A plain loop: a subarray view per match costs more than the few bytes it looks at. */
 function isClaimed(claimed: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (claimed[i] === 1) return true;
   return false;
-}
-
-/** Placeholder for "no findings yet"; never returned nor written to. */
-const NONE: PiiMatch[] = [];
-
-/** One by one: spreading 100k+ matches into push() overflows the stack. */
-function append(into: PiiMatch[], from: readonly PiiMatch[]): void {
-  for (const match of from) into.push(match);
 }
 
 /** A digit, "@" or ":": without one, no built-in kind can match. */
@@ -141,18 +123,10 @@ function compilePattern(pattern: PiiPattern): CompiledPattern {
   }
 }
 
-function findCustom(text: string, pattern: CompiledPattern): PiiMatch[] {
-  const matches: PiiMatch[] = [];
+function findCustom(text: string, pattern: CompiledPattern, into: MatchList): void {
   for (const match of text.matchAll(pattern.regex)) {
     // An empty match would place a token between characters; the config schema rejects such patterns.
     if (match[0].length === 0) continue;
-    matches.push({
-      kind: pattern.kind,
-      start: match.index,
-      end: match.index + match[0].length,
-      value: match[0],
-      key: match[0],
-    });
+    into.add(pattern.kind, match.index, match.index + match[0].length);
   }
-  return matches;
 }

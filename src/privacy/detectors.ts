@@ -2,6 +2,7 @@ import { isIPv6 } from "node:net";
 import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { nextPhoneCandidate } from "./candidate-scan.ts";
 import { ibanLength, ibanValid, paymentCardValid, ssnValid } from "./checksums.ts";
+import type { MatchList } from "./match-list.ts";
 import { phoneSpanFeasible } from "./phone-feasibility.ts";
 
 /** A piece of personal data found in a text. */
@@ -20,74 +21,10 @@ export type BuiltinPiiKind = "EMAIL" | "PHONE" | "CARD" | "IBAN" | "SSN" | "IP";
 export const BUILTIN_PII_KINDS: readonly BuiltinPiiKind[] = ["EMAIL", "PHONE", "CARD", "IBAN", "SSN", "IP"];
 
 /**
- * Local part, "@", up to MAX_EMAIL_LABELS domain labels and a top-level domain.
- * Every part has a length bound, so a match is at most MAX_MATCH_CHARS long.
- */
-const EMAIL =
-  /(?<![\w.%+-])[A-Za-z0-9_](?:[A-Za-z0-9._%+'-]{0,63}[A-Za-z0-9_%+-])?@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-])/y;
-
-/**
  * The longest text any built-in kind matches (an e-mail: 65 + 1 + 8 × 64 + 24),
  * rounded up: chunked scans overlap by this much so no match is cut.
  */
 export const MAX_MATCH_CHARS = 640;
-
-export function findEmails(text: string): PiiMatch[] {
-  const matches: PiiMatch[] = [];
-  if (!text.includes("@")) return matches;
-  // The pattern starts with a lookbehind the engine tries at every position; here it runs only at the
-  // few starts an "@" allows. Matches come in "@" order, each starting after the "@" before it.
-  let lastEnd = 0;
-  let previousAt = -1;
-  // indexOf finds each "@" natively; a pattern led by a local-part class would be tried at every letter.
-  for (let at = text.indexOf("@"); at !== -1; at = text.indexOf("@", at + 1)) {
-    if (at === 0 || !isLocalChar(text.charCodeAt(at - 1))) continue;
-    EMAIL_DOMAIN_START.lastIndex = at + 1;
-    if (!EMAIL_DOMAIN_START.test(text)) continue;
-    // The local character before this "@" must lie at or after the last match's end.
-    if (at - 1 < lastEnd) continue;
-    const lowest = Math.max(lastEnd, previousAt + 1, at - MAX_LOCAL_CHARS);
-    previousAt = at;
-    // The local part is made of local characters only: go back over them.
-    let from = at;
-    while (from > lowest && isLocalChar(text.charCodeAt(from - 1))) from--;
-    for (let start = from; start < at; start++) {
-      if (!mayStartEmail(text, start)) continue;
-      EMAIL.lastIndex = start;
-      if (!EMAIL.test(text)) continue;
-      lastEnd = EMAIL.lastIndex;
-      const value = text.slice(start, lastEnd);
-      matches.push(found("EMAIL", start, value, value.toLowerCase()));
-      break;
-    }
-  }
-  return matches;
-}
-
-/** The start of a domain after an "@": a label, then a dot. `[A-Za-z0-9-]*` cannot pass an "@". */
-const EMAIL_DOMAIN_START = /[A-Za-z0-9][A-Za-z0-9-]*\./y;
-/** The local part: 1 + 63 + 1 characters at most. */
-const MAX_LOCAL_CHARS = 65;
-
-/** `[A-Za-z0-9._%+'-]` */
-function isLocalChar(code: number): boolean {
-  return isWordChar(code) || code === 46 || code === 37 || code === 43 || code === 39 || code === 45;
-}
-
-/** `(?<![\w.%+-])[A-Za-z0-9_]` at `start`. */
-function mayStartEmail(text: string, start: number): boolean {
-  if (!isWordChar(text.charCodeAt(start))) return false;
-  if (start === 0) return true;
-  const before = text.charCodeAt(start - 1);
-  return !(isWordChar(before) || before === 46 || before === 37 || before === 43 || before === 45);
-}
-
-/** `\w` of a regex without the u flag: [A-Za-z0-9_]. */
-function isWordChar(code: number): boolean {
-  return (
-    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
-  );
-}
 
 /**
  * Phone numbers by libphonenumber-js (max metadata, "valid" leniency): numbers
@@ -95,10 +32,9 @@ function isWordChar(code: number): boolean {
  * A bare run of digits without + is not taken as a phone: it is far more often
  * an id, an amount or a timestamp than a national number.
  */
-export function findPhones(text: string, region: CountryCode | undefined): PiiMatch[] {
+export function findPhones(text: string, region: CountryCode | undefined, into: MatchList): void {
   // MIN_PHONE_DIGITS digits in the whole text, or none of it can be a phone.
-  if (!SEVEN_DIGITS.test(text)) return [];
-  const matches: PiiMatch[] = [];
+  if (!SEVEN_DIGITS.test(text)) return;
   const cache = spanCacheFor(region);
   // libphonenumber scans ~0.3 MB/s on digit-heavy text; it only sees the spans that could be phones.
   const span = { start: 0, end: 0 };
@@ -127,9 +63,9 @@ export function findPhones(text: string, region: CountryCode | undefined): PiiMa
       lastSpan = value;
       lastHits = hits;
     }
-    for (const hit of hits) matches.push(found("PHONE", start + hit.start, hit.value, hit.key));
+    for (const hit of hits)
+      into.add("PHONE", start + hit.start, start + hit.start + hit.value.length, hit.key);
   }
-  return matches;
 }
 
 interface SpanHit {
@@ -192,8 +128,7 @@ const CARD =
 /** CARD, tried only where a pre-scan saw a card start. */
 const CARD_AT = new RegExp(CARD.source, "y");
 
-export function findCards(text: string): PiiMatch[] {
-  const matches: PiiMatch[] = [];
+export function findCards(text: string, into: MatchList): void {
   CARD_START.lastIndex = 0;
   for (let start = CARD_START.exec(text); start !== null; start = CARD_START.exec(text)) {
     CARD_AT.lastIndex = start.index;
@@ -203,10 +138,9 @@ export function findCards(text: string): PiiMatch[] {
       continue;
     }
     const digits = match[0].replace(/[ -]/g, "");
-    if (paymentCardValid(digits)) matches.push(found("CARD", match.index, match[0], digits));
+    if (paymentCardValid(digits)) into.add("CARD", match.index, match.index + match[0].length, digits);
     CARD_START.lastIndex = match.index + match[0].length;
   }
-  return matches;
 }
 
 /** Where a card can start: a run of exactly 4 digits and a separator, or of 13–19 digits, after no [\w.,-]. */
@@ -215,8 +149,7 @@ const CARD_START = /(?<![\w.,-])\d{4}(?:[ -]\d|\d{9,15}(?!\d))/g;
 /** Country code, check digits, then groups of 4 (spaces optional); length and mod-97 decide. */
 const IBAN_CANDIDATE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){8,30}/g;
 
-export function findIbans(text: string): PiiMatch[] {
-  const matches: PiiMatch[] = [];
+export function findIbans(text: string, into: MatchList): void {
   for (const match of text.matchAll(IBAN_CANDIDATE)) {
     const length = ibanLength(match[0].slice(0, 2));
     if (length === undefined) continue;
@@ -231,22 +164,20 @@ export function findIbans(text: string): PiiMatch[] {
     }
     const after = text.charAt(match.index + end);
     if (compact.length !== length || /[A-Za-z0-9]/.test(after) || !ibanValid(compact)) continue;
-    matches.push(found("IBAN", match.index, match[0].slice(0, end), compact));
+    into.add("IBAN", match.index, match.index + end, compact);
   }
-  return matches;
 }
 
 /** US SSNs written AAA-GG-SSSS; nine bare digits are indistinguishable from ids and are left alone. */
 const SSN = /(?<![\w-])(\d{3})-(\d{2})-(\d{4})(?![\w-])/g;
 
-export function findSsns(text: string): PiiMatch[] {
-  if (!text.includes("-")) return [];
-  const matches: PiiMatch[] = [];
+export function findSsns(text: string, into: MatchList): void {
+  if (!text.includes("-")) return;
   for (const match of text.matchAll(SSN)) {
     const [value, area = "", group = "", serial = ""] = match;
-    if (ssnValid(area, group, serial)) matches.push(found("SSN", match.index, value, area + group + serial));
+    if (ssnValid(area, group, serial))
+      into.add("SSN", match.index, match.index + value.length, area + group + serial);
   }
-  return matches;
 }
 
 const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
@@ -261,13 +192,12 @@ const IPV6_CANDIDATE =
  * unspecified, loopback, multicast and reserved (0.x, 127.x, 224.x and above,
  * ::, ::1). Private ranges are kept: they map a network.
  */
-export function findIps(text: string): PiiMatch[] {
-  const matches: PiiMatch[] = [];
+export function findIps(text: string, into: MatchList): void {
   if (text.includes(".")) {
     for (const match of text.matchAll(IPV4)) {
       const first = Number(match[0].slice(0, match[0].indexOf(".")));
       if (first === 0 || first === 127 || first >= 224) continue;
-      matches.push(found("IP", match.index, match[0], match[0]));
+      into.add("IP", match.index, match.index + match[0].length);
     }
   }
   // An address has two colons at most five characters apart and starts at most four before the first:
@@ -285,21 +215,16 @@ export function findIps(text: string): PiiMatch[] {
         const hexDigits = value.replace(/[^0-9A-Fa-f]/g, "").length;
         // "a::b" or "de:ad::" in prose are valid syntax but not addresses anyone writes.
         if (isIPv6(value) && hexDigits >= 5 && value !== "::1") {
-          matches.push(found("IP", at, value, value.toLowerCase()));
+          into.add("IP", at, at + value.length, value.toLowerCase());
         }
         break;
       }
     }
     colon = next;
   }
-  return matches;
 }
 
 const IPV6_AT = new RegExp(IPV6_CANDIDATE.source, "y");
-
-function found(kind: string, start: number, value: string, key: string): PiiMatch {
-  return { kind, start, end: start + value.length, value, key };
-}
 
 /** At least seven digits from the start: anchored, so the engine tries one position (linear), natively. */
 const SEVEN_DIGITS = /^(?:[^0-9]*[0-9]){7}/;

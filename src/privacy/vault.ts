@@ -1,13 +1,14 @@
 import {
   type ChunkedScanOptions,
+  type ChunkMatches,
+  chunkMatches,
   DEFAULT_CHUNK_CHARS,
-  detectInChunks,
   yieldToEventLoop,
 } from "./chunked-detect.ts";
 import { createPiiDetector, type PiiDetector, tokenScanner } from "./detect.ts";
-import type { PiiMatch } from "./detectors.ts";
 import { PrivacyError } from "./errors.ts";
 import { mapStrings, setOwn } from "./json-strings.ts";
+import { SpanReplacer } from "./span-replacer.ts";
 
 /** Strings this long with no whitespace and only base64 characters are binary payloads (images, files): never scanned. */
 const BASE64_BLOB_MIN_CHARS = 256;
@@ -36,6 +37,8 @@ export class PiiVault {
   readonly #entryKeys: string[] = [];
   /** Tokens from a snapshot not written as `[KIND_n]` with a plain n (e.g. a leading zero) -> entry. */
   readonly #oddTokens = new Map<string, number>();
+  #lastKind: string | undefined;
+  #lastEntries: KindEntries | undefined;
 
   constructor(detector: PiiDetector = createPiiDetector()) {
     this.#detector = detector;
@@ -48,7 +51,18 @@ export class PiiVault {
 
   /** Replaces every piece of personal data in `text` with its token. Holds the thread: for large texts use `tokenizeAsync`. */
   tokenize(text: string): string {
-    return this.#replace(text, this.#detector.detect(text));
+    if (text.length <= DEFAULT_CHUNK_CHARS) {
+      // Most strings of a tool result are short and hold nothing: one scan, no chunking.
+      const matches = this.#detector.scan(text);
+      if (matches.length === 0) return text;
+      const replacer = new SpanReplacer(text);
+      this.#replaceChunk(replacer, text, { matches, offset: 0, more: false });
+      return replacer.finish();
+    }
+    const replacer = new SpanReplacer(text);
+    for (const chunk of chunkMatches(this.#detector, text, DEFAULT_CHUNK_CHARS))
+      this.#replaceChunk(replacer, text, chunk);
+    return replacer.finish();
   }
 
   /**
@@ -56,7 +70,13 @@ export class PiiVault {
    * other sessions are served meanwhile. Same tokens as `tokenize`.
    */
   async tokenizeAsync(text: string, options: ChunkedScanOptions = {}): Promise<string> {
-    return this.#replace(text, await detectInChunks(this.#detector, text, options));
+    const pause = options.pause ?? yieldToEventLoop;
+    const replacer = new SpanReplacer(text);
+    for (const chunk of chunkMatches(this.#detector, text, options.chunkChars ?? DEFAULT_CHUNK_CHARS)) {
+      this.#replaceChunk(replacer, text, chunk);
+      if (chunk.more) await pause();
+    }
+    return replacer.finish();
   }
 
   /** Deep copy of a JSON value with every string tokenized; object keys too when they hold personal data. */
@@ -148,35 +168,42 @@ export class PiiVault {
     return vault;
   }
 
-  #replace(text: string, matches: readonly PiiMatch[]): string {
-    if (matches.length === 0) return text;
-    // Pieces joined once: no rope of 100k+ concatenations.
-    const parts: string[] = [];
-    let last = 0;
-    for (const match of matches) {
-      parts.push(text.slice(last, match.start), this.#tokenFor(match.kind, match.key, match.value));
-      last = match.end;
+  /** Each chunk's matches become tokens before the next chunk is scanned: no match outlives its chunk. */
+  #replaceChunk(replacer: SpanReplacer, text: string, { matches, offset }: ChunkMatches): void {
+    for (let i = 0; i < matches.length; i++) {
+      const start = matches.start(i) + offset;
+      const end = matches.end(i) + offset;
+      // Cut here, the value dies young unless it is new to the vault.
+      const value = text.slice(start, end);
+      replacer.replace(start, end, this.#tokenFor(matches.kind(i), matches.key(i) ?? value, value));
     }
-    parts.push(text.slice(last));
-    return parts.join("");
+    replacer.flush();
   }
 
   #tokenFor(kind: string, key: string, value: string): string {
     const entries = this.#entriesOf(kind);
     const existing = entries.byKey.get(key);
     if (existing !== undefined) return this.#entryTokens[existing] as string;
-    entries.counter++;
-    const token = `[${kind}_${entries.counter}]`;
-    this.#remember(entries, key, value, token);
-    return token;
+    const number = ++entries.counter;
+    // A new token's number is past every number this kind has given: no entry to update.
+    const entry = this.#entryTokens.push(`[${kind}_${number}]`) - 1;
+    this.#entryValues.push(value);
+    this.#entryKeys.push(key);
+    entries.byNumber[number] = entry;
+    entries.byKey.set(key, entry);
+    return this.#entryTokens[entry] as string;
   }
 
   #entriesOf(kind: string): KindEntries {
+    // Matches come in runs of one kind: the last kind's entries are kept at hand.
+    if (kind === this.#lastKind) return this.#lastEntries as KindEntries;
     let entries = this.#kinds.get(kind);
     if (!entries) {
       entries = { byKey: new Map(), byNumber: [], counter: 0 };
       this.#kinds.set(kind, entries);
     }
+    this.#lastKind = kind;
+    this.#lastEntries = entries;
     return entries;
   }
 
