@@ -20,6 +20,9 @@ def skill_sources(skills):
     """`skills` (name or `skills.<name>` -> source) checked and keyed by bare name."""
     if skills is None:
         return {}
+    if not isinstance(skills, dict) and callable(getattr(skills, "to_py", None)):
+        # A JS object handed over by Pyodide (a JsProxy): converted once, here.
+        skills = skills.to_py()
     if not isinstance(skills, dict):
         raise TypeError("skills must be a dict of skill name -> Python source")
     sources = {}
