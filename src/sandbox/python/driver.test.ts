@@ -231,6 +231,18 @@ describe("python driver: result and context", () => {
     assert.match(huge.message, /at least 50000002 bytes/);
   });
 
+  test("an un-awaited coroutine as the last expression is awaited; asyncio.run() says to await", () => {
+    const [awaited, asyncioRun] = runPython([
+      { code: "async def main():\n    return await tools.everything.get_sum(a=2, b=3)\nmain()" },
+      { code: "import asyncio\nasync def main():\n    return 1\nasyncio.run(main())" },
+    ]);
+    assert.deepEqual(awaited!.outcome, { result: 5 });
+    const error = asyncioRun!.outcome.error!;
+    assert.deepEqual([error.name, error.line], ["RuntimeError", 4]);
+    assert.match(error.message, /already runs in an event loop; write `await main\(\)`/);
+    assert.deepEqual(asyncioRun!.logs, [], "no 'never awaited' warning");
+  });
+
   test("a circular result is a TypeError naming where", () => {
     const error = errorOf({ code: "a = [1]\na.append(a)\na" });
     assert.equal(error.name, "TypeError");
@@ -319,6 +331,37 @@ describe("python driver: errors", () => {
     );
     assert.deepEqual(files, ["agent.py:6", "agent.py:5", "agent.py:2"]);
     assert.doesNotMatch(error.stack!, /toolscript_driver|asyncio|importlib/);
+  });
+
+  test("a TaskGroup's single error is reported as itself, several are listed", () => {
+    const [single, several] = runPython([
+      {
+        code: [
+          "import asyncio",
+          "async with asyncio.TaskGroup() as group:",
+          "    group.create_task(tools.everything.fail())",
+        ].join("\n"),
+      },
+      {
+        code: [
+          "import asyncio",
+          "async def bad(n):",
+          "    raise ValueError(n)",
+          "async with asyncio.TaskGroup() as group:",
+          "    group.create_task(bad(1))",
+          "    group.create_task(bad(2))",
+        ].join("\n"),
+      },
+    ]);
+    const error = single!.outcome.error!;
+    assert.deepEqual([error.kind, error.name, error.code], ["tool", "ToolError", "tool.failed"]);
+    assert.match(
+      error.stack!,
+      /ExceptionGroup: unhandled errors in a TaskGroup[\s\S]*ToolError: upstream said no$/,
+    );
+    const group = several!.outcome.error!;
+    assert.equal(group.name, "ExceptionGroup");
+    assert.match(group.message, /\(2 sub-exceptions\): ValueError: 1; ValueError: 2$/);
   });
 
   test("MemoryError is kind memory; sys.exit is a runtime error, not an exit", () => {

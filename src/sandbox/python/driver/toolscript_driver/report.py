@@ -15,6 +15,7 @@ from .traceback_trim import agent_position, agent_stack, syntax_position, syntax
 # The same cap as src/sandbox/shared/prelude/constants.ts MAX_REPORT_CHARS.
 MAX_REPORT_CHARS = 16 * 1024
 MEMORY_MESSAGE = "Execution exceeded the memory limit"
+_LOOP_HINT = " (the program already runs in an event loop: top-level `await main()` works here)"
 _RETURN_HINT = " (a program ends with its last expression, or assign `result = ...`)"
 
 
@@ -52,10 +53,40 @@ def _data(value):
         return None
 
 
+def _leaves(group):
+    for inner in group.exceptions:
+        if isinstance(inner, BaseExceptionGroup):
+            yield from _leaves(inner)
+        else:
+            yield inner
+
+
+def _group_report(group):
+    """A TaskGroup's errors: the one error itself when there is one, else the group listing them."""
+    leaves = list(_leaves(group))
+    if len(leaves) == 1:
+        report = error_report(leaves[0])
+        outer = agent_stack(group)
+        report["stack"] = cap(outer + "\n\n" + report.get("stack", ""))
+        return report
+    report = _single_report(group)
+    listed = "; ".join(f"{type(leaf).__name__}: {_message(leaf)}" for leaf in leaves[:10])
+    report["message"] = cap(f"{report['message']}: {listed}")
+    return report
+
+
 def error_report(exc):
     """The ExecutionError of an exception raised by the agent's program (or its skills)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return _group_report(exc)
+    return _single_report(exc)
+
+
+def _single_report(exc):
     kind = _kind(exc)
     message = _message(exc)
+    if isinstance(exc, RuntimeError) and "cannot be called from a running event loop" in message:
+        message += _LOOP_HINT
     if isinstance(exc, SystemExit):
         message = f"sys.exit({exc.code!r}) was called: a program ends with its last expression or `result`"
     if kind == "memory" and message == "":

@@ -19,6 +19,7 @@ from json import loads as _loads
 
 from .errors import ERROR_CLASSES
 from .interpreter_state import InterpreterState
+from . import nested_loop
 from .logs import LogBudget, LogStream
 from .program import LAST_VALUE, compile_program, register_source
 from .report import error_report, output_limit_report, syntax_report
@@ -88,6 +89,9 @@ async def _execute(code, context, tools_namespace, max_output, host, sources, st
         if isinstance(value, types.CoroutineType):
             await value
         value = namespace["result"] if "result" in namespace else namespace.get(LAST_VALUE)
+        if isinstance(value, types.CoroutineType):
+            # `main()` or a tool call left un-awaited as the last expression: what was meant is its value.
+            value = await value
         # Logs first, so they are all out before a result is measured.
         for stream in streams:
             stream.flush()
@@ -123,10 +127,12 @@ async def run(code, context_json, tools_json, limits_json, host, skills=None):
     stderr = LogStream(budget, "error")
     try:
         sys.stdout, sys.stderr, sys.stdin = stdout, stderr, io.StringIO("")
+        nested_loop.install()
         return await _execute(str(code), context, tools_namespace, max_output, host, sources, (stdout, stderr))
     finally:
         try:
             stdout.flush()
             stderr.flush()
         finally:
+            nested_loop.uninstall()
             saved.restore()
