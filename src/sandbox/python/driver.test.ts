@@ -552,6 +552,10 @@ describe("python driver under Pyodide", () => {
     assert.deepEqual([failed.error.kind, failed.error.name, failed.error.line], ["tool", "ToolError", 2]);
     assert.doesNotMatch(failed.error.stack, /toolscript_driver|asyncio|webloop|pyodide/);
     assert.deepEqual(await run("'ToolError' in dir(__builtins__)"), { result: true });
+    // JavaScript's null arrives as Pyodide's jsnull, not None: no context, no skills.
+    assert.deepEqual(JSON.parse(await driver.run("context", null, namespace, limits, host, null)), {
+      result: {},
+    });
     assert.deepEqual(logs, [["log", "hi"]]);
   });
 });

@@ -9,10 +9,15 @@ from json import loads as _loads
 from .errors import error_from_reply
 
 
+def is_absent(value):
+    """None, or JavaScript's null (Pyodide's `jsnull`; undefined already arrives as None)."""
+    return value is None or type(value).__name__ == "JsNull"
+
+
 def _text(value):
     if isinstance(value, str):
         return value
-    if value is None:
+    if is_absent(value):
         raise RuntimeError("The host sent no reply")
     return str(value)
 
@@ -27,7 +32,7 @@ def value_of(reply):
         raise RuntimeError("The host sent a malformed reply")
     if parsed.get("ok") is True:
         json_text = parsed.get("json")
-        return None if json_text is None else _loads(_text(json_text))
+        return None if is_absent(json_text) else _loads(_text(json_text))
     raise error_from_reply(parsed.get("error"))
 
 

@@ -18,6 +18,7 @@ from json import dumps as _dumps
 from json import loads as _loads
 
 from .errors import ERROR_CLASSES
+from .host_reply import is_absent
 from .interpreter_state import InterpreterState
 from . import nested_loop
 from .logs import LogBudget, LogStream
@@ -35,7 +36,7 @@ RESERVED_NAMES = frozenset(["tools", "search_tools", "workspace", "context", "re
 
 
 def _limits(limits_json):
-    limits = _loads(limits_json) if isinstance(limits_json, str) else {}
+    limits = {} if is_absent(limits_json) else _loads(str(limits_json))
     if not isinstance(limits, dict):
         limits = {}
     max_log = limits.get("maxLogBytes")
@@ -118,7 +119,7 @@ def _report_text(exc):
 async def run(code, context_json, tools_json, limits_json, host, skills=None):
     """Runs one agent program; returns the outcome as JSON text (see the module docstring)."""
     max_log, max_output = _limits(limits_json)
-    context = {} if context_json is None else _loads(str(context_json))
+    context = {} if is_absent(context_json) else _loads(str(context_json))
     tools_namespace = _loads(str(tools_json))
     sources = skill_sources(skills)
     saved = InterpreterState()

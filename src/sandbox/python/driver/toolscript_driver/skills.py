@@ -11,6 +11,7 @@ import sys
 from importlib.machinery import ModuleSpec
 
 from .errors import SKILL_FILE_PREFIX
+from .host_reply import is_absent
 
 PACKAGE = "skills"
 _PREFIX = PACKAGE + "."
@@ -18,7 +19,7 @@ _PREFIX = PACKAGE + "."
 
 def skill_sources(skills):
     """`skills` (name or `skills.<name>` -> source) checked and keyed by bare name."""
-    if skills is None:
+    if is_absent(skills):
         return {}
     if not isinstance(skills, dict) and callable(getattr(skills, "to_py", None)):
         # A JS object handed over by Pyodide (a JsProxy): converted once, here.
