@@ -452,6 +452,9 @@ describe("python driver: skills and state", () => {
           "builtins.print = None",
           "sys.path.insert(0, '/planted')",
           "sys.stdout = None",
+          "import logging, warnings",
+          "logging.basicConfig(level=logging.INFO)",
+          "warnings.simplefilter('ignore')",
           "'first'",
         ].join("\n"),
         skills,
@@ -461,6 +464,9 @@ describe("python driver: skills and state", () => {
           "import sys",
           "found = [name for name in ('leftover', 'planted') if name in globals() or hasattr(__builtins__, name)]",
           "print('printing works')",
+          "import logging, warnings",
+          "logging.info('not at the default level')",
+          "warnings.warn('shown again')",
           "try:",
           "    import skills.stats",
           "except ModuleNotFoundError as error:",
@@ -475,7 +481,10 @@ describe("python driver: skills and state", () => {
       false,
       "No skill named 'skills.stats': no Python skills are saved (save_skill with language \"python\").",
     ]);
-    assert.deepEqual(second!.logs, [{ level: "log", message: "printing works" }]);
+    assert.deepEqual(second!.logs, [
+      { level: "log", message: "printing works" },
+      { level: "error", message: "agent.py:6: UserWarning: shown again\n  warnings.warn('shown again')" },
+    ]);
   });
 });
 

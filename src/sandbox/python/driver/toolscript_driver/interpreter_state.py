@@ -2,7 +2,7 @@
 
 pyrt uses one interpreter per execution; this keeps `run` safe to call twice in
 one anyway: streams, import machinery, builtins (agent code may replace
-`print` or add names), linecache entries, logging handlers and hooks come back
+`print` or add names), linecache entries, logging handlers, warning filters and hooks come back
 as they were, and the run's skill modules are dropped.
 """
 
@@ -10,6 +10,7 @@ import builtins
 import linecache
 import os
 import sys
+import warnings
 
 from .skills import drop_skill_modules
 
@@ -30,6 +31,7 @@ class InterpreterState:
         self._profile = sys.getprofile()
         self._cwd = _cwd()
         self._logging = _logging_state()
+        self._warning_filters = list(warnings.filters)
 
     def restore(self):
         sys.settrace(self._trace)
@@ -52,6 +54,11 @@ class InterpreterState:
             except OSError:
                 pass
         _restore_logging(self._logging)
+        warnings.filters[:] = self._warning_filters
+        # Drops the caches of the filters replaced above (private, in CPython 3.11 to 3.14: guarded).
+        mutated = getattr(warnings, "_filters_mutated", None)
+        if callable(mutated):
+            mutated()
 
 
 def _cwd():
