@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { IsolateRuntime } from "../../src/sandbox/isolate/runtime.ts";
 import { ProcessRuntime } from "../../src/sandbox/process/runtime.ts";
 import type { SandboxRuntime } from "../../src/sandbox/types.ts";
+import { pythonAttacks } from "./python-attacks.ts";
 import {
   type AttackOutcome,
   bubblewrapInstalled,
@@ -65,4 +66,21 @@ export function serveSuite(tier: ServeTier): void {
       assert.equal(run.restarts, 0, "no attack may end the gateway process");
     });
   });
+}
+
+/**
+ * The Python attacks through a real `toolscript serve`: Python always runs on
+ * the process tier (Pyodide in Deno in bubblewrap), whatever the default tier.
+ */
+export function pythonServeSuite(): void {
+  withCanaries(
+    `Python attack suite over a real toolscript serve process (${serveCommand().from})`,
+    (canaries) => {
+      test(`${tierSandbox("process").note}: every Python attack gets a contained answer; the gateway stays up and the next interpreter is clean`, async () => {
+        const run = await runAttacksOverServe("process", canaries(), () => true, pythonAttacks);
+        assert.deepEqual(failuresOf(run.outcomes), []);
+        assert.equal(run.restarts, 0, "no attack may end the gateway process");
+      });
+    },
+  );
 }

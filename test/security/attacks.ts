@@ -11,6 +11,8 @@ export interface Attack {
     | "bridge abuse"
     | "output abuse";
   code: string;
+  /** The program's language; TypeScript when absent. */
+  language?: "python";
   /**
    * Only through a real `toolscript serve`: the attack leaves an abandoned isolate thread
    * behind, which would keep the test's own process from exiting.

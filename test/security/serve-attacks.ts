@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ExecuteResponse } from "../../src/gateway/types.ts";
 import { cliArgs, isAlive, REPO_ROOT, SCRIPTED_JS, tempDir } from "../helpers/servers.ts";
 import { type Attack, attacks } from "./attacks.ts";
+import { PYTHON_CLEAN_NEXT, PYTHON_NEXT_RUN } from "./python-attacks.ts";
 import {
   ATTACK_TIMEOUT_MS,
   type AttackOutcome,
@@ -111,8 +112,9 @@ export class ServeProcess {
   }
 
   /** One `execute_code` call; rejects when no answer comes (stream closed, message refused, timeout). */
-  async execute(code: string): Promise<CallToolResult> {
-    return (await this.#client.callTool({ name: "execute_code", arguments: { code } }, undefined, {
+  async execute(code: string, language?: "python"): Promise<CallToolResult> {
+    const args = language === undefined ? { code } : { code, language };
+    return (await this.#client.callTool({ name: "execute_code", arguments: args }, undefined, {
       timeout: ANSWER_TIMEOUT_MS,
     })) as CallToolResult;
   }
@@ -156,6 +158,7 @@ export async function runAttacksOverServe(
   tier: ServeTier,
   canaries: Canaries,
   only: (attack: Attack) => boolean = () => true,
+  corpus: (canaries: Canaries) => Attack[] = attacks,
 ): Promise<ServeRun> {
   const dir = tempDir(`serve-attacks-${tier}`);
   const { sandbox, note } = tierSandbox(tier);
@@ -173,12 +176,12 @@ export async function runAttacksOverServe(
   let restarts = 0;
   let serve = await ServeProcess.start(configFile, env);
   try {
-    for (const attack of attacks(canaries).filter(only)) {
+    for (const attack of corpus(canaries).filter(only)) {
       const problems: string[] = [];
       const started = performance.now();
       let outcome = "no answer";
       try {
-        const answer = await serve.execute(attack.code);
+        const answer = await serve.execute(attack.code, attack.language);
         const response = responseOf(answer);
         outcome = describeOutcome(response.error);
         const problem = attack.check(response);
@@ -190,8 +193,9 @@ export async function runAttacksOverServe(
       const ms = performance.now() - started;
       if (serve.alive()) {
         try {
-          const next = responseOf(await serve.execute(NEXT_RUN));
-          if (JSON.stringify(next.result) !== CLEAN_NEXT)
+          const python = attack.language === "python";
+          const next = responseOf(await serve.execute(python ? PYTHON_NEXT_RUN : NEXT_RUN, attack.language));
+          if (JSON.stringify(next.result) !== (python ? PYTHON_CLEAN_NEXT : CLEAN_NEXT))
             problems.push(`next execution saw ${JSON.stringify(next.result ?? next.error)}`);
         } catch (error) {
           problems.push(
