@@ -251,6 +251,17 @@ describe("toolscript CLI", () => {
     assert.match(failed.stderr, /Error \(runtime\) at line 3.*boom/);
   });
 
+  test("run --no-typecheck runs a program the type check refuses", () => {
+    const program = join(dir.path, "mistyped.ts");
+    writeFileSync(program, 'const n: number = "forty-two" as unknown as string;\nreturn n;');
+    const checked = cli("run", program, "--config", goodConfig);
+    assert.equal(checked.code, 1);
+    assert.match(checked.stderr, /\(type\)/);
+    const unchecked = cli("run", program, "--config", goodConfig, "--no-typecheck");
+    assert.equal(unchecked.code, 0, unchecked.stderr);
+    assert.equal(unchecked.stdout, "forty-two\n");
+  });
+
   test("bad arguments get a clear error", () => {
     const address = cli("serve", "--http", "localhost", "--config", goodConfig);
     assert.equal(address.code, 1);

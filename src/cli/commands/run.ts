@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { defineCommand } from "citty";
+import type { CodeLanguage } from "../../gateway/types.ts";
 import { CliError } from "../cli-error.ts";
 import { openGateway } from "../open-gateway.ts";
 import { printExecution } from "../print-execution.ts";
@@ -8,13 +9,18 @@ import { printExecution } from "../print-execution.ts";
 export const runCommand = defineCommand({
   meta: { name: "run", description: "Run one program against the configured servers and print its output" },
   args: {
-    file: { type: "positional", required: true, description: "Program file (.ts or .js)" },
+    file: { type: "positional", required: true, description: "Program file (.ts, .js or .py)" },
     config: {
       type: "string",
       description: "Config file (default: ./.mcp.json, else ./toolscript.config.json)",
       valueHint: "FILE",
     },
     timeout: { type: "string", description: "Wall-clock limit in ms", valueHint: "MS" },
+    typecheck: {
+      type: "boolean",
+      description:
+        "Type-check a TypeScript program before it runs (--no-typecheck skips it; default from sandbox.typecheck)",
+    },
   },
   async run({ args }) {
     let code: string;
@@ -26,10 +32,10 @@ export const runCommand = defineCommand({
     const timeoutMs = args.timeout === undefined ? undefined : Number(args.timeout);
     if (timeoutMs !== undefined && !(timeoutMs > 0))
       throw new CliError(`--timeout expects milliseconds, got "${args.timeout}"`);
-    const language = [".js", ".mjs", ".cjs"].includes(extname(args.file)) ? "javascript" : "typescript";
+    const language = languageOf(args.file);
     const gateway = await openGateway({ configPath: args.config, showStatus: true, requireServers: true });
     try {
-      const response = await gateway.execute({ code, language, timeoutMs });
+      const response = await gateway.execute({ code, language, timeoutMs, typecheck: args.typecheck });
       printExecution(response);
       if (response.error) process.exitCode = 1;
     } finally {
@@ -37,3 +43,9 @@ export const runCommand = defineCommand({
     }
   },
 });
+
+function languageOf(file: string): CodeLanguage {
+  const extension = extname(file);
+  if (extension === ".py") return "python";
+  return [".js", ".mjs", ".cjs"].includes(extension) ? "javascript" : "typescript";
+}
