@@ -27,7 +27,10 @@ export function docstring(lines: readonly string[], indent: string): string[] {
   if (lines.length === 0) return [];
   // Only quotes that start a run of three, and one at the end of a line (it would join the closing quotes).
   const escaped = lines.map((line) =>
-    line.replaceAll("\\", "\\\\").replace(/"(?="")/g, '\\"').replace(/"$/, '\\"'),
+    line
+      .replaceAll("\\", "\\\\")
+      .replace(/"(?="")/g, '\\"')
+      .replace(/"$/, '\\"'),
   );
   if (escaped.length === 1) return [`${indent}"""${escaped[0]}"""`];
   return [

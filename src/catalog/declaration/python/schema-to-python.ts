@@ -44,7 +44,10 @@ interface State {
 export function pythonDocLines(schema: unknown): string[] {
   if (!isRecord(schema)) return [];
   const lines = typeof schema.description === "string" ? textLines(schema.description) : [];
-  return appendTags(lines, schemaTags(schema).map((tag) => textLines(tag).join(" ")));
+  return appendTags(
+    lines,
+    schemaTags(schema).map((tag) => textLines(tag).join(" ")),
+  );
 }
 
 /**
@@ -256,7 +259,8 @@ const PLACEHOLDER = "\u0000";
 
 /** A field's doc as a trailing comment when short, else as comment lines above it. */
 function withDoc(line: string, doc: readonly string[], indent: string): string[] {
-  if (doc.length === 1 && (doc[0] ?? "").length <= TRAILING_COMMENT_MAX_CHARS) return [`${line}  # ${doc[0]}`];
+  if (doc.length === 1 && (doc[0] ?? "").length <= TRAILING_COMMENT_MAX_CHARS)
+    return [`${line}  # ${doc[0]}`];
   return [...commentLines(doc, indent), line];
 }
 

@@ -78,15 +78,29 @@ const EDGE_TOOLS: ToolDefinition[] = [
     inputSchema: {
       type: "object",
       properties: {
-        tuple: { type: "array", prefixItems: [{ type: "string" }, { type: ["number", "null"] }], minItems: 2, items: false },
+        tuple: {
+          type: "array",
+          prefixItems: [{ type: "string" }, { type: ["number", "null"] }],
+          minItems: 2,
+          items: false,
+        },
         open: { type: "array", items: [{ type: "string" }], additionalItems: { type: "boolean" } },
         mixed: { enum: ["a", 1, true, null, { k: [1] }, 1.5] },
         constant: { const: "x" },
-        map: { type: "object", properties: { a: { type: "number" } }, additionalProperties: { type: "number" } },
+        map: {
+          type: "object",
+          properties: { a: { type: "number" } },
+          additionalProperties: { type: "number" },
+        },
         dict: { type: "object", additionalProperties: { type: "integer" } },
         either: { anyOf: [{ type: "string" }, { type: "number" }, { type: "string" }] },
         one: { oneOf: [{ type: "object", properties: { x: { type: "string" } } }, { type: "null" }] },
-        both: { allOf: [{ properties: { a: { type: "string" } } }, { properties: { b: { type: "number" } }, required: ["b"] }] },
+        both: {
+          allOf: [
+            { properties: { a: { type: "string" } } },
+            { properties: { b: { type: "number" } }, required: ["b"] },
+          ],
+        },
         never: false,
       },
       required: ["never"],
@@ -111,11 +125,19 @@ const EDGE_TOOLS: ToolDefinition[] = [
         },
       },
     },
-    outputSchema: { anyOf: [{ $ref: "#/$defs/loop" }, { type: "string" }], $defs: { loop: { $ref: "#/$defs/loop" } } },
+    outputSchema: {
+      anyOf: [{ $ref: "#/$defs/loop" }, { type: "string" }],
+      $defs: { loop: { $ref: "#/$defs/loop" } },
+    },
   },
   {
     name: "union-input",
-    inputSchema: { anyOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "object", properties: { b: { type: "string" } } }] },
+    inputSchema: {
+      anyOf: [
+        { type: "object", properties: { a: { type: "string" } } },
+        { type: "object", properties: { b: { type: "string" } } },
+      ],
+    },
   },
 ];
 
@@ -135,7 +157,12 @@ describe("renderPythonStub", () => {
           required: ["a", "b"],
           $schema: "http://json-schema.org/draft-07/schema#",
         },
-        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
       },
     ]);
     assert.equal(
@@ -168,7 +195,12 @@ describe("renderPythonStub", () => {
       },
       outputSchema: {
         type: "object",
-        properties: { rows: { type: "array", items: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } } },
+        properties: {
+          rows: {
+            type: "array",
+            items: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+          },
+        },
         required: ["rows"],
       },
     });
@@ -226,7 +258,10 @@ describe("renderPythonStub", () => {
     assert.match(text, /open: NotRequired\[list\[str \| bool\]\]/);
     assert.match(text, /mixed: NotRequired\[Literal\["a", 1, True\] \| dict\[str, Any\] \| float \| None\]/);
     assert.match(text, /constant: NotRequired\[Literal\["x"\]\]/);
-    assert.match(text, /class ShapesInputMap\(TypedDict, total=False\):\n {4}"""other keys: float"""\n {4}a: float/);
+    assert.match(
+      text,
+      /class ShapesInputMap\(TypedDict, total=False\):\n {4}"""other keys: float"""\n {4}a: float/,
+    );
     assert.match(text, /dict: NotRequired\[dict\[str, int\]\]/);
     assert.match(text, /either: NotRequired\[str \| float\]/);
     assert.match(text, /one: NotRequired\[ShapesInputOne \| None\]/);
@@ -237,7 +272,10 @@ describe("renderPythonStub", () => {
   test("$ref targets are declared once, recursion through classes and aliases, self-reference as Any", () => {
     const text = stub(EDGE_TOOLS.find((tool) => tool.name === "recursive")!);
     assert.match(text, /^class RecursiveNode\(TypedDict, total=False\):\n {4}kids: list\[RecursiveNode\]$/m);
-    assert.match(text, /^RecursiveJson = str \| float \| bool \| list\[RecursiveJson\] \| dict\[str, RecursiveJson\] \| None$/m);
+    assert.match(
+      text,
+      /^RecursiveJson = str \| float \| bool \| list\[RecursiveJson\] \| dict\[str, RecursiveJson\] \| None$/m,
+    );
     assert.match(text, /up: NotRequired\[RecursiveInput\]|up: RecursiveInput/);
     assert.match(text, /^RecursiveLoop = Any$/m);
     assert.match(text, /-> RecursiveLoop \| str:/);
@@ -249,8 +287,12 @@ describe("renderPythonStub", () => {
       texts.map((text, i) => [`doc${i}`, `def f():\n${docstring([text], "    ").join("\n")}\n`]),
     );
     assert.deepEqual(pythonSyntaxErrors(sources), {});
-    const script = "import ast, json, sys\nprint(json.dumps([ast.get_docstring(ast.parse(s).body[0], clean=False) for s in json.load(sys.stdin)]))";
-    const read = spawnSync("python3", ["-c", script], { input: JSON.stringify(Object.values(sources)), encoding: "utf8" });
+    const script =
+      "import ast, json, sys\nprint(json.dumps([ast.get_docstring(ast.parse(s).body[0], clean=False) for s in json.load(sys.stdin)]))";
+    const read = spawnSync("python3", ["-c", script], {
+      input: JSON.stringify(Object.values(sources)),
+      encoding: "utf8",
+    });
     assert.deepEqual(JSON.parse(read.stdout), texts);
     const text = stub(EDGE_TOOLS.find((tool) => tool.name === "keys")!);
     assert.ok(!/[\u0000\u2028]/.test(text));
@@ -262,7 +304,14 @@ describe("renderPythonStub", () => {
     assert.equal(isPythonName("match"), true);
     assert.equal(isPythonName("café"), false);
     assert.equal(toPythonName("lambda"), "lambda_");
-    assert.deepEqual([...pythonNames(["is", "is_", "x"])], [["is", "is_2"], ["is_", "is_"], ["x", "x"]]);
+    assert.deepEqual(
+      [...pythonNames(["is", "is_", "x"])],
+      [
+        ["is", "is_2"],
+        ["is_", "is_"],
+        ["x", "x"],
+      ],
+    );
   });
 });
 
@@ -285,7 +334,10 @@ describe("Python stubs of the fixture catalog and the edge cases", () => {
     for (const tool of catalog) {
       const serverTools = catalog.filter((entry) => entry.serverId === tool.serverId);
       const text = renderPythonStub(tool, { serverTools });
-      assert.ok(text.includes(`async def ${pythonToolPath(tool, serverTools).split(".")[2]}(self`), tool.path);
+      assert.ok(
+        text.includes(`async def ${pythonToolPath(tool, serverTools).split(".")[2]}(self`),
+        tool.path,
+      );
       sources[`${tool.server}/${tool.tool}`] = text;
     }
     assert.deepEqual(pythonSyntaxErrors(sources), {});

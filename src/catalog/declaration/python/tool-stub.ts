@@ -8,7 +8,12 @@ import { annotationTags, INLINE_SIGNATURE_TYPE_MAX_CHARS } from "../tool-declara
 import { isPythonName, pythonNames, toPythonName } from "./python-names.ts";
 import { docstring, pythonString, textLines } from "./python-text.ts";
 import type { PyType } from "./python-type.ts";
-import { type PythonDeclarations, pythonDeclarations, pythonDocLines, schemaToPython } from "./schema-to-python.ts";
+import {
+  type PythonDeclarations,
+  pythonDeclarations,
+  pythonDocLines,
+  schemaToPython,
+} from "./schema-to-python.ts";
 
 /** Names a stub uses from `typing` and the builtins: a generated class must never shadow them. */
 const RESERVED = [
@@ -160,7 +165,8 @@ export function renderPythonStub(tool: CatalogTool, options: PythonStubOptions =
       ? alias(outputEntry, output)
       : "Any";
 
-  const serverPath = tool.server === serverAttr ? `tools.${serverAttr}` : `tools[${pythonString(tool.server)}]`;
+  const serverPath =
+    tool.server === serverAttr ? `tools.${serverAttr}` : `tools[${pythonString(tool.server)}]`;
   const original =
     tool.tool === methodName && tool.server === serverAttr
       ? ""
