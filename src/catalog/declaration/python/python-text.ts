@@ -1,4 +1,5 @@
 /** Characters Python source cannot hold as they are (NUL), or that editors take for line breaks. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
 const UNSAFE_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0085\u2028\u2029]/g;
 
 /** Text as lines: line endings normalised, control characters as spaces, trailing spaces trimmed. */

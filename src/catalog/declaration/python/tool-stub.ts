@@ -77,7 +77,7 @@ function parameters(schema: unknown, input: PyType, inputName: string, out: Pyth
         : "";
     return { kind: "none", text, optional: true };
   }
-  const optional = declared !== undefined && declared.fields.every((field) => !field.required);
+  const optional = declared?.fields.every((field) => !field.required) ?? false;
   return { kind: "dict", text: "", optional };
 }
 
