@@ -137,9 +137,10 @@ export function pythonFunctions(code: string): PythonFunction[] {
     }
     const name = match[2]!;
     if (!name.startsWith("_")) {
+      // Comments cut per line (a `#` with no quote after it), then one line.
       const head = signature
+        .map((part) => part.replace(/\s*#[^"']*$/, ""))
         .join(" ")
-        .replace(/\s*#[^"']*$/, "")
         .replace(/\s+/g, " ");
       const doc = docstringAt(lines, end + 1);
       const indent = /^\s*/.exec(doc[0] ?? "")?.[0] || "    ";
