@@ -6,7 +6,12 @@ import { SkillError } from "../store/skill-error.ts";
 import { openMemoryStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { SkillCheckError } from "./errors.ts";
-import { declarePythonSkill, type PythonSkillValidator, pythonFunctions, pythonSkillImports } from "./python-skill.ts";
+import {
+  declarePythonSkill,
+  type PythonSkillValidator,
+  pythonFunctions,
+  pythonSkillImports,
+} from "./python-skill.ts";
 import { pythonModuleName, pythonModuleNames, pythonSkillSources } from "./python-skill-modules.ts";
 import { renderSkillDeclaration, skillLabel } from "./skill-documents.ts";
 import { SkillLibrary } from "./skill-library.ts";
@@ -26,7 +31,7 @@ const STATS = [
   "",
   "async def fetch_all(",
   "    names: list[str],  # which ones",
-  '    limit: int = 10,',
+  "    limit: int = 10,",
   ") -> dict[str, str]:",
   "    '''Fetches every name.",
   "",
@@ -53,7 +58,12 @@ describe("reading a Python skill without Python", () => {
     );
     assert.equal(
       functions[0]?.stub,
-      ["@cache", "def mean(values: list[float]) -> float:", '    """Average of the values."""', "    ..."].join("\n"),
+      [
+        "@cache",
+        "def mean(values: list[float]) -> float:",
+        '    """Average of the values."""',
+        "    ...",
+      ].join("\n"),
     );
     assert.equal(
       functions[1]?.stub,
@@ -136,7 +146,10 @@ describe("Python skills in the library", () => {
     assert.match(shown, /^# skills\/stats \(version 1, shared, Python\)$/m);
     assert.match(shown, /^# from skills\.stats import mean, fetch_all$/m);
     assert.match(shown, /^# The stats skill\.$/m);
-    assert.match(renderSkillDeclaration(stored, { language: "typescript" }), /TypeScript programs cannot import it/);
+    assert.match(
+      renderSkillDeclaration(stored, { language: "typescript" }),
+      /TypeScript programs cannot import it/,
+    );
     store.close();
   });
 
@@ -162,8 +175,15 @@ describe("Python skills in the library", () => {
     const shared = pythonSkillSources(skills);
     assert.deepEqual(Object.keys(shared).sort(), ["skills.my_stats", "skills.ts_only"]);
     assert.equal(shared["skills.my_stats"], "def mean(v):\n    return sum(v) / len(v)\n");
-    assert.match(shared["skills.ts_only"] ?? "", /^raise ImportError\(".*skills\/ts_only is a TypeScript skill/);
-    assert.deepEqual(Object.keys(skills.pythonSources("s1")).sort(), ["skills.mine", "skills.my_stats", "skills.ts_only"]);
+    assert.match(
+      shared["skills.ts_only"] ?? "",
+      /^raise ImportError\(".*skills\/ts_only is a TypeScript skill/,
+    );
+    assert.deepEqual(Object.keys(skills.pythonSources("s1")).sort(), [
+      "skills.mine",
+      "skills.my_stats",
+      "skills.ts_only",
+    ]);
     store.close();
   });
 
@@ -171,26 +191,46 @@ describe("Python skills in the library", () => {
     const store = openMemoryStore();
     const skills = library(store);
     await save(skills, "pyskill", "def f():\n    return 1\n", "python");
-    store.saveSkill({ name: "tsskill", code: "export const a = 1;", description: "d", declaration: "export declare const a = 1;" });
-    await assert.rejects(save(skills, "p2", "from skills.tsskill import a\n\ndef g():\n    return a\n", "python"), (error) => {
-      assert.ok(error instanceof SkillCheckError);
-      assert.equal(error.code, "skill.import");
-      assert.equal(error.data.line, 1);
-      assert.match(error.message, /skills\.tsskill is the TypeScript skill "tsskill": Python can import only Python skills/);
-      return true;
+    store.saveSkill({
+      name: "tsskill",
+      code: "export const a = 1;",
+      description: "d",
+      declaration: "export declare const a = 1;",
     });
-    await assert.rejects(save(skills, "p3", "import skills.nowhere\n\ndef g(): pass\n", "python"), /no Python skill is imported as skills\.nowhere \(skills\.pyskill\)/);
+    await assert.rejects(
+      save(skills, "p2", "from skills.tsskill import a\n\ndef g():\n    return a\n", "python"),
+      (error) => {
+        assert.ok(error instanceof SkillCheckError);
+        assert.equal(error.code, "skill.import");
+        assert.equal(error.data.line, 1);
+        assert.match(
+          error.message,
+          /skills\.tsskill is the TypeScript skill "tsskill": Python can import only Python skills/,
+        );
+        return true;
+      },
+    );
+    await assert.rejects(
+      save(skills, "p3", "import skills.nowhere\n\ndef g(): pass\n", "python"),
+      /no Python skill is imported as skills\.nowhere \(skills\.pyskill\)/,
+    );
     await assert.rejects(
       save(skills, "t2", 'import { f } from "skills/pyskill";\nexport const g = (): number => f();\n'),
       (error) => {
         assert.ok(error instanceof SkillCheckError);
         assert.equal(error.code, "skill.import");
-        assert.match(error.message, /"skills\/pyskill", a Python skill: TypeScript can import only TypeScript skills/);
+        assert.match(
+          error.message,
+          /"skills\/pyskill", a Python skill: TypeScript can import only TypeScript skills/,
+        );
         return true;
       },
     );
     // A TypeScript program's import: refused when the module is loaded, and left out of the type check.
-    await assert.rejects(skills.load("pyskill", "s"), /skills\/pyskill is a Python skill: TypeScript programs cannot import it .*from skills\.pyskill import/);
+    await assert.rejects(
+      skills.load("pyskill", "s"),
+      /skills\/pyskill is a Python skill: TypeScript programs cannot import it .*from skills\.pyskill import/,
+    );
     assert.equal(skills.typeScriptDeclaration("pyskill"), undefined);
     assert.equal(skills.typeScriptDeclaration("tsskill"), "export declare const a = 1;");
     store.close();
@@ -203,7 +243,10 @@ describe("Python skills in the library", () => {
     await assert.rejects(save(skills, "my-stats", "def f(): pass\n", "python"), (error) => {
       assert.ok(error instanceof SkillError);
       assert.equal(error.code, "skill.name_taken");
-      assert.match(error.message, /imported as skills\.my_stats, which is already the Python skill "my_stats"/);
+      assert.match(
+        error.message,
+        /imported as skills\.my_stats, which is already the Python skill "my_stats"/,
+      );
       return true;
     });
     store.close();
