@@ -52,7 +52,9 @@ describe("skills in the store", () => {
       [["summarize", 2]],
     );
     // A new version may change the language; each version keeps its own.
-    const python = store.saveSkill(skill({ code: "def summarize(t):\n    return t[:10]\n", language: "python" }));
+    const python = store.saveSkill(
+      skill({ code: "def summarize(t):\n    return t[:10]\n", language: "python" }),
+    );
     assert.equal(python.language, "python");
     assert.equal(store.getSkill("summarize", { version: 2 })?.language, "typescript");
     assert.equal(store.getSkill("summarize")?.language, "python");
