@@ -83,6 +83,13 @@ describe("reading a Python skill without Python", () => {
     assert.deepEqual(declared.exports, ["mean", "fetch_all"]);
     assert.deepEqual(declared.imports, [{ module: "helpers", line: 6 }]);
     assert.match(declared.declaration, /^def mean\(values: list\[float\]\) -> float:$/m);
+    // A one-line body is left out of the header; the next definition is read on its own.
+    assert.deepEqual(
+      pythonFunctions("def inc(x): return x + 1\ndef dec(x: int) -> int:  # comment\n    return x - 1\n").map(
+        (fn) => fn.stub,
+      ),
+      ["def inc(x):\n    ...", "def dec(x: int) -> int:\n    ..."],
+    );
     assert.deepEqual(pythonSkillImports("import skills.a\nx = '''\nfrom skills.b import c\n'''\n"), [
       { module: "a", line: 1 },
     ]);

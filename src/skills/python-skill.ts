@@ -64,9 +64,13 @@ function endsInsideString(line: string, inside: string | undefined): string | un
   return state;
 }
 
-/** Parentheses still open at the end of `text` (strings and comments roughly skipped). */
-function openParens(text: string): number {
+/**
+ * Index of the colon that ends a `def` header (after its parameter list, outside brackets and
+ * strings), or undefined when the header goes on. Comments must be cut from `text` already.
+ */
+function headerEnd(text: string): number | undefined {
   let depth = 0;
+  let opened = false;
   let quote: string | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -76,14 +80,18 @@ function openParens(text: string): number {
       continue;
     }
     if (c === '"' || c === "'") quote = c;
-    else if (c === "#") {
-      const end = text.indexOf("\n", i);
-      if (end < 0) break;
-      i = end;
-    } else if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === "(" || c === "[" || c === "{") {
+      depth++;
+      opened = true;
+    } else if (c === ")" || c === "]" || c === "}") depth--;
+    else if (c === ":" && depth === 0 && opened) return i;
   }
-  return depth;
+  return undefined;
+}
+
+/** A line without its comment (a `#` with no quote after it: good enough for signatures). */
+function withoutComment(line: string): string {
+  return line.replace(/\s*#[^"']*$/, "").trim();
 }
 
 /** The docstring right after a signature (lines `from`..), indented, or none. */
@@ -125,23 +133,21 @@ export function pythonFunctions(code: string): PythonFunction[] {
       if (!line.startsWith("#")) decorators = [];
       continue;
     }
-    const signature = [line.trimEnd()];
+    // The header as one line, up to the colon that opens the body (a one-line body is left out).
+    let header = withoutComment(line);
     let end = i;
-    while (
-      (openParens(signature.join("\n")) > 0 || !/:\s*(#.*)?$/.test(signature.at(-1) ?? "")) &&
-      end + 1 < lines.length &&
-      signature.length < MAX_SIGNATURE_LINES
-    ) {
+    let colon = headerEnd(header);
+    while (colon === undefined && end + 1 < lines.length && end - i < MAX_SIGNATURE_LINES) {
       end++;
-      signature.push(lines[end]!.trim());
+      header = `${header} ${withoutComment(lines[end]!)}`;
+      colon = headerEnd(header);
     }
     const name = match[2]!;
     if (!name.startsWith("_")) {
-      // Comments cut per line (a `#` with no quote after it), then one line.
-      const head = signature
-        .map((part) => part.replace(/\s*#[^"']*$/, ""))
-        .join(" ")
-        .replace(/\s+/g, " ");
+      const head =
+        colon === undefined
+          ? `${header.replace(/\s+/g, " ")}  # (signature cut)`
+          : header.slice(0, colon + 1).replace(/\s+/g, " ");
       const doc = docstringAt(lines, end + 1);
       const indent = /^\s*/.exec(doc[0] ?? "")?.[0] || "    ";
       functions.push({
