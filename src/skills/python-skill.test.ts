@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { Catalog } from "../catalog/catalog.ts";
 import { LexicalSearchIndex } from "../search/index.ts";
@@ -80,6 +81,12 @@ describe("reading a Python skill without Python", () => {
 
   test("declaration, exports and skill imports", () => {
     const declared = declarePythonSkill("stats", STATS);
+    // The declaration is itself valid Python (checked with the machine's python3, a test-only dependency).
+    const parsed = spawnSync("python3", ["-c", "import ast, sys; ast.parse(sys.stdin.read())"], {
+      input: declared.declaration,
+      encoding: "utf8",
+    });
+    assert.equal(parsed.status, 0, parsed.stderr);
     assert.deepEqual(declared.exports, ["mean", "fetch_all"]);
     assert.deepEqual(declared.imports, [{ module: "helpers", line: 6 }]);
     assert.match(declared.declaration, /^def mean\(values: list\[float\]\) -> float:$/m);
