@@ -97,10 +97,24 @@ describe("discovery meta-tools and resources over MCP", () => {
     const uris = resources.map((resource) => resource.uri);
     assert.ok(uris.includes("toolscript://servers/filesystem/read_text_file.d.ts"));
     assert.ok(uris.includes("toolscript://servers/everything/index.d.ts"));
-    assert.equal(uris.length, gateway.catalog.tools().length + gateway.catalog.servers().length);
+    assert.ok(uris.includes("toolscript://servers/filesystem/read_text_file.pyi"));
+    assert.equal(uris.length, 2 * gateway.catalog.tools().length + gateway.catalog.servers().length);
     const read = await client.readResource({ uri: "toolscript://servers/everything/get_sum.d.ts" });
     const content = read.contents[0] as { text: string };
     assert.match(content.text, /export declare function get_sum\(input: GetSumInput\)/);
+    const stub = await client.readResource({ uri: "toolscript://servers/everything/get_sum.pyi" });
+    assert.equal(stub.contents[0]?.mimeType, "text/x-python");
+    const stubText = (stub.contents[0] as { text: string }).text;
+    assert.match(stubText, /^# tools\.everything\.get_sum \(also tools\.everything\["get-sum"\]\)$/m);
+    assert.match(stubText, /^class GetSumInput\(TypedDict\):$/m);
+    assert.match(stubText, /^ {4}async def get_sum\(self, \*, a: float, b: float\) -> Any:$/m);
+    // By the original name too, as the .d.ts resource.
+    const byOriginal = await client.readResource({ uri: "toolscript://servers/everything/get-sum.pyi" });
+    assert.equal((byOriginal.contents[0] as { text: string }).text, stubText);
+    await assert.rejects(
+      client.readResource({ uri: "toolscript://servers/everything/nope.pyi" }),
+      /no tool "nope"/,
+    );
     await assert.rejects(
       client.readResource({ uri: "toolscript://servers/everything/nope.d.ts" }),
       /no tool "nope"/,
@@ -112,6 +126,31 @@ describe("discovery meta-tools and resources over MCP", () => {
       assert.match(message, /no server "nowhere"/);
       return true;
     });
+  });
+
+  test("describe_tools answers Python stubs with language python, TypeScript by default", async () => {
+    const python = textOf(
+      await client.callTool({
+        name: "describe_tools",
+        arguments: {
+          names: ["everything/get-sum", "filesystem/read_text_file", "everything/nope"],
+          language: "python",
+        },
+      }),
+    );
+    assert.match(python, /async def get_sum\(self, \*, a: float, b: float\) -> Any:/);
+    assert.match(python, /^class ReadTextFileInput\(TypedDict\):$/m);
+    assert.match(python, /^# everything\/nope: no such tool/m);
+    const typescript = textOf(
+      await client.callTool({ name: "describe_tools", arguments: { names: ["everything/get-sum"] } }),
+    );
+    assert.match(typescript, /export declare function get_sum\(/);
+    const tooMany = await client.callTool({
+      name: "describe_tools",
+      arguments: { names: Array.from({ length: 51 }, () => "everything/get-sum") },
+    });
+    assert.equal(tooMany.isError, true);
+    assert.match(textOf(tooMany), /give 1 to 50 names \(got 51\)/);
   });
 
   test("the index follows list_changed and a server going away", async () => {

@@ -352,7 +352,7 @@ export class Gateway {
     ) {
       const typeError = await this.#typeChecker.check({
         source: request.code,
-        skillDeclaration: (name) => this.skills.get(name, session)?.declaration,
+        skillDeclaration: (name) => this.skills.typeScriptDeclaration(name, session),
       });
       if (typeError) return finish({ logs: [], durationMs: 0, error: typeError });
     }

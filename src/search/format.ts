@@ -1,6 +1,6 @@
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { JsonSchema } from "../catalog/types.ts";
-import type { ToolMatch } from "./tool-results.ts";
+import type { SkillMatchInfo, ToolMatch } from "./tool-results.ts";
 
 /** How much of each tool a search answer shows. */
 export type SearchDetail = "name" | "summary" | "declaration";
@@ -66,17 +66,26 @@ export function formatSearchResults(
       .map(({ tool, skill }) =>
         tool
           ? renderToolDeclaration(tool).trimEnd()
-          : `// import { ... } from "skills/${skill.name}"\n${skill.declaration.trimEnd()}`,
+          : skill.language === "python"
+            ? `# from skills.${skill.module ?? skill.name} import ... (Python)\n${skill.declaration.trimEnd()}`
+            : `// import { ... } from "skills/${skill.name}"\n${skill.declaration.trimEnd()}`,
       )
       .join("\n\n");
   return matches
     .map(({ result, tool, skill }) => {
       const call = skill
-        ? `${result.path}${detail === "summary" ? ` (skill: import { ${skill.exports.join(", ")} })` : ""}`
+        ? `${result.path}${detail === "summary" ? skillSummary(skill) : ""}`
         : detail === "summary"
           ? `${result.path}${briefParams(tool.definition.inputSchema)}`
           : result.path;
       return result.description === "" ? call : `${call} — ${result.description}`;
     })
     .join("\n");
+}
+
+/** How a skill hit is imported, in its language. */
+function skillSummary(skill: SkillMatchInfo): string {
+  return skill.language === "python"
+    ? ` (Python skill: from skills.${skill.module ?? skill.name} import ${skill.exports.join(", ")})`
+    : ` (skill: import { ${skill.exports.join(", ")} })`;
 }

@@ -21,6 +21,10 @@ export interface SkillMatchInfo {
   readonly declaration: string;
   /** Exported names (`default` for a default export). */
   readonly exports: readonly string[];
+  /** Default `typescript`; a Python skill is imported as `from skills.<module> import f`. */
+  readonly language?: "typescript" | "python";
+  /** A Python skill's module under `skills.` (its name with `-` as `_`). */
+  readonly module?: string;
 }
 
 /** A result together with the catalog tool (or saved skill) it names, for the longer answer formats. */

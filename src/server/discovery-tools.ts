@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { renderPythonStub } from "../catalog/declaration/python/tool-stub.ts";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { Gateway } from "../gateway/gateway.ts";
@@ -10,7 +11,7 @@ import {
   formatSearchResults,
   MAX_QUERY_CHARS,
 } from "../search/index.ts";
-import { renderSkillDeclaration, SKILLS_FOLDER } from "../skills/skill-documents.ts";
+import { renderSkillDeclaration, SKILLS_FOLDER, skillLabel } from "../skills/skill-documents.ts";
 
 const MAX_DESCRIBE = 50;
 
@@ -59,9 +60,7 @@ export function registerDiscoveryTools(
       const { catalog } = gateway;
       const skills = gateway.skills.list({ session: extra.sessionId ?? DEFAULT_SESSION });
       if (name === SKILLS_FOLDER && !catalog.server(name)) {
-        const lines = skills.map(
-          (skill) => `${SKILLS_FOLDER}/${skill.name}: ${firstSentence(skill.description)}`,
-        );
+        const lines = skills.map((skill) => `${skillLabel(skill)}: ${firstSentence(skill.description)}`);
         return {
           content: [{ type: "text", text: lines.join("\n") || "No skills are saved yet (save_skill)." }],
         };
@@ -95,12 +94,19 @@ export function registerDiscoveryTools(
     "describe_tools",
     {
       description: "TypeScript declarations of tools (`server/tool`) or skills (`skills/<name>`).",
-      inputSchema: { names: z.array(z.string()).min(1).max(MAX_DESCRIBE) },
+      // The count is checked below rather than in the schema: every schema token is in the starting context.
+      inputSchema: { names: z.array(z.string()), language: z.enum(["typescript", "python"]).optional() },
       annotations: { readOnlyHint: true },
     },
-    async ({ names }, extra) => {
+    async ({ names, language }, extra) => {
       const { catalog } = gateway;
       const session = extra.sessionId ?? DEFAULT_SESSION;
+      if (names.length === 0 || names.length > MAX_DESCRIBE) {
+        const text = `names: give 1 to ${MAX_DESCRIBE} names (got ${names.length})`;
+        return { content: [{ type: "text", text }], isError: true };
+      }
+      const python = language === "python";
+      const comment = python ? "#" : "//";
       const parts: string[] = [];
       let missing = 0;
       for (const name of names) {
@@ -109,17 +115,22 @@ export function registerDiscoveryTools(
           : undefined;
         const skill = gateway.skills.get(skillName ?? name, session);
         if (skill && (skillName !== undefined || !catalog.find(name))) {
-          parts.push(renderSkillDeclaration(skill).trimEnd());
+          parts.push(renderSkillDeclaration(skill, { language: language ?? "typescript" }).trimEnd());
           continue;
         }
         const tool = catalog.find(name);
         if (tool) {
-          parts.push(renderToolDeclaration(tool).trimEnd());
+          const text = python
+            ? renderPythonStub(tool, { serverTools: catalog.server(tool.serverId)?.tools ?? [tool] })
+            : renderToolDeclaration(tool);
+          parts.push(text.trimEnd());
           continue;
         }
         missing++;
         const close = catalog.suggest(name).map((candidate) => `${candidate.server}/${candidate.tool}`);
-        parts.push(`// ${name}: no such tool${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}`);
+        parts.push(
+          `${comment} ${name}: no such tool${close.length ? ` (did you mean ${close.join(", ")}?)` : ""}`,
+        );
       }
       return {
         content: [{ type: "text", text: parts.join("\n\n") }],

@@ -8,7 +8,7 @@ export const EXECUTE_CODE = "execute_code";
 
 // Short descriptions and no integer bounds: these schemas are in every agent's starting context.
 export const executeCodeInput = {
-  code: z.string().min(1).describe("TypeScript (or JavaScript) program; top-level await and return work."),
+  code: z.string().min(1).describe("The program; top-level await works."),
   language: z.enum(["typescript", "javascript", "python"]).optional(),
   timeoutMs: z.number().positive().optional(),
   session: z.string().min(1).max(200).optional().describe("Keeps workspace files across calls."),
@@ -24,16 +24,20 @@ function globalsLine(): string {
     SANDBOX_GLOBALS.filter((global) => global.group === group && global.name !== "tools")
       .map((global) => global.name)
       .join(", ");
+  // The web standards by two examples: agents know them, and every token here is read on every turn.
+  const web = SANDBOX_GLOBALS.filter((global) => global.group === "web").map((global) => global.name);
+  const examples = ["URL", "crypto"].filter((name) => web.includes(name));
   // Plain names grouped, no backticks: the whole description is read by every agent on every turn.
-  return `${names("gateway")}, ${names("web")}, error classes ${names("errors")}`;
+  return `${names("gateway")}, web APIs (${examples.join(", ")}…), error classes ${names("errors")}`;
 }
 
 /** The tool description: how to write code for it, and the servers in one line each. */
 export function executeCodeDescription(catalog: Catalog, statuses: readonly UpstreamStatus[]): string {
   return [
     "Run a TypeScript program that calls the tools of the servers below in a sandbox; only its logs and return value come back.",
-    "Call tools as `await tools.<server>.<tool>({...})` (search_tools finds them, describe_tools shows their types). A tool returns its structured output, else its JSON or text; a failure throws (ToolError, ValidationError, …).",
+    "Call tools as `await tools.<server>.<tool>({...})` (search_tools finds them, describe_tools shows their types). A tool returns its structured output, else its JSON or text; a failure throws.",
     `Filter, join and aggregate in code (Promise.all for parallel calls) and return only what is needed. Also there: ${globalsLine()}; \`import { f } from "skills/<name>"\`. No network or timers.`,
+    'Python (language "python"): `await tools.<server>.<tool>(a=1)`, `from skills.<name> import f`.',
     "Servers, as tools.<server> (tool count):",
     ...summarizeServers(catalog, statuses),
   ].join("\n");

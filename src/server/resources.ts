@@ -1,5 +1,6 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { renderPythonStub } from "../catalog/declaration/python/tool-stub.ts";
 import { renderServerIndex } from "../catalog/declaration/server-index.ts";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
@@ -9,10 +10,11 @@ import { renderSkillDeclaration } from "../skills/skill-documents.ts";
 
 export const RESOURCE_SCHEME = "toolscript://";
 const MIME = "application/typescript";
+const PYTHON_MIME = "text/x-python";
 
 /**
  * The virtual tree as MCP resources: `toolscript://servers/<server>/<tool>.d.ts`
- * for every tool, `toolscript://servers/<server>/index.d.ts` per server, and
+ * and its Python stub `<tool>.pyi` for every tool, `toolscript://servers/<server>/index.d.ts` per server, and
  * `toolscript://skills/<name>.ts` per saved skill (its code, after its declaration).
  */
 export function registerCatalogResources(server: McpServer, gateway: Gateway): void {
@@ -28,16 +30,32 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
             description: `${entry.tools.length} tools of ${entry.server}`,
             mimeType: MIME,
           },
-          ...entry.tools.map((tool) => ({
-            uri: `${RESOURCE_SCHEME}servers/${tool.serverId}/${tool.toolId}.d.ts`,
-            name: `servers/${tool.serverId}/${tool.toolId}.d.ts`,
-            description: firstSentence(tool.definition.description ?? tool.definition.title ?? "", 100),
-            mimeType: MIME,
-          })),
+          ...entry.tools.flatMap((tool) => {
+            const description = firstSentence(
+              tool.definition.description ?? tool.definition.title ?? "",
+              100,
+            );
+            return [
+              {
+                uri: `${RESOURCE_SCHEME}servers/${tool.serverId}/${tool.toolId}.d.ts`,
+                name: `servers/${tool.serverId}/${tool.toolId}.d.ts`,
+                description,
+                mimeType: MIME,
+              },
+              {
+                uri: `${RESOURCE_SCHEME}servers/${tool.serverId}/${tool.toolId}.pyi`,
+                name: `servers/${tool.serverId}/${tool.toolId}.pyi`,
+                description,
+                mimeType: PYTHON_MIME,
+              },
+            ];
+          }),
         ]),
       }),
     }),
-    { description: "TypeScript declarations of the connected servers' tools", mimeType: MIME },
+    {
+      description: "TypeScript declarations (.d.ts) and Python stubs (.pyi) of the connected servers' tools",
+    },
     async (uri, variables) => {
       const serverName = String(variables.server);
       const file = String(variables.file);
@@ -57,7 +75,8 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
           contents: [{ uri: uri.href, mimeType: MIME, text: renderServerIndex(entry.serverId, entry.tools) }],
         };
       }
-      const toolName = file.replace(/\.d\.ts$/, "");
+      const python = file.endsWith(".pyi");
+      const toolName = file.replace(/\.(d\.ts|pyi)$/, "");
       const tool = entry.tools.find(
         (candidate) => candidate.toolId === toolName || candidate.tool === toolName,
       );
@@ -66,6 +85,10 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
           uri: uri.href,
           tool: toolName,
         });
+      if (python) {
+        const text = renderPythonStub(tool, { serverTools: entry.tools });
+        return { contents: [{ uri: uri.href, mimeType: PYTHON_MIME, text }] };
+      }
       return { contents: [{ uri: uri.href, mimeType: MIME, text: renderToolDeclaration(tool) }] };
     },
   );
@@ -74,21 +97,26 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
     "skills",
     new ResourceTemplate(`${RESOURCE_SCHEME}skills/{file}`, {
       list: async (extra) => ({
-        resources: gateway.skills.list({ session: extra.sessionId ?? DEFAULT_SESSION }).map((skill) => ({
-          uri: `${RESOURCE_SCHEME}skills/${skill.name}.ts`,
-          name: `skills/${skill.name}.ts`,
-          description: firstSentence(skill.description, 100),
-          mimeType: MIME,
-        })),
+        resources: gateway.skills.list({ session: extra.sessionId ?? DEFAULT_SESSION }).map((skill) => {
+          const file = `skills/${skill.name}.${skill.language === "python" ? "py" : "ts"}`;
+          return {
+            uri: `${RESOURCE_SCHEME}${file}`,
+            name: file,
+            description: firstSentence(skill.description, 100),
+            mimeType: skill.language === "python" ? PYTHON_MIME : MIME,
+          };
+        }),
       }),
     }),
-    { description: "Saved skills: declaration, description and code", mimeType: MIME },
+    { description: "Saved skills (.ts, or .py for Python ones): declaration, description and code" },
     async (uri, variables, extra) => {
-      const name = String(variables.file).replace(/\.(d\.)?ts$/, "");
+      const name = String(variables.file).replace(/\.((d\.)?ts|pyi?)$/, "");
       const skill = gateway.skills.get(name, extra.sessionId ?? DEFAULT_SESSION);
       if (!skill) throw invalidParams(`no skill "${name}"`, { uri: uri.href, skill: name });
-      const text = `${renderSkillDeclaration(skill)}\n// ---- code ----\n${skill.code.trimEnd()}\n`;
-      return { contents: [{ uri: uri.href, mimeType: MIME, text }] };
+      const python = skill.language === "python";
+      const rule = python ? "# ---- code ----" : "// ---- code ----";
+      const text = `${renderSkillDeclaration(skill)}\n${rule}\n${skill.code.trimEnd()}\n`;
+      return { contents: [{ uri: uri.href, mimeType: python ? PYTHON_MIME : MIME, text }] };
     },
   );
 }

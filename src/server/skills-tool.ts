@@ -5,6 +5,8 @@ import { DEFAULT_SESSION } from "../gateway/types.ts";
 import { renderSkillDeclaration } from "../skills/skill-documents.ts";
 
 export const SAVE_SKILL = "save_skill";
+/** Longest skill description; checked in the handler, not the schema (schema text is in every starting context). */
+export const MAX_SKILL_DESCRIPTION_CHARS = 10_000;
 
 /** `save_skill`: code that solved a task once becomes a module later programs import. */
 export function registerSkillTools(server: McpServer, gateway: Gateway, client: string | null = null): void {
@@ -13,13 +15,15 @@ export function registerSkillTools(server: McpServer, gateway: Gateway, client: 
     {
       // Kept short: every meta-tool definition sits in the agent's starting context.
       description:
-        'Save a TypeScript module as a skill: later programs `import { f } from "skills/<name>"`. Exported functions need typed parameters; it may call tools and import skills; no top-level await. Type-checked on save.',
+        'Save a module as a skill: later programs `import { f } from "skills/<name>"`. Exported functions need typed parameters; it may call tools and import skills; no top-level await. Type-checked on save.',
+      // Name and description bounds are checked when saving (assertSkillName, below).
       inputSchema: {
-        name: z.string().min(1).max(64),
+        name: z.string(),
         code: z.string().min(1),
-        description: z.string().min(1).max(10_000),
+        description: z.string().min(1),
         session: z.string().min(1).max(200).optional(),
         visibility: z.enum(["shared", "private"]).optional(),
+        language: z.enum(["typescript", "python"]).optional(),
       },
       annotations: { destructiveHint: false },
     },
@@ -29,12 +33,17 @@ export function registerSkillTools(server: McpServer, gateway: Gateway, client: 
       const refused = gateway.sessionRefusal(session, client, { claim: true });
       if (refused) return { content: [{ type: "text", text: refused }], isError: true };
       try {
+        if (args.description.length > MAX_SKILL_DESCRIPTION_CHARS) {
+          const text = `description: ${args.description.length} characters; at most ${MAX_SKILL_DESCRIPTION_CHARS}`;
+          return { content: [{ type: "text", text }], isError: true };
+        }
         const saved = await gateway.skills.save({
           name: args.name,
           code: args.code,
           description: args.description,
           session,
           visibility: args.visibility,
+          language: args.language,
         });
         return {
           content: [{ type: "text", text: renderSkillDeclaration(saved) }],
@@ -42,6 +51,7 @@ export function registerSkillTools(server: McpServer, gateway: Gateway, client: 
             name: saved.name,
             version: saved.version,
             visibility: saved.visibility,
+            language: saved.language,
             declaration: saved.declaration,
             exports: saved.exports,
             imports: saved.imports,

@@ -1,7 +1,9 @@
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import type { SearchDocument, SearchHit } from "../search/index.ts";
 import type { ToolMatch } from "../search/tool-results.ts";
-import type { SkillVersion } from "../store/types.ts";
+import type { SkillLanguage, SkillVersion } from "../store/types.ts";
+import { pythonDeclaredExports } from "./python-skill.ts";
+import { pythonModuleName } from "./python-skill-modules.ts";
 import { declaredExports } from "./skill-exports.ts";
 
 /** Where skills live in the virtual tree and in search answers: `skills/<name>`. */
@@ -11,9 +13,23 @@ export function skillPath(name: string): string {
   return `${SKILLS_FOLDER}/${name}`;
 }
 
+/** What a program can import from a skill: its value exports (TypeScript), or its functions (Python). */
+export function skillExports(skill: Pick<SkillVersion, "declaration" | "language">): {
+  names: string[];
+  types: string[];
+} {
+  if (skill.language === "python") return { names: pythonDeclaredExports(skill.declaration), types: [] };
+  return declaredExports(skill.declaration);
+}
+
+/** How a skill is listed: `skills/<name> (python)`; TypeScript, the default, unmarked. */
+export function skillLabel(skill: Pick<SkillVersion, "name" | "language">): string {
+  return skill.language === "python" ? `${skillPath(skill.name)} (python)` : skillPath(skill.name);
+}
+
 /** A skill as a search document, ranked with the tools: its name, description and exported names. */
 export function skillDocument(skill: SkillVersion): SearchDocument {
-  const { names, types } = declaredExports(skill.declaration);
+  const { names, types } = skillExports(skill);
   return {
     id: skillPath(skill.name),
     kind: "skill",
@@ -25,7 +41,7 @@ export function skillDocument(skill: SkillVersion): SearchDocument {
 
 /** A search hit on a skill as a result: `server` is "skills", `path` the import path. */
 export function skillMatch(skill: SkillVersion, hit: SearchHit, score: number): ToolMatch {
-  const { names, types } = declaredExports(skill.declaration);
+  const { names, types } = skillExports(skill);
   return {
     result: {
       server: SKILLS_FOLDER,
@@ -38,25 +54,52 @@ export function skillMatch(skill: SkillVersion, hit: SearchHit, score: number): 
       name: hit.name,
       declaration: skill.declaration,
       exports: names.filter((name) => !types.includes(name)),
+      language: skill.language,
+      ...(skill.language === "python" && { module: pythonModuleName(skill.name) }),
     },
   };
 }
 
-/** What describe_tools and `toolscript://skills/<name>.ts` show: how to import it, the description, the declaration. */
-export function renderSkillDeclaration(skill: SkillVersion): string {
-  const { names, types } = declaredExports(skill.declaration);
+/** The import line for a skill in its own language, or "" when it exports nothing to import. */
+function importLine(skill: SkillVersion, values: readonly string[]): string {
+  if (values.length === 0) return "";
+  if (skill.language === "python")
+    return `from skills.${pythonModuleName(skill.name)} import ${values.join(", ")}`;
+  return `import { ${values.join(", ")} } from "${skillPath(skill.name)}";`;
+}
+
+/**
+ * What describe_tools and `toolscript://skills/<name>.ts|.py` show: how to import it, the
+ * description, the declaration — in the skill's own language (a program imports only skills
+ * of its language: asked for the other one, a line says so).
+ */
+export function renderSkillDeclaration(
+  skill: SkillVersion,
+  options: { language?: SkillLanguage | undefined } = {},
+): string {
+  const python = skill.language === "python";
+  const comment = python ? "#" : "//";
+  const { names, types } = skillExports(skill);
   const values = names.filter((name) => name !== "default" && !types.includes(name));
-  const importLine =
-    values.length > 0 ? `import { ${values.join(", ")} } from "${skillPath(skill.name)}";` : "";
-  const description = skill.description
-    .trim()
-    .split("\n")
-    .map((line) => ` * ${line}`.trimEnd())
-    .join("\n");
+  const line = importLine(skill, values);
+  const header = `${comment} ${skillPath(skill.name)} (version ${skill.version}, ${skill.visibility}${skill.authorSession ? `, by session ${skill.authorSession}` : ""}${python ? ", Python" : ""})`;
+  const mismatch =
+    options.language !== undefined && options.language !== skill.language
+      ? [
+          python
+            ? "# A Python skill: TypeScript programs cannot import it."
+            : "// A TypeScript skill: Python programs cannot import it.",
+        ]
+      : [];
+  const description = skill.description.trim().split("\n");
+  const doc = python
+    ? description.map((text) => `# ${text}`.trimEnd())
+    : [`/**\n${description.map((text) => ` * ${text}`.trimEnd()).join("\n")}\n */`];
   return [
-    `// ${skillPath(skill.name)} (version ${skill.version}, ${skill.visibility}${skill.authorSession ? `, by session ${skill.authorSession}` : ""})`,
-    ...(importLine ? [`// ${importLine}`] : []),
-    `/**\n${description}\n */`,
+    header,
+    ...mismatch,
+    ...(line ? [`${comment} ${line}`] : []),
+    ...doc,
     skill.declaration.trimEnd(),
     "",
   ].join("\n");

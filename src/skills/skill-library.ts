@@ -2,9 +2,12 @@ import type { Catalog } from "../catalog/catalog.ts";
 import { renderTree } from "../catalog/declaration/tree.ts";
 import type { SandboxSkillModule } from "../sandbox/types.ts";
 import { DEFAULT_SEARCH_LIMIT, type SearchIndex, searchTools, type ToolMatch } from "../search/index.ts";
+import { SkillError } from "../store/skill-error.ts";
 import { assertSkillName } from "../store/skill-name.ts";
-import type { SkillVersion, SkillViewer, SkillVisibility, Store } from "../store/types.ts";
+import type { SkillLanguage, SkillVersion, SkillViewer, SkillVisibility, Store } from "../store/types.ts";
 import { SkillCheckError } from "./errors.ts";
+import { declarePythonSkill, type PythonSkillValidator } from "./python-skill.ts";
+import { pythonModuleName, pythonModuleNames, pythonSkillSources } from "./python-skill-modules.ts";
 import { declareSkill } from "./skill-declaration.ts";
 import { skillDocument, skillMatch, skillPath } from "./skill-documents.ts";
 import { declaredExports } from "./skill-exports.ts";
@@ -21,6 +24,12 @@ export interface SkillLibraryOptions {
   catalog: Catalog;
   /** The gateway's search index: skills are ranked with the tools. */
   index: SearchIndex;
+  /**
+   * The full syntax check of Python skills, from the Python runtime (never run in the
+   * gateway's process). Without it a Python skill is checked only as far as
+   * `declarePythonSkill` reads it, and a syntax error shows when it is imported.
+   */
+  validatePythonSkill?: PythonSkillValidator | undefined;
 }
 
 export interface SaveSkillRequest {
@@ -31,6 +40,8 @@ export interface SaveSkillRequest {
   session?: string | null | undefined;
   /** Default `shared`: every session sees it. */
   visibility?: SkillVisibility | undefined;
+  /** Default `typescript`. */
+  language?: SkillLanguage | undefined;
 }
 
 export interface SavedSkill extends SkillVersion {
@@ -47,6 +58,7 @@ export class SkillLibrary {
   readonly #store: () => Store | undefined;
   readonly #catalog: Catalog;
   readonly #index: SearchIndex;
+  readonly #validatePython: PythonSkillValidator | undefined;
   readonly #modules = new Map<string, Promise<CompiledSkill>>();
   #indexed: Store | undefined;
 
@@ -54,6 +66,7 @@ export class SkillLibrary {
     this.#store = options.store;
     this.#catalog = options.catalog;
     this.#index = options.index;
+    this.#validatePython = options.validatePythonSkill;
   }
 
   /**
@@ -67,11 +80,22 @@ export class SkillLibrary {
     const visibility = request.visibility ?? "shared";
     // A shared skill may only import shared skills: every session must be able to load it.
     const viewer: SkillViewer = visibility === "private" ? { session: request.session ?? null } : {};
+    if (request.language === "python") return this.#savePython(request, store, visibility, viewer);
     const checked = await declareSkill({
       name: request.name,
       code: request.code,
       toolsTree: renderTree(this.#catalog.tools()),
-      skillDeclaration: (name) => store.getSkill(name, viewer)?.declaration,
+      skillDeclaration: (name) => {
+        const imported = store.getSkill(name, viewer);
+        if (imported?.language === "python") {
+          throw new SkillCheckError(
+            "skill.import",
+            `skill "${request.name}" imports "skills/${name}", a Python skill: TypeScript can import only TypeScript skills`,
+            { name: request.name, specifier: `skills/${name}` },
+          );
+        }
+        return imported?.declaration;
+      },
     });
     // Catches what the type checker accepts but a module body cannot run (top-level await).
     await this.#compile(request.name, 0, request.code);
@@ -86,6 +110,86 @@ export class SkillLibrary {
     this.#syncIndex(store);
     this.#index.add([skillDocument(saved)]);
     return { ...saved, exports: checked.exports, imports: checked.imports };
+  }
+
+  /**
+   * A Python skill: read (not run) for its declaration, its `skills.<module>` imports checked
+   * against the Python skills the saver sees, then the runtime's syntax check when there is one.
+   */
+  async #savePython(
+    request: SaveSkillRequest,
+    store: Store,
+    visibility: SkillVisibility,
+    viewer: SkillViewer,
+  ): Promise<SavedSkill> {
+    const { name, code } = request;
+    const checked = declarePythonSkill(name, code);
+    const module = pythonModuleName(name);
+    const clash = store
+      .listSkills({ includePrivate: true })
+      .find(
+        (skill) =>
+          skill.language === "python" && skill.name !== name && pythonModuleName(skill.name) === module,
+      );
+    if (clash) {
+      throw new SkillError(
+        "skill.name_taken",
+        `Python skill "${name}" would be imported as skills.${module}, which is already the Python skill "${clash.name}"; choose another name`,
+        { name, module },
+      );
+    }
+    const visible = store.listSkills(viewer);
+    const modules = pythonModuleNames(visible);
+    for (const { module: imported, line } of checked.imports) {
+      if (imported === module) continue;
+      const target = visible.find((skill) => modules.get(skill.name) === imported);
+      if (target?.language === "python") continue;
+      const why = target
+        ? `skills.${imported} is the TypeScript skill "${target.name}": Python can import only Python skills`
+        : `no Python skill is imported as skills.${imported} (${pythonNamesOf(visible, modules) || "no Python skill is saved yet"})`;
+      throw new SkillCheckError("skill.import", `Python skill "${name}" (line ${line}): ${why}`, {
+        name,
+        line,
+        specifier: `skills.${imported}`,
+      });
+    }
+    const problem = await this.#validatePython?.({ name, code });
+    if (problem) {
+      throw new SkillCheckError(
+        "skill.syntax",
+        `Python skill "${name}"${problem.line !== undefined ? ` (line ${problem.line})` : ""}: ${problem.message}`,
+        { name, ...(problem.line !== undefined && { line: problem.line }) },
+      );
+    }
+    const saved = store.saveSkill({
+      name,
+      code,
+      description: request.description,
+      declaration: checked.declaration,
+      language: "python",
+      session: request.session ?? null,
+      visibility,
+    });
+    this.#syncIndex(store);
+    this.#index.add([skillDocument(saved)]);
+    return { ...saved, exports: checked.exports, imports: checked.imports.map((entry) => entry.module) };
+  }
+
+  /**
+   * The `.d.ts` of a skill for type-checking a TypeScript program's import; undefined for a
+   * Python skill (and a missing one), so the import fails at run time with `load`'s reason.
+   */
+  typeScriptDeclaration(name: string, session?: string | null): string | undefined {
+    const skill = this.get(name, session);
+    return skill?.language === "python" ? undefined : skill?.declaration;
+  }
+
+  /**
+   * The modules the Python runtime mounts for an execution in `session`, by dotted name
+   * (`skills.<module>` → source): see `pythonSkillSources`.
+   */
+  pythonSources(session?: string | null): Record<string, string> {
+    return pythonSkillSources(this, session);
   }
 
   /** The latest version visible to `session` (shared, or its own private ones). */
@@ -117,6 +221,13 @@ export class SkillLibrary {
       throw new SkillCheckError(
         "skill.not_found",
         `No skill "${name}"${known.length > 0 ? `; saved skills: ${known.join(", ")}` : "; none is saved yet (save_skill)"}`,
+        { name },
+      );
+    }
+    if (skill.language === "python") {
+      throw new SkillCheckError(
+        "skill.import",
+        `skills/${name} is a Python skill: TypeScript programs cannot import it (from Python, language "python": from skills.${pythonModuleNames(store.listSkills({ session })).get(name) ?? pythonModuleName(name)} import ...)`,
         { name },
       );
     }
@@ -185,4 +296,12 @@ export class SkillLibrary {
     }
     return compiled;
   }
+}
+
+function pythonNamesOf(skills: readonly SkillVersion[], modules: ReadonlyMap<string, string>): string {
+  return skills
+    .filter((skill) => skill.language === "python")
+    .map((skill) => `skills.${modules.get(skill.name) ?? pythonModuleName(skill.name)}`)
+    .slice(0, 20)
+    .join(", ");
 }

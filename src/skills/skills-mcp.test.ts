@@ -268,4 +268,47 @@ describe("skills over MCP", () => {
     assert.match(text, /export declare function total/);
     assert.match(text, /import \{ add \} from "skills\/adder";/);
   });
+
+  test("a Python skill: saved with language python, listed, described and read as Python; TypeScript cannot import it", async () => {
+    const saved = await saveSkill(connected.client, {
+      name: "py-stats",
+      language: "python",
+      code: 'def median(values: list[float]) -> float:\n    """Middle value."""\n    s = sorted(values)\n    return s[len(s) // 2]\n',
+      description: "Median of a list, in Python.",
+    });
+    assert.equal(saved.isError, false, saved.text);
+    assert.deepEqual(saved.structured?.exports, ["median"]);
+    assert.equal((saved.structured as { language?: string } | undefined)?.language, "python");
+    assert.match(saved.text, /^# from skills\.py_stats import median$/m);
+    const described = textOf(
+      await connected.client.callTool({
+        name: "describe_tools",
+        arguments: { names: ["skills/py-stats"], language: "python" },
+      }),
+    );
+    assert.match(described, /^def median\(values: list\[float\]\) -> float:$/m);
+    const skills = textOf(
+      await connected.client.callTool({ name: "list_tools", arguments: { server: "skills" } }),
+    );
+    assert.match(skills, /^skills\/py-stats \(python\): Median of a list, in Python\.$/m);
+    const resources = await connected.client.listResources();
+    assert.ok(resources.resources.some((resource) => resource.uri === "toolscript://skills/py-stats.py"));
+    const read = await connected.client.readResource({ uri: "toolscript://skills/py-stats.py" });
+    assert.equal(read.contents[0]?.mimeType, "text/x-python");
+    assert.match((read.contents[0] as { text: string }).text, /# ---- code ----\ndef median/);
+    const program = await execute(
+      connected.client,
+      'import { median } from "skills/py-stats";\nreturn median([1, 2, 3]);',
+    );
+    assert.equal(program.isError, true);
+    assert.match(program.text, /skills\/py-stats is a Python skill: TypeScript programs cannot import it/);
+    const notPython = await saveSkill(connected.client, {
+      name: "not-python",
+      language: "python",
+      code: "export const x = 1;",
+      description: "Wrong language.",
+    });
+    assert.equal(notPython.isError, true);
+    assert.match(notPython.text, /looks like TypeScript/);
+  });
 });

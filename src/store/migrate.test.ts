@@ -83,6 +83,17 @@ describe("migrate", () => {
         assert.equal(a?.totalBytes, 5);
         assert.equal(store.getSession("b")?.fileCount, 0);
         assert.equal(store.getSkill("old")?.description, "old skill");
+        // Migration 5: skills saved before languages existed are TypeScript.
+        assert.equal(store.getSkill("old")?.language, "typescript");
+        const python = store.saveSkill({
+          name: "py",
+          code: "def f():\n    return 1\n",
+          description: "a Python skill",
+          declaration: "def f(): ...",
+          language: "python",
+        });
+        assert.equal(python.language, "python");
+        assert.equal(store.getSkill("old")?.language, "typescript");
         // New tables work.
         store.putVault("a", new Uint8Array([1, 2]));
         assert.deepEqual(store.getVault("a"), new Uint8Array([1, 2]));
@@ -95,6 +106,22 @@ describe("migrate", () => {
     } finally {
       dir.remove();
     }
+  });
+
+  it("migration 5: a skill version's language defaults to typescript and is typescript or python", () => {
+    const db = new Database(":memory:");
+    migrate(
+      db,
+      MIGRATIONS.filter((m) => m.version < 5),
+    );
+    db.exec(`INSERT INTO skills VALUES ('s', 'shared', NULL, 1, 1);
+      INSERT INTO skill_versions VALUES ('s', 1, 'export const a = 1;', 'd', '', NULL, 1);`);
+    assert.equal(migrate(db), SCHEMA_VERSION);
+    assert.deepEqual(db.prepare("SELECT language FROM skill_versions").all(), [{ language: "typescript" }]);
+    assert.throws(
+      () => db.prepare("UPDATE skill_versions SET language = 'ruby'").run(),
+      /CHECK constraint failed/,
+    );
   });
 
   it("refuses a database from a newer version", () => {

@@ -105,6 +105,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE audit_log ADD COLUMN client TEXT;
     `,
   },
+  {
+    version: 5,
+    name: "skill language (typescript or python) of each version",
+    sql: `
+      -- Every skill before this was TypeScript.
+      ALTER TABLE skill_versions ADD COLUMN language TEXT NOT NULL DEFAULT 'typescript'
+        CHECK (language IN ('typescript', 'python'));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

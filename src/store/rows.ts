@@ -1,4 +1,4 @@
-import type { AuditRecord, SessionRecord, SkillVersion, SkillVisibility } from "./types.ts";
+import type { AuditRecord, SessionRecord, SkillLanguage, SkillVersion, SkillVisibility } from "./types.ts";
 
 // Row shapes as SQLite returns them, and their mapping to records. Shared by the reader and the writer.
 
@@ -30,13 +30,14 @@ export interface SkillRow {
   code: string;
   description: string;
   declaration: string;
+  language: SkillLanguage;
   author_session: string | null;
   visibility: SkillVisibility;
   owner_session: string | null;
   created_at: number;
 }
 
-export const SKILL_COLUMNS = `v.name, v.version, v.code, v.description, v.declaration, v.author_session,
+export const SKILL_COLUMNS = `v.name, v.version, v.code, v.description, v.declaration, v.language, v.author_session,
   s.visibility, s.owner_session, v.created_at`;
 
 /** A session sees shared skills and its own; `@all` (operator) sees every skill. */
@@ -49,6 +50,7 @@ export function toSkill(row: SkillRow): SkillVersion {
     code: row.code,
     description: row.description,
     declaration: row.declaration,
+    language: row.language === "python" ? "python" : "typescript",
     authorSession: row.author_session,
     visibility: row.visibility,
     ownerSession: row.owner_session,

@@ -69,6 +69,7 @@ describe("skill files", () => {
           code: "export const a = 2;\n",
           description: DESCRIPTION,
           declaration: "export declare const a: 2;",
+          language: "typescript",
           version: 2,
           visibility: "shared",
           dir: undefined,
@@ -90,6 +91,43 @@ describe("skill files", () => {
         "the local version stays readable",
       );
       target.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("a Python skill exports as index.py with index.pyi and imports back as Python", async () => {
+    const dir = tempDir("skills-python");
+    try {
+      const source = openMemoryStore();
+      source.saveSkill({
+        name: "py-stats",
+        code: "def mean(v):\n    return sum(v) / len(v)\n",
+        description: "Mean.",
+        declaration: "def mean(v): ...\n",
+        language: "python",
+      });
+      exportSkills(source, dir.path);
+      source.close();
+      assert.equal(
+        readFileSync(join(dir.path, "py-stats/index.py"), "utf8"),
+        "def mean(v):\n    return sum(v) / len(v)\n",
+      );
+      assert.equal(readFileSync(join(dir.path, "py-stats/index.pyi"), "utf8"), "def mean(v): ...\n");
+      assert.equal(
+        JSON.parse(readFileSync(join(dir.path, "py-stats/skill.json"), "utf8")).language,
+        "python",
+      );
+      const [read] = readSkillFolders(dir.path);
+      assert.equal(read?.language, "python");
+      assert.equal(read?.declaration, "def mean(v): ...\n");
+      const target = openMemoryStore();
+      const [imported] = await importSkills(target, dir.path, { declare: (s) => `declared ${s.language}` });
+      assert.equal(imported?.language, "python");
+      assert.equal(imported?.declaration, "declared python");
+      target.close();
+      writeFileSync(join(dir.path, "py-stats/index.ts"), "export const a = 1;");
+      assert.throws(() => readSkillFolders(dir.path), /holds both index\.ts and index\.py/);
     } finally {
       dir.remove();
     }

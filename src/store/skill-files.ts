@@ -3,13 +3,21 @@ import { join } from "node:path";
 import { SkillError } from "./skill-error.ts";
 import { parseSkillMarkdown, renderSkillMarkdown } from "./skill-markdown.ts";
 import { assertSkillName } from "./skill-name.ts";
-import type { SkillVersion, SkillViewer, SkillVisibility, Store } from "./types.ts";
+import type { SkillLanguage, SkillVersion, SkillViewer, SkillVisibility, Store } from "./types.ts";
 
-/** Files of one exported skill, in `<dir>/<name>/`. */
+/** Files of one exported skill, in `<dir>/<name>/` (a Python skill: `index.py` and `index.pyi`). */
 export const SKILL_CODE_FILE = "index.ts";
 export const SKILL_DESCRIPTION_FILE = "SKILL.md";
 export const SKILL_DECLARATION_FILE = "index.d.ts";
 export const SKILL_METADATA_FILE = "skill.json";
+export const PYTHON_SKILL_CODE_FILE = "index.py";
+export const PYTHON_SKILL_DECLARATION_FILE = "index.pyi";
+
+function filesOf(language: SkillLanguage): { code: string; declaration: string } {
+  return language === "python"
+    ? { code: PYTHON_SKILL_CODE_FILE, declaration: PYTHON_SKILL_DECLARATION_FILE }
+    : { code: SKILL_CODE_FILE, declaration: SKILL_DECLARATION_FILE };
+}
 
 /** A skill as read back from files: what `save_skill` needs, and the metadata it was exported with. */
 export interface ExportedSkill {
@@ -18,23 +26,27 @@ export interface ExportedSkill {
   description: string;
   /** The exported declaration, when the folder has one; a fresh one should be derived from `code` anyway. */
   declaration?: string | undefined;
+  /** `python` when the folder holds `index.py`. */
+  language: SkillLanguage;
   version?: number | undefined;
   visibility?: SkillVisibility | undefined;
   /** The folder it was read from. */
   dir: string;
 }
 
-/** Writes the latest version of each skill as `<dir>/<name>/{SKILL.md,index.ts,index.d.ts,skill.json}`. */
+/** Writes the latest version of each skill as `<dir>/<name>/{SKILL.md,index.ts,index.d.ts,skill.json}` (`index.py`, `index.pyi` for Python). */
 export function writeSkillFolders(dir: string, skills: readonly SkillVersion[]): string[] {
   const written: string[] = [];
   for (const skill of skills) {
     const folder = join(dir, skill.name);
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, SKILL_DESCRIPTION_FILE), renderSkillMarkdown(skill.name, skill.description));
-    writeFileSync(join(folder, SKILL_CODE_FILE), skill.code.endsWith("\n") ? skill.code : `${skill.code}\n`);
-    writeFileSync(join(folder, SKILL_DECLARATION_FILE), skill.declaration);
+    const files = filesOf(skill.language);
+    writeFileSync(join(folder, files.code), skill.code.endsWith("\n") ? skill.code : `${skill.code}\n`);
+    writeFileSync(join(folder, files.declaration), skill.declaration);
     const metadata = {
       name: skill.name,
+      language: skill.language,
       version: skill.version,
       visibility: skill.visibility,
       authorSession: skill.authorSession,
@@ -51,13 +63,18 @@ export function exportSkills(store: Store, dir: string, viewer: SkillViewer = {}
   return writeSkillFolders(dir, store.listSkills(viewer));
 }
 
-/** Reads every `<dir>/<name>/` that holds an `index.ts`, sorted by name. Throws `skill.bad_export`. */
+/** Reads every `<dir>/<name>/` that holds an `index.ts` or `index.py`, sorted by name. Throws `skill.bad_export`. */
 export function readSkillFolders(dir: string): ExportedSkill[] {
   if (!existsSync(dir)) {
     throw new SkillError("skill.bad_export", `no skills folder at ${dir}`, { path: dir });
   }
   return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, SKILL_CODE_FILE)))
+    .filter(
+      (entry) =>
+        entry.isDirectory() &&
+        (existsSync(join(dir, entry.name, SKILL_CODE_FILE)) ||
+          existsSync(join(dir, entry.name, PYTHON_SKILL_CODE_FILE))),
+    )
     .map((entry) => readSkillFolder(join(dir, entry.name), entry.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -70,7 +87,16 @@ function readSkillFolder(folder: string, name: string): ExportedSkill {
       path: folder,
     });
   }
-  const code = readFileSync(join(folder, SKILL_CODE_FILE), "utf8");
+  const language: SkillLanguage = existsSync(join(folder, PYTHON_SKILL_CODE_FILE)) ? "python" : "typescript";
+  if (language === "python" && existsSync(join(folder, SKILL_CODE_FILE))) {
+    throw new SkillError(
+      "skill.bad_export",
+      `skill folder "${name}" holds both ${SKILL_CODE_FILE} and ${PYTHON_SKILL_CODE_FILE}; a skill is one or the other`,
+      { path: folder },
+    );
+  }
+  const files = filesOf(language);
+  const code = readFileSync(join(folder, files.code), "utf8");
   const markdownPath = join(folder, SKILL_DESCRIPTION_FILE);
   if (!existsSync(markdownPath)) {
     throw new SkillError("skill.bad_export", `skill "${name}" has no ${SKILL_DESCRIPTION_FILE}`, {
@@ -95,13 +121,14 @@ function readSkillFolder(folder: string, name: string): ExportedSkill {
       { path: markdownPath },
     );
   }
-  const declarationPath = join(folder, SKILL_DECLARATION_FILE);
+  const declarationPath = join(folder, files.declaration);
   const declaration = existsSync(declarationPath) ? readFileSync(declarationPath, "utf8") : undefined;
   return {
     name,
     code,
     description,
     declaration,
+    language,
     ...readMetadata(join(folder, SKILL_METADATA_FILE)),
     dir: folder,
   };
@@ -148,6 +175,7 @@ export async function importSkills(
         code: skill.code,
         description: skill.description,
         declaration: declarations[index] ?? "",
+        language: skill.language,
         session: options.session ?? null,
         visibility: "shared",
       }),

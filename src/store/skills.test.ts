@@ -27,6 +27,7 @@ describe("skills in the store", () => {
       code: skill().code,
       description: "Summarizes text.",
       declaration: skill().declaration,
+      language: "typescript",
       authorSession: "a",
       visibility: "shared",
       ownerSession: null,
@@ -50,6 +51,13 @@ describe("skills in the store", () => {
       store.listSkills().map((s) => [s.name, s.version]),
       [["summarize", 2]],
     );
+    // A new version may change the language; each version keeps its own.
+    const python = store.saveSkill(
+      skill({ code: "def summarize(t):\n    return t[:10]\n", language: "python" }),
+    );
+    assert.equal(python.language, "python");
+    assert.equal(store.getSkill("summarize", { version: 2 })?.language, "typescript");
+    assert.equal(store.getSkill("summarize")?.language, "python");
     store.close();
   });
 

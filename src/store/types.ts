@@ -45,12 +45,17 @@ export type WriteFileOutcome = { ok: true; info: WorkspaceFileInfo } | ({ ok: fa
 
 export type SkillVisibility = "private" | "shared";
 
+/** What a skill is written in; a program imports only skills of its own language. */
+export type SkillLanguage = "typescript" | "python";
+
 export interface SaveSkillInput {
   name: string;
   code: string;
   description: string;
-  /** The TypeScript declaration derived from `code` by the caller. */
+  /** The declaration derived from `code` by the caller (`.d.ts` text, or Python signatures). */
   declaration: string;
+  /** Default `typescript`. */
+  language?: SkillLanguage | undefined;
   /** Author session; required for private skills. */
   session?: string | null | undefined;
   visibility?: SkillVisibility | undefined;
@@ -62,6 +67,7 @@ export interface SkillVersion {
   code: string;
   description: string;
   declaration: string;
+  language: SkillLanguage;
   authorSession: string | null;
   visibility: SkillVisibility;
   /** Session that owns a private skill; `null` for shared ones. */

@@ -97,8 +97,8 @@ export class StoreWriter {
       "UPDATE skills SET visibility = @visibility, owner_session = @owner, latest_version = @version WHERE name = @name",
     );
     this.#insertVersion = db.prepare(`
-      INSERT INTO skill_versions (name, version, code, description, declaration, author_session, created_at)
-      VALUES (@name, @version, @code, @description, @declaration, @author, @now)`);
+      INSERT INTO skill_versions (name, version, code, description, declaration, language, author_session, created_at)
+      VALUES (@name, @version, @code, @description, @declaration, @language, @author, @now)`);
     this.#readVersion = db.prepare(
       `SELECT ${SKILL_COLUMNS} FROM skill_versions v JOIN skills s USING (name) WHERE v.name = ? AND v.version = ?`,
     );
@@ -228,6 +228,7 @@ export class StoreWriter {
         code: input.code,
         description: input.description,
         declaration: input.declaration,
+        language: input.language ?? "typescript",
         author: session,
         now,
       });

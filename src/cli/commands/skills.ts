@@ -3,6 +3,7 @@ import { defineCommand } from "citty";
 import { firstSentence } from "../../catalog/declaration/summary.ts";
 import { renderTree } from "../../catalog/declaration/tree.ts";
 import { loadConfig } from "../../config/load.ts";
+import { declarePythonSkill } from "../../skills/python-skill.ts";
 import { declareSkill } from "../../skills/skill-declaration.ts";
 import { renderSkillDeclaration } from "../../skills/skill-documents.ts";
 import { exportSkills, importSkills, readSkillFolders } from "../../store/skill-files.ts";
@@ -126,6 +127,8 @@ const importCommand = defineCommand({
       const own = new Map(folders.map((skill) => [skill.name, skill.declaration]));
       const saved = await importSkills(store, dir, {
         declare: async (skill) => {
+          // Python skills are read, not run: the gateway process never runs Python.
+          if (skill.language === "python") return declarePythonSkill(skill.name, skill.code).declaration;
           const checked = await declareSkill({
             name: skill.name,
             code: skill.code,
