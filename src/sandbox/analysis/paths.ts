@@ -75,9 +75,14 @@ export function checkRows(rows: unknown): asserts rows is Record<string, unknown
 }
 
 /** Keys of an options object that are not among `known`: a misspelt key is an error, never ignored. */
-export function checkKeys(value: Record<string, unknown>, known: readonly string[], where: string): void {
+export function checkKeys(
+  value: Record<string, unknown>,
+  known: readonly string[],
+  where: string,
+  noun = "key",
+): void {
   for (const key of Object.keys(value)) {
     if (!known.includes(key))
-      throw new AnalysisError(at(where, key), `unknown key; expected ${known.join(", ")}`);
+      throw new AnalysisError(at(where, key), `unknown ${noun}; expected ${known.join(", ")}`);
   }
 }

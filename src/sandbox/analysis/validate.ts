@@ -88,7 +88,7 @@ function checkField(field: string, rules: unknown): CheckedField {
       where,
       `expected an object of rules like {"type": "number"}, got ${describe(rules)}`,
     );
-  checkKeys(rules, RULES, where);
+  checkKeys(rules, RULES, where, "rule");
   if (rules.required !== undefined && typeof rules.required !== "boolean")
     throw new AnalysisError(at(where, "required"), `expected true or false, got ${describe(rules.required)}`);
   if (rules.enum !== undefined && !Array.isArray(rules.enum))

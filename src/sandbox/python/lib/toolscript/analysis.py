@@ -232,10 +232,10 @@ def _check_rows(rows):
             raise AnalysisError(_at("rows", index), f"expected an object, got {_describe(row)}")
 
 
-def _check_keys(value, known, where):
+def _check_keys(value, known, where, noun="key"):
     for key in value:
         if key not in known:
-            raise AnalysisError(_at(where, str(key)), f"unknown key; expected {', '.join(known)}")
+            raise AnalysisError(_at(where, str(key)), f"unknown {noun}; expected {', '.join(known)}")
 
 
 def _check_unique(paths, where, what):
@@ -548,7 +548,7 @@ def _check_field(field, rules):
     path = _parse_path(field, where)
     if not _is_record(rules):
         raise AnalysisError(where, f'expected an object of rules like {{"type": "number"}}, got {_describe(rules)}')
-    _check_keys(rules, RULES, where)
+    _check_keys(rules, RULES, where, "rule")
     if "required" in rules and not isinstance(rules["required"], bool):
         raise AnalysisError(_at(where, "required"), f"expected true or false, got {_describe(rules['required'])}")
     if "enum" in rules and not _is_array(rules["enum"]):
