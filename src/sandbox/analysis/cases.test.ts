@@ -3,7 +3,21 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import * as analysis from "./index.ts";
+import {
+  AnalysisError,
+  aggregate,
+  filter,
+  METRIC_OPS,
+  OPERATORS,
+  RULES,
+  transform,
+  validate,
+} from "./index.ts";
+
+const FUNCTIONS = { filter, aggregate, transform, validate } as Record<
+  string,
+  (...args: unknown[]) => unknown
+>;
 
 /**
  * The one table both languages answer to (cases.json): every case runs here
@@ -45,13 +59,13 @@ function expand(arg: unknown): unknown {
 const CASES = TABLE.cases.map((entry) => ({ ...entry, args: entry.args.map(expand) }));
 
 function runTypeScript(entry: Case): Outcome {
-  const fn = analysis[entry.fn] as (...args: unknown[]) => unknown;
+  const fn = FUNCTIONS[entry.fn]!;
   try {
     // Through JSON, as the result leaves the sandbox: what Python prints is compared the same way.
     return { ok: JSON.parse(JSON.stringify(fn(...entry.args)) ?? "null") };
   } catch (error) {
     const err = error as Error;
-    return { error: err.message, name: err.name, valueError: error instanceof analysis.AnalysisError };
+    return { error: err.message, name: err.name, valueError: error instanceof AnalysisError };
   }
 }
 
@@ -79,7 +93,9 @@ function same(actual: unknown, expected: unknown, near: (a: number, b: number) =
   } else if (Array.isArray(expected)) {
     assert.ok(Array.isArray(actual), `${at}: expected an array, got ${JSON.stringify(actual)}`);
     assert.equal(actual.length, expected.length, `${at}: length`);
-    expected.forEach((item, index) => same(actual[index], item, near, `${at}[${index}]`));
+    expected.forEach((item, index) => {
+      same(actual[index], item, near, `${at}[${index}]`);
+    });
   } else if (expected !== null && typeof expected === "object") {
     assert.ok(
       actual !== null && typeof actual === "object" && !Array.isArray(actual),
@@ -134,8 +150,8 @@ describe("analysis helpers: the shared table (cases.json), TypeScript and Python
         TABLE.cases.some((entry) => entry.fn === fn && entry.error === undefined),
         fn,
       );
-    for (const op of analysis.OPERATORS) assert.ok(text.includes(`"op":"${op}"`), op);
-    for (const op of analysis.METRIC_OPS) assert.ok(text.includes(`"op":"${op}"`), op);
-    for (const rule of analysis.RULES) assert.ok(text.includes(`"rule":"${rule}"`), rule);
+    for (const op of OPERATORS) assert.ok(text.includes(`"op":"${op}"`), op);
+    for (const op of METRIC_OPS) assert.ok(text.includes(`"op":"${op}"`), op);
+    for (const rule of RULES) assert.ok(text.includes(`"rule":"${rule}"`), rule);
   });
 });
