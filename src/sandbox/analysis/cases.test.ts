@@ -75,7 +75,7 @@ function runPython(): Outcome[] {
     input,
     encoding: "utf8",
     maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, PYTHONPATH: PYTHON_LIB, PYTHONIOENCODING: "utf-8" },
+    env: { ...process.env, PYTHONPATH: PYTHON_LIB, PYTHONIOENCODING: "utf-8", PYTHONDONTWRITEBYTECODE: "1" },
   });
   if (child.error) throw child.error;
   assert.equal(child.status, 0, `python3 failed: ${child.stderr}`);
