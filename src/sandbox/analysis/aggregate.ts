@@ -2,7 +2,7 @@ import { AnalysisError } from "./errors.ts";
 import { at, checkKeys, checkRows, type FieldPath, fieldAt, MISSING, parsePath, read } from "./paths.ts";
 import { compare, describe, groupKey, isNumber, isRecord, kindOf, put, show } from "./values.ts";
 
-export const METRIC_OPS = ["count", "sum", "mean", "median", "min", "max", "stdev"] as const;
+export const METRIC_OPS = Object.freeze(["count", "sum", "mean", "median", "min", "max", "stdev"] as const);
 export type MetricOp = (typeof METRIC_OPS)[number];
 
 /** One column of the result: `{ op: "count" }` counts rows, the others read `field`. */
@@ -157,7 +157,7 @@ function compute(metric: CheckedMetric, group: Group, rows: readonly Record<stri
  * the others null; stdev needs two values.
  */
 export function aggregate(
-  rows: readonly Record<string, unknown>[],
+  rows: readonly object[],
   groupBy?: string | readonly string[] | null,
   metrics?: Readonly<Record<string, Metric>> | null,
 ): Record<string, unknown>[] {

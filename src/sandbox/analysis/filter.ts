@@ -2,7 +2,7 @@ import { AnalysisError } from "./errors.ts";
 import { at, checkKeys, checkRows, type FieldPath, MISSING, parsePath, read } from "./paths.ts";
 import { compare, describe, equal, isRecord, show } from "./values.ts";
 
-export const OPERATORS = ["==", "!=", ">", ">=", "<", "<=", "in", "contains"] as const;
+export const OPERATORS = Object.freeze(["==", "!=", ">", ">=", "<", "<=", "in", "contains"] as const);
 export type Operator = (typeof OPERATORS)[number];
 
 /** One test on one field of a row. */
@@ -75,7 +75,7 @@ function passes(op: Operator, actual: unknown, value: unknown): boolean {
  * `true != 1`, `"1" != 1`). `contains`: a substring of a string field, or an
  * element of an array field. No conditions: "and" keeps every row, "or" none.
  */
-export function filter<Row extends Record<string, unknown>>(
+export function filter<Row extends object>(
   rows: readonly Row[],
   conditions: readonly Condition[],
   logic: "and" | "or" = "and",

@@ -48,7 +48,7 @@ function renamed(keys: readonly string[], names: ReadonlyMap<string, string>, wh
  * old being a key of the output). Values are not copied.
  */
 export function transform(
-  rows: readonly Record<string, unknown>[],
+  rows: readonly object[],
   select?: readonly string[] | null,
   rename?: Readonly<Record<string, string>> | null,
 ): Record<string, unknown>[] {

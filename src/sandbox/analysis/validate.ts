@@ -2,8 +2,17 @@ import { AnalysisError } from "./errors.ts";
 import { at, checkKeys, type FieldPath, MISSING, parsePath, read } from "./paths.ts";
 import { describe, equal, isNumber, isRecord, show, textLength } from "./values.ts";
 
-export const RULES = ["type", "required", "enum", "min", "max", "minLength", "maxLength", "pattern"] as const;
-export const TYPES = ["string", "number", "integer", "boolean", "object", "array"] as const;
+export const RULES = Object.freeze([
+  "type",
+  "required",
+  "enum",
+  "min",
+  "max",
+  "minLength",
+  "maxLength",
+  "pattern",
+] as const);
+export const TYPES = Object.freeze(["string", "number", "integer", "boolean", "object", "array"] as const);
 export type FieldType = (typeof TYPES)[number];
 
 /** What one field must be. Every rule but `required` passes a null or missing value. */
