@@ -47,7 +47,7 @@ describe("the declaration of toolscript/analysis", () => {
           "const first: number = rows[0]?.sum;",
           'const slim = transform(orders, ["id"], { id: "orderId" });',
           'const report: ValidationReport = validate(slim, { orderId: { type: ["integer"], required: true, min: 1 } });',
-          "const failed = report.errors.map((issue) => `${issue.row} ${issue.field} ${issue.rule}`);",
+          "const failed = report.errors.map((issue) => issue.row.toFixed() + (issue.field ?? '') + issue.rule);",
           "try { filter(orders, []); } catch (error) { if (error instanceof AnalysisError) error.data.path.toUpperCase(); }",
           "export { first, failed };",
         ].join("\n"),
