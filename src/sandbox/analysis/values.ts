@@ -91,9 +91,25 @@ function canonical(value: unknown): unknown {
   return value === undefined ? null : value;
 }
 
-/** A string equal for two values exactly when `equal` holds: the identity of a group. */
+/** One value's identity: the kind's letter, then the value (JSON for strings and compound values). */
+function valueKey(value: unknown): string {
+  if (value === null || value === undefined) return "z";
+  switch (typeof value) {
+    case "number":
+      return `n${value === 0 ? 0 : value}`;
+    case "boolean":
+      return value ? "t" : "f";
+    case "string":
+      return `s${JSON.stringify(value)}`;
+    default:
+      return `j${JSON.stringify([kindOf(value), canonical(value)])}`;
+  }
+}
+
+/** A string equal for two lists of values exactly when `equal` holds for each: the identity of a group. */
 export function groupKey(values: readonly unknown[]): string {
-  return JSON.stringify(values.map((value) => [kindOf(value), canonical(value)]));
+  // A single value needs no separator; JSON quoting keeps a comma inside a string from posing as one.
+  return values.length === 1 ? valueKey(values[0]) : values.map(valueKey).join(",");
 }
 
 /** Length in code points, as Python's `len` counts a string. */
