@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { Gateway } from "../src/gateway/gateway.ts";
+import * as analysis from "../src/sandbox/analysis/index.ts";
 import { openMemoryStore } from "../src/store/sqlite-store.ts";
 
 // `import { aggregate } from "toolscript/analysis"` in real programs, type-checked, on both tiers.
@@ -11,6 +13,23 @@ const ROWS = [
   { region: "south", price: "n/a" },
   { region: "north", price: 30, customer: { tier: "gold" } },
 ];
+
+// The shared table's cases (those without generated rows), with what the module gives in Node.
+const TABLE = JSON.parse(
+  readFileSync(new URL("../src/sandbox/analysis/cases.json", import.meta.url), "utf8"),
+) as { cases: Array<{ name: string; fn: string; args: unknown[] }> };
+const CASES = TABLE.cases
+  .filter((entry) => !JSON.stringify(entry.args).includes('"$rows"'))
+  .map((entry) => {
+    const fn = (analysis as unknown as Record<string, (...args: unknown[]) => unknown>)[entry.fn]!;
+    let outcome: unknown;
+    try {
+      outcome = { ok: fn(...entry.args) };
+    } catch (error) {
+      outcome = { error: (error as Error).message, name: (error as Error).name };
+    }
+    return { name: entry.name, fn: entry.fn, args: entry.args, outcome: JSON.parse(JSON.stringify(outcome)) };
+  });
 
 for (const runtime of ["isolate", "process"] as const) {
   describe(`toolscript/analysis on the ${runtime} tier`, () => {
@@ -113,6 +132,24 @@ for (const runtime of ["isolate", "process"] as const) {
         unchecked.error?.message,
         'The module "toolscript/analysis" has no export named "summarise"',
       );
+    });
+
+    test("the bundled copy answers the shared table exactly as the module does in Node", async () => {
+      const code = [
+        'import * as analysis from "toolscript/analysis";',
+        "const differing = [];",
+        "for (const entry of context.cases) {",
+        "  let outcome;",
+        "  try { outcome = { ok: analysis[entry.fn](...entry.args) }; }",
+        "  catch (error) { outcome = { error: error.message, name: error.name }; }",
+        "  if (JSON.stringify(outcome) !== JSON.stringify(entry.outcome)) differing.push(entry.name);",
+        "}",
+        "return { ran: context.cases.length, differing };",
+      ].join("\n");
+      const response = await gateway.execute({ code, language: "javascript", context: { cases: CASES } });
+      assert.equal(response.error, undefined, JSON.stringify(response.error));
+      assert.deepEqual(response.result, { ran: CASES.length, differing: [] });
+      assert.ok(CASES.length > 80);
     });
 
     test("a skill imports it; a program imports the skill", async () => {
