@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
+import * as analysis from "../analysis/index.ts";
 import { pythonLibFiles } from "./lib-files.ts";
 import { readPythonLib } from "./lib-source.ts";
 
@@ -33,7 +34,9 @@ describe("the Python library shipped to the runtime (pythonLibFiles)", () => {
       const program = [
         "import sys",
         `sys.path.insert(0, ${JSON.stringify(dir)})`,
+        "import json, toolscript.analysis",
         "from toolscript.analysis import aggregate, AnalysisError",
+        "print(json.dumps(sorted(toolscript.analysis.__all__)))",
         'print(aggregate([{"g": "a", "v": 1}, {"g": "a", "v": 3}], "g", {"m": {"op": "mean", "field": "v"}}))',
         "try:",
         '    aggregate([], None, {"m": {"op": "avg"}})',
@@ -43,7 +46,13 @@ describe("the Python library shipped to the runtime (pythonLibFiles)", () => {
       // -I: isolated from the user's site-packages and environment, as in the sandbox.
       const child = spawnSync("python3", ["-I", "-B", "-c", program], { encoding: "utf8" });
       assert.equal(child.status, 0, child.stderr);
-      assert.equal(child.stdout, "[{'g': 'a', 'm': 2.0}]\nAnalysisError metrics.m.op\n");
+      const [names, ...rest] = child.stdout.split("\n");
+      assert.deepEqual(
+        JSON.parse(names ?? ""),
+        Object.keys(analysis).sort(),
+        "the same names as in TypeScript",
+      );
+      assert.equal(rest.join("\n"), "[{'g': 'a', 'm': 2.0}]\nAnalysisError metrics.m.op\n");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
