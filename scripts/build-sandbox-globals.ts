@@ -7,6 +7,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { pythonLibModule, readPythonLib } from "../src/sandbox/python/lib-source.ts";
 import {
   bundlePrelude,
   bundleRunner,
@@ -19,10 +20,14 @@ const root = new URL("..", import.meta.url);
 const generated = new URL("src/sandbox/isolate/prelude.generated.ts", root);
 const runner = new URL("src/sandbox/process/runner.generated.ts", root);
 const readme = new URL("README.md", root);
+const pythonLib = new URL("src/sandbox/python/lib-files.generated.ts", root);
 
 writeFileSync(generated, generatedModule(await bundlePrelude()));
 writeFileSync(runner, generatedRunnerModule(await bundleRunner()));
 writeFileSync(readme, withSandboxGlobalsTable(readFileSync(readme, "utf8")));
+writeFileSync(pythonLib, pythonLibModule(readPythonLib()));
 // Formatted as biome would, so `biome check .` stays clean (the test compares the string, not the layout).
-execFileSync("npx", ["biome", "format", "--write", generated.pathname, runner.pathname], { stdio: "ignore" });
+execFileSync("npx", ["biome", "format", "--write", generated.pathname, runner.pathname, pythonLib.pathname], {
+  stdio: "ignore",
+});
 process.stderr.write(`wrote ${generated.pathname}, ${runner.pathname} and the table in ${readme.pathname}\n`);

@@ -114,6 +114,25 @@ describe("compileProgram", () => {
     );
   });
 
+  it('turns imports of "toolscript/analysis" into loader calls by specifier, and refuses other "toolscript/..." modules', async () => {
+    const result = await compiled(
+      'import { aggregate, type Metric } from "toolscript/analysis";\nimport * as analysis from "toolscript/analysis";\naggregate',
+    );
+    assert.deepEqual(
+      result.js.split("\n").map((line) => line.trim()),
+      [
+        'const { aggregate } = await __toolscript_import("toolscript/analysis", ["aggregate"]);',
+        'const analysis = await __toolscript_import("toolscript/analysis");',
+        "return aggregate;",
+      ],
+    );
+    const error = await compileError('import { x } from "toolscript/other";');
+    assert.match(
+      error.message,
+      /Cannot import "toolscript\/other": .* and the built-in "toolscript\/analysis"/,
+    );
+  });
+
   it("refuses value imports of anything but skills, naming the line", async () => {
     const error = await compileError('// header\nimport { readFile } from "node:fs";\nreadFile("x")');
     assert.equal(error.kind, "syntax");

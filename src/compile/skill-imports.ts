@@ -1,5 +1,6 @@
 import { SKILL_IMPORT_FUNCTION } from "../sandbox/isolate/prelude.ts";
 import type { ExecutionError } from "../sandbox/types.ts";
+import { isBuiltinModule } from "./builtin-modules.ts";
 import type { StaticImport } from "./static-imports.ts";
 import { syntaxError } from "./syntax-error.ts";
 
@@ -88,8 +89,9 @@ export type ResolvedImports = { ok: true; body: string } | { ok: false; error: E
 /**
  * Turns the leading `import ... from "skills/<name>"` declarations (already
  * blanked in `body`) into awaited loader calls on the declaration's first line,
- * so every later line keeps its number. Type-only imports stay erased; any
- * other value import is refused: only skills can be imported in the sandbox.
+ * so every later line keeps its number, and likewise the built-in modules
+ * (`toolscript/analysis`). Type-only imports stay erased; any other value
+ * import is refused.
  */
 export function resolveSkillImports(
   imports: readonly StaticImport[],
@@ -104,10 +106,13 @@ export function resolveSkillImports(
       ok: false as const,
       error: syntaxError(source, text, declaration.line, declaration.column),
     });
-    const skill = SKILL_SPECIFIER.exec(declaration.specifier)?.[1];
+    // The loader takes a skill by its name and a built-in module by its specifier (no skill name has a "/").
+    const skill =
+      SKILL_SPECIFIER.exec(declaration.specifier)?.[1] ??
+      (isBuiltinModule(declaration.specifier) ? declaration.specifier : undefined);
     if (skill === undefined) {
       return error(
-        `Cannot import "${declaration.specifier}": only saved skills can be imported, as "skills/<name>" (tools are the global \`tools\`)`,
+        `Cannot import "${declaration.specifier}": only saved skills can be imported, as "skills/<name>", and the built-in "toolscript/analysis" (tools are the global \`tools\`)`,
       );
     }
     const text = stripComments(declaration.text);

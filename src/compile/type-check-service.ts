@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import type ts from "typescript";
 import type { ExecutionError } from "../sandbox/types.ts";
 import { SANDBOX_GLOBALS_DECLARATION } from "../skills/sandbox-globals.ts";
+import { BUILTIN_MODULES } from "./builtin-modules.ts";
 import { type CheckSource, checkSource } from "./type-check-source.ts";
 import { resolveWithSkills, SANDBOX_LIB, SKILLS_DIR } from "./typescript-api.ts";
 
@@ -37,6 +38,7 @@ export class TypeCheckService {
   constructor(api: typeof ts) {
     this.#api = api;
     this.#set(GLOBALS_FILE, SANDBOX_GLOBALS_DECLARATION);
+    for (const module of BUILTIN_MODULES.values()) this.#set(module.fileName, module.text);
   }
 
   /** Puts the declaration tree (`renderTree` paths → text) in place of the previous one. */

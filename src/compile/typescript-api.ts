@@ -1,4 +1,5 @@
 import type ts from "typescript";
+import { BUILTIN_MODULES } from "./builtin-modules.ts";
 import { SKILL_SPECIFIER } from "./skill-imports.ts";
 
 /** The one standard library the sandbox has: ES2023, no DOM, no Node. */
@@ -27,7 +28,8 @@ export function positionIn(
 
 /**
  * Module resolution for a virtual tree (`host` read when resolving: it is usually the host being built): `skills/<name>` is the saved skill's declaration when
- * `hasFile` knows it (else unresolved); everything else resolves as usual (`./x.js` -> `./x.d.ts`).
+ * `hasFile` knows it (else unresolved), a built-in module (`toolscript/analysis`) its declaration
+ * (builtin-modules.ts); everything else resolves as usual (`./x.js` -> `./x.d.ts`).
  */
 export function resolveWithSkills(
   api: typeof ts,
@@ -37,9 +39,10 @@ export function resolveWithSkills(
   return (literals, containingFile, _redirected, compilerOptions) =>
     literals.map((literal) => {
       const skill = SKILL_SPECIFIER.exec(literal.text)?.[1];
-      if (skill === undefined)
+      const builtin = BUILTIN_MODULES.get(literal.text)?.fileName;
+      if (skill === undefined && builtin === undefined)
         return api.resolveModuleName(literal.text, containingFile, compilerOptions, host());
-      const resolvedFileName = `${SKILLS_DIR}${skill}.d.ts`;
+      const resolvedFileName = builtin ?? `${SKILLS_DIR}${skill}.d.ts`;
       return hasFile(resolvedFileName)
         ? {
             resolvedModule: {

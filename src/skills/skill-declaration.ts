@@ -1,5 +1,6 @@
 import { dirname, join } from "node:path";
 import type ts from "typescript";
+import { BUILTIN_MODULES, isBuiltinModule } from "../compile/builtin-modules.ts";
 import { SKILL_SPECIFIER } from "../compile/skill-imports.ts";
 import {
   loadTypeScript,
@@ -71,6 +72,7 @@ function virtualFiles(input: DeclareSkillInput, imports: readonly string[]): Map
   const files = new Map<string, string>();
   for (const [path, text] of input.toolsTree) files.set(`${TOOLS_DIR}${path}`, text);
   files.set(GLOBALS_FILE, SANDBOX_GLOBALS_DECLARATION);
+  for (const module of BUILTIN_MODULES.values()) files.set(module.fileName, module.text);
   for (const imported of imports) {
     if (imported === input.name) continue;
     const declaration = input.skillDeclaration(imported);
@@ -113,13 +115,13 @@ function importsOf(api: typeof ts, file: ts.SourceFile, name: string): string[] 
       api.isStringLiteral(statement.moduleSpecifier)
         ? statement.moduleSpecifier
         : undefined;
-    if (!specifier) continue;
+    if (!specifier || isBuiltinModule(specifier.text)) continue;
     const skill = SKILL_SPECIFIER.exec(specifier.text)?.[1];
     if (skill === undefined) {
       const at = position(file, specifier.getStart(file));
       throw new SkillCheckError(
         "skill.import",
-        `skill "${name}" imports "${specifier.text}" (line ${at.line}): skills can import only other skills, as "skills/<name>"; tools are the global \`tools\``,
+        `skill "${name}" imports "${specifier.text}" (line ${at.line}): skills can import only other skills, as "skills/<name>", and "toolscript/analysis"; tools are the global \`tools\``,
         { name, ...at, specifier: specifier.text },
       );
     }

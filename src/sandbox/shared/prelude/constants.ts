@@ -21,3 +21,6 @@ export const SKILL_IMPORT_FUNCTION = "__toolscript_import";
 
 /** Skills run as scripts named `skills/<name>.ts` in stacks. */
 export const SKILL_FILE_PREFIX = "skills/";
+
+/** The module of analysis helpers programs and skills import (sandbox/analysis/, bundled into the prelude). */
+export const ANALYSIS_MODULE = "toolscript/analysis";

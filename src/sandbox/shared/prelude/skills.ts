@@ -4,7 +4,7 @@
  * Compiled `import … from "skills/<name>"` declarations call `importSkill`
  * (installed as SKILL_IMPORT_FUNCTION).
  */
-import { SKILL_FILE_PREFIX, SKILL_IMPORT_FUNCTION } from "./constants.ts";
+import { ANALYSIS_MODULE, SKILL_FILE_PREFIX, SKILL_IMPORT_FUNCTION } from "./constants.ts";
 import {
   define,
   defineProperties,
@@ -18,6 +18,7 @@ import {
   stringify,
   TypeErrorClass,
 } from "./intrinsics.ts";
+import { builtinModule } from "./modules.ts";
 import { run, type SkillEntry } from "./run-state.ts";
 import { hostOperation } from "./workspace.ts";
 
@@ -32,6 +33,8 @@ interface LoadedSkill {
 type SkillBody = (exports: unknown, require: (specifier: unknown) => unknown, module: object) => void;
 
 function requireSkill(specifier: unknown): unknown {
+  const builtin = builtinModule(specifier);
+  if (builtin !== undefined) return builtin.exports;
   const name =
     typeof specifier === "string" && specifier.startsWith(SKILL_FILE_PREFIX)
       ? specifier.slice(SKILL_FILE_PREFIX.length)
@@ -39,7 +42,10 @@ function requireSkill(specifier: unknown): unknown {
   const entry = name === undefined ? undefined : run.skillModules.get(name);
   if (entry === undefined) {
     throw new ErrorClass(
-      "Cannot find module " + stringify(StringOf(specifier)) + ': skills import only "skills/<name>"',
+      "Cannot find module " +
+        stringify(StringOf(specifier)) +
+        ': skills import only "skills/<name>" and ' +
+        stringify(ANALYSIS_MODULE),
     );
   }
   return entry.module.exports;
@@ -83,26 +89,33 @@ function startSkill(name: string): SkillEntry {
   return entry;
 }
 
+/** Throws a SyntaxError, as a missing export of a module does, for a wanted name `exported` lacks. */
+function checkNames(exported: unknown, names: unknown, typeExports: readonly unknown[], what: string): void {
+  if (!isArray(names)) return;
+  for (const wanted of names) {
+    if (typeExports.includes(wanted)) continue;
+    if (
+      exported === null ||
+      (typeof exported !== "object" && typeof exported !== "function") ||
+      !(wanted in exported)
+    ) {
+      throw new SyntaxErrorClass(what + " has no export named " + stringify(StringOf(wanted)));
+    }
+  }
+}
+
 async function importSkill(name: unknown, names?: unknown): Promise<unknown> {
+  const builtin = builtinModule(name);
+  if (builtin !== undefined) {
+    checkNames(builtin.exports, names, builtin.typeExports, "The module " + stringify(name));
+    return builtin.exports;
+  }
   if (typeof name !== "string" || !SKILL_NAME.test(name)) {
     throw new TypeErrorClass("Invalid skill name " + stringify(StringOf(name)));
   }
   const entry = run.skillModules.get(name) ?? startSkill(name);
   const exported = await entry.ready;
-  if (isArray(names)) {
-    for (const wanted of names) {
-      if (entry.typeExports.includes(wanted)) continue;
-      if (
-        exported === null ||
-        (typeof exported !== "object" && typeof exported !== "function") ||
-        !(wanted in exported)
-      ) {
-        throw new SyntaxErrorClass(
-          "The skill " + stringify(name) + " has no export named " + stringify(StringOf(wanted)),
-        );
-      }
-    }
-  }
+  checkNames(exported, names, entry.typeExports, "The skill " + stringify(name));
   return exported;
 }
 
