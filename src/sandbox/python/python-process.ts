@@ -10,12 +10,13 @@ export const SANDBOX_PYODIDE_DIR = "/toolscript/pyodide";
 /** Where the driver's .py files live in Pyodide's own (in-memory) filesystem; put on `sys.path`. */
 export const DRIVER_DIR = "/lib/toolscript";
 /**
- * Memory (MiB) a loaded interpreter takes beyond Deno's own reservation, added
- * to the process's data limit: the compiled wasm, its linear memory restored
- * from the snapshot, and the boot buffers (measured: ~180 MiB more VmData than
- * a bare Deno runner). The program's own memory comes on top of it.
+ * Memory (MiB) a restored interpreter takes beyond Deno's own reservation,
+ * added to the process's data limit: the compiled wasm, its linear memory from
+ * the snapshot, the boot buffers (measured: VmData ~760 MiB against Deno's 640
+ * reserved). The program's own memory, 2 x memoryMb as for TypeScript, comes on
+ * top: with memoryMb 32, a 300 MB string is a MemoryError.
  */
-export const PYODIDE_BASE_DATA_MB = 448;
+export const PYODIDE_BASE_DATA_MB = 192;
 
 /** Pyodide's folder as the sandboxed Deno sees it. */
 export function pyodideIndexURL(setup: ProcessTierSetup, pyodide: PyodideFiles): string {
