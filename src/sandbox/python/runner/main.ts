@@ -159,7 +159,9 @@ export function startPythonRunner(config: PythonRunnerConfig, imports: PyodideIm
       );
       return pyodide;
     } finally {
-      g.fetch = undefined;
+      // Nothing is fetched after loading: Pyodide's loadPackage and pyfetch find no fetch at all.
+      delete g.fetch;
+      if ("fetch" in globalThis) g.fetch = undefined;
       delete g.WorkerGlobalScope;
     }
   }
