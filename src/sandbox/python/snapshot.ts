@@ -41,7 +41,11 @@ export function writeSnapshot(path: string, snapshot: Uint8Array): boolean {
     renameSync(temporary, path);
     return true;
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Its folder could not be made: there is nothing to remove.
+    }
     return false;
   }
 }
