@@ -84,11 +84,13 @@ describe("PythonRuntime: attacks from Python are contained", () => {
         "import('node:child_process').then((cp) => cp.execSync('id').toString())",
         `import('node:net').then((net) => new Promise((ok, no) => { const s = net.connect(${port}, '127.0.0.1', () => ok('connected')); s.on('error', no); }))`,
         "import('node:os').then((os) => os.hostname() + ' ' + os.userInfo().username)",
+        "import('node:process').then((p) => { const m = { exports: {} }; p.dlopen(m, '/lib/x86_64-linux-gnu/libc.so.6'); return 'loaded'; })",
       ]),
     );
     assert.match(seen, /ok: undefinedundefinedundefinedundefined/);
     const refused = seen.match(/refused: /g)?.length ?? 0;
-    assert.ok(refused >= 8, `only ${refused} refusals: ${seen}`);
+    assert.ok(refused >= 9, `only ${refused} refusals: ${seen}`);
+    assert.doesNotMatch(seen, /ok: (connected|loaded)/);
     assert.equal(hits, 0);
   });
 
