@@ -22,7 +22,13 @@ describe('toolscript serve: execute_code with language "python"', () => {
         },
         // The default tier stays isolate: Python runs in the process tier anyway.
         toolscript: {
-          sandbox: { runtime: "isolate", timeoutMs: 5_000, memoryMb: 64, python: { pool: 1 } },
+          sandbox: {
+            runtime: "isolate",
+            timeoutMs: 5_000,
+            memoryMb: 64,
+            maxToolCalls: 5,
+            python: { pool: 1 },
+          },
           storage: { dir: `${dir.path}/data` },
         },
       },
@@ -85,6 +91,14 @@ describe('toolscript serve: execute_code with language "python"', () => {
     await python(client, "import builtins\nbuiltins.LEFT = 'over'\nSTATE = 1");
     const next = await python(client, "import builtins\n[hasattr(builtins, 'LEFT'), 'STATE' in globals()]");
     assert.deepEqual(next.structured.result, [false, false]);
+  });
+
+  test("the tool-call cap holds: the sixth call raises LimitError", async () => {
+    const answer = await python(
+      client,
+      "n = 0\ntry:\n    for i in range(10):\n        await tools.everything.get_sum(a=i, b=1)\n        n += 1\nexcept LimitError as e:\n    result = [n, type(e).__name__]",
+    );
+    assert.deepEqual(answer.structured.result, [5, "LimitError"], answer.text);
   });
 
   test("TypeScript still runs in the configured tier beside it", async () => {

@@ -279,7 +279,11 @@ export class Gateway {
       session,
       client,
       code: request.code,
-      tier: this.#runtime?.name ?? this.config.settings.sandbox.runtime,
+      // Python always runs in the process tier.
+      tier:
+        request.language === "python"
+          ? "process"
+          : (this.#runtime?.name ?? this.config.settings.sandbox.runtime),
       result: response,
       toolCalls: response.toolCalls,
       returnedBytes: response.returnedBytes,
