@@ -53,6 +53,9 @@ describe("PythonRuntime: limits (the limits contract's cases, in Python)", () =>
       "x = bytearray(10**9)",
       "s = 'x' * (300 * 10**6)",
       "a = []\nwhile True:\n    a.append('x' * 10**6)",
+      "x = [0] * (10**9)",
+      // The JavaScript heap, through run_js: V8 ends the process at its heap limit.
+      "from pyodide.code import run_js\nrun_js('let a = []; while (true) a.push(new Array(1e6).fill(1.5))')",
     ]) {
       const result = await run(code, { memoryMb: 32, timeoutMs: 60_000 });
       assert.equal(result.error?.kind, "memory", `${code}: ${JSON.stringify(result.error)}`);
