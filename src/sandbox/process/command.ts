@@ -52,6 +52,8 @@ export interface SandboxCommandOptions {
   readOnlyBinds?: readonly { source: string; path: string }[];
   /** Memory (MiB) the runtime needs before the code's own, added to the data limit (Pyodide's interpreter). */
   baseDataMb?: number;
+  /** V8 heap limit when it is not `memoryMb` (Pyodide's JavaScript side needs a floor). */
+  heapMb?: number;
 }
 
 export interface SandboxCommand {
@@ -97,7 +99,7 @@ export function sandboxCommand(options: SandboxCommandOptions): SandboxCommand {
   const denoArgs = [
     "run",
     ...(options.denoFlags ?? SAFE_DENO_FLAGS),
-    `--v8-flags=--max-old-space-size=${Math.max(1, Math.floor(options.memoryMb))}`,
+    `--v8-flags=--max-old-space-size=${Math.max(1, Math.floor(options.heapMb ?? options.memoryMb))}`,
   ];
   const setup = options.bubblewrap;
   if (setup === undefined) {

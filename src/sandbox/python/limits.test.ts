@@ -63,6 +63,11 @@ describe("PythonRuntime: limits (the limits contract's cases, in Python)", () =>
     assert.equal((await run("len(bytearray(20 * 10**6))", { memoryMb: 32 })).result, 20_000_000);
   });
 
+  it("starts and runs at the smallest memory limit the config allows (8 MiB)", async () => {
+    const result = await run("len(bytearray(5 * 10**6))", { memoryMb: 8 });
+    assert.equal(result.result, 5_000_000, JSON.stringify(result.error));
+  });
+
   it("caps the logs and marks the cut", async () => {
     const result = await run("for i in range(10000):\n    print('line', i)\n'done'", { maxLogBytes: 100 });
     assert.equal(result.result, "done");

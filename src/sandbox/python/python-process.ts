@@ -25,6 +25,13 @@ export function pyodideIndexURL(setup: ProcessTierSetup, pyodide: PyodideFiles):
     : `${pathToFileURL(pyodide.dir).href}/`;
 }
 
+/**
+ * The V8 heap limit of a Python process never goes below this: Pyodide's own
+ * JavaScript needs it to load (at 16 MiB, V8 gives up while restoring). The
+ * program's memory is the wasm heap, capped by the data limit instead.
+ */
+export const PYODIDE_MIN_HEAP_MB = 64;
+
 export interface PythonProcessOptions {
   setup: ProcessTierSetup;
   /** The Python runner script and Deno's cache dir (writeRunnerFiles(pythonRunnerSource(pyodideIndexURL(...)))). */
@@ -54,6 +61,7 @@ export function startPythonProcess(options: PythonProcessOptions): SandboxProces
     denoDir: options.denoDir,
     memoryMb: options.memoryMb,
     baseDataMb: PYODIDE_BASE_DATA_MB,
+    heapMb: Math.max(options.memoryMb, PYODIDE_MIN_HEAP_MB),
     readOnlyBinds: inside ? [{ source: pyodide.dir, path: SANDBOX_PYODIDE_DIR }] : [],
   });
   const child = new SandboxProcess(command, options.maxMessageBytes);
