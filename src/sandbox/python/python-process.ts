@@ -27,10 +27,12 @@ export function pyodideIndexURL(setup: ProcessTierSetup, pyodide: PyodideFiles):
 
 /**
  * The V8 heap limit of a Python process never goes below this: Pyodide's own
- * JavaScript needs it to load (at 16 MiB, V8 gives up while restoring). The
- * program's memory is the wasm heap, capped by the data limit instead.
+ * JavaScript needs room to load (at 16 MiB, V8 gives up while restoring) and
+ * every value crossing between Python and the host is a JavaScript string on
+ * the way (a 2 MB tool result failed at 64 MiB). The program's memory is the
+ * wasm heap; the process's data limit caps both.
  */
-export const PYODIDE_MIN_HEAP_MB = 64;
+export const PYODIDE_MIN_HEAP_MB = 256;
 
 export interface PythonProcessOptions {
   setup: ProcessTierSetup;

@@ -39,6 +39,17 @@ describe("PythonRuntime: what every tier does, in Python", () => {
     assert.equal(result.toolResultBytes, 18);
   });
 
+  it("takes a 2 MB tool result intact, non-ASCII included", async () => {
+    const text = 'é"}\n'.repeat(500_000);
+    const result = await run(
+      "r = await tools.my_server.echo(text=context['text'])\n[len(r['text']), r['text'] == context['text']]",
+      {
+        context: { text },
+      },
+    );
+    assert.deepEqual(result.result, [text.length, true], JSON.stringify(result.error));
+  });
+
   it("runs 20 tool calls at once with asyncio.gather", async () => {
     const result = await run(
       "import asyncio\nr = await asyncio.gather(*[tools.my_server.get_sum(a=i, b=1) for i in range(20)])\n[x['sum'] for x in r]",

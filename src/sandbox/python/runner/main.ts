@@ -15,6 +15,7 @@ import type { loadPyodide as LoadPyodide, PyodideAPI } from "pyodide";
 import type { ChildMessage, HostMessage } from "../../process/protocol.ts";
 import type { HostReply } from "../../shared/host-calls.ts";
 import { type BootHeader, DRIVER_MODULE } from "./boot.ts";
+import { replyText } from "./reply-text.ts";
 import { StdinReader } from "./stdin-reader.ts";
 
 export interface PythonRunnerConfig {
@@ -55,6 +56,7 @@ const NO_SEARCH: HostReply = {
   ok: false,
   error: { name: "Error", message: "search_tools is not available in this gateway" },
 };
+const NO_SEARCH_JSON = JSON.stringify(NO_SEARCH);
 
 function base64(bytes: Uint8Array): string {
   const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
@@ -166,15 +168,16 @@ export function startPythonRunner(config: PythonRunnerConfig, imports: PyodideIm
     }
   }
 
-  const pending = new Map<number, (reply: HostReply) => void>();
+  /** Calls waiting for their reply, which they receive as JSON text: the driver parses it in Python. */
+  const pending = new Map<number, (replyJson: string) => void>();
   let nextId = 1;
   function request(message: Request): Promise<string> {
-    return new Promise<HostReply>((resolve) => {
+    return new Promise<string>((resolve) => {
       const id = nextId;
       nextId += 1;
       pending.set(id, resolve);
       send({ ...message, id });
-    }).then((reply) => stringify(reply));
+    });
   }
 
   async function run(driverRun: DriverRun, message: RunMessage): Promise<void> {
@@ -231,14 +234,17 @@ export function startPythonRunner(config: PythonRunnerConfig, imports: PyodideIm
       const line = await stdin.line();
       // The host closed stdin: nobody is left to answer.
       if (line === undefined) exit(0);
+      const reply = replyText(line);
+      if (reply !== undefined) {
+        const resolve = pending.get(reply.id);
+        pending.delete(reply.id);
+        if (resolve !== undefined) resolve(reply.json);
+        continue;
+      }
       const message = parse(line) as HostMessage;
       if (message.type === "run" && !started) {
         started = true;
         void run(driverRun, message);
-      } else if (message.type === "reply") {
-        const resolve = pending.get(message.id);
-        pending.delete(message.id);
-        if (resolve !== undefined) resolve(message.reply);
       }
     }
   }

@@ -43,6 +43,7 @@ describe("the sandbox globals' one definition", () => {
     assert.deepEqual([...new Set(modules)].sort(), [
       "src/sandbox/python/runner/boot.ts",
       "src/sandbox/python/runner/main.ts",
+      "src/sandbox/python/runner/reply-text.ts",
       "src/sandbox/python/runner/stdin-reader.ts",
     ]);
   });
