@@ -178,10 +178,13 @@ export class Gateway {
 
   /** Python's runtime, started on first need; one that cannot start is tried again by the next Python program. */
   #pythonRuntime(): Promise<PythonRuntime> {
-    this.#python ??= createPythonRuntime(this.config.settings.sandbox, this.config.settings.storage.dir);
-    this.#python.catch(() => {
-      this.#python = undefined;
-    });
+    if (this.#python === undefined) {
+      const starting = createPythonRuntime(this.config.settings.sandbox, this.config.settings.storage.dir);
+      this.#python = starting;
+      starting.catch(() => {
+        if (this.#python === starting) this.#python = undefined;
+      });
+    }
     return this.#python;
   }
 
