@@ -79,6 +79,14 @@ describe("PythonRuntime: limits (the limits contract's cases, in Python)", () =>
     assert.ok(bytes <= 100, `${bytes} bytes of logs`);
   });
 
+  it("cuts a 50 MB print to the log cap inside the sandbox", async () => {
+    const result = await run("print('x' * (50 * 10**6))\n'done'", { maxLogBytes: 1_000, memoryMb: 128 });
+    assert.equal(result.result, "done", JSON.stringify(result.error));
+    assert.equal(result.logsTruncated, true);
+    const bytes = result.logs.reduce((sum, entry) => sum + entry.message.length, 0);
+    assert.ok(bytes < 2_000, `${bytes} characters of logs`);
+  });
+
   it("measures a result over maxOutputBytes inside the sandbox and returns a LimitError", async () => {
     const result = await run("'x' * 100_000", { maxOutputBytes: 10_000 });
     assert.equal(result.error?.name, "LimitError");

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import type { HostBridge, SandboxFileInfo } from "../types.ts";
 import { createTestPythonRuntime, runPython, testBridge } from "./test-runtime.ts";
 
 const runtime = await createTestPythonRuntime(1);
@@ -109,6 +110,35 @@ describe("PythonRuntime: what every tier does, in Python", () => {
       results.map((result) => result.result),
       [0, 10, 20, 30],
     );
+  });
+
+  it("reads and writes the session's workspace through the host's operations", async () => {
+    const files = new Map<string, string>();
+    const info = (path: string): SandboxFileInfo => ({ path, size: files.get(path)?.length ?? 0, mtime: 1 });
+    const workspace: HostBridge = {
+      callTool: (server, tool, args, signal) => bridge.callTool(server, tool, args, signal),
+      workspace: {
+        readFile: (path) => files.get(path) ?? "",
+        writeFile: (path, data) => {
+          files.set(path, String(data));
+          return info(path);
+        },
+        list: () => [...files.keys()].map(info),
+        remove: (path) => {
+          files.delete(path);
+        },
+      },
+    };
+    const result = await runtime.run({
+      code: "await workspace.write_file('notes/a.txt', 'hello')\n[await workspace.read_file('notes/a.txt'), [f['path'] for f in await workspace.list()]]",
+      tools: bridge.namespace(),
+      bridge: workspace,
+      timeoutMs: 5_000,
+      memoryMb: 64,
+      maxLogBytes: 1_000,
+    });
+    assert.deepEqual(result.result, ["hello", ["notes/a.txt"]], JSON.stringify(result.error));
+    assert.equal(files.get("notes/a.txt"), "hello");
   });
 
   it("passes skills to the driver as importable modules", async () => {
