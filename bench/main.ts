@@ -2,6 +2,7 @@
 import { benchExecute } from "./execute.ts";
 import { benchLoad } from "./load.ts";
 import { benchPii } from "./pii.ts";
+import { benchPython } from "./python.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
 import { benchSkillsWorkspace } from "./skills-workspace.ts";
@@ -19,6 +20,7 @@ const suites: Record<string, () => Promise<void>> = {
   "search-latency": benchSearchLatency,
   tokens: benchTokens,
   pii: benchPii,
+  python: benchPython,
 };
 
 const wanted = process.argv.slice(2);

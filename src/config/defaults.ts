@@ -27,6 +27,8 @@ export const DEFAULT_UPSTREAM_CALLS_PER_MINUTE = 0;
 /** Executions per minute per HTTP client token (or address); 0 means no limit. */
 export const DEFAULT_HTTP_EXECUTIONS_PER_MINUTE = 600;
 export const DEFAULT_SANDBOX_POOL_SIZE = 2;
+/** Python interpreters kept ready (restored from the memory snapshot, ~240 MB resident each). */
+export const DEFAULT_PYTHON_POOL_SIZE = 2;
 /** Type-check programs before they run (`npm run bench -- execute`: warm p50 well under 50 ms). */
 export const DEFAULT_SANDBOX_TYPECHECK = true;
 

@@ -207,6 +207,7 @@ describe("parseConfig: defaults and resolution", () => {
           maxOutputBytes: 4 * 1024 * 1024,
           maxConcurrent: 8,
           maxQueued: 64,
+          python: { pool: 2 },
         },
         upstream: {
           callTimeoutMs: 60_000,
@@ -285,6 +286,16 @@ describe("parseConfig: defaults and resolution", () => {
       [overridden.runtime, overridden.timeoutMs, overridden.memoryMb, overridden.typecheck],
       ["isolate", 20_000, 64, false],
     );
+  });
+
+  it("sandbox.python.pool sets the ready Python interpreters; out of range or unknown keys are refused", () => {
+    const settings = parseConfig({ toolscript: { sandbox: { python: { pool: 0 } } } }, options).settings;
+    assert.equal(settings.sandbox.python.pool, 0);
+    assert.throws(
+      () => parseConfig({ toolscript: { sandbox: { python: { pool: 100 } } } }, options),
+      /python\.pool/,
+    );
+    assert.throws(() => parseConfig({ toolscript: { sandbox: { python: { size: 1 } } } }, options), /size/);
   });
 
   it("does not share default arrays between configs", () => {

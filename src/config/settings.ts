@@ -18,6 +18,7 @@ import {
   DEFAULT_POLICY_ALLOW,
   DEFAULT_POLICY_READ_ONLY,
   DEFAULT_PRIVACY_PII,
+  DEFAULT_PYTHON_POOL_SIZE,
   DEFAULT_RESTART_INITIAL_DELAY_MS,
   DEFAULT_RESTART_MAX_DELAY_MS,
   DEFAULT_RESTART_MAX_RETRIES,
@@ -80,6 +81,13 @@ const sandboxObjectSchema = z.strictObject({
   maxConcurrent: int(1, 1024).default(DEFAULT_MAX_CONCURRENT_EXECUTIONS),
   /** Executions waiting for a slot; beyond it execute_code answers "busy". */
   maxQueued: int(0, 100_000).default(DEFAULT_MAX_QUEUED_EXECUTIONS),
+  /** Python programs (always the process tier, whatever `runtime` says). */
+  python: z
+    .strictObject({
+      /** Interpreters restored ahead of time, each serving one execution; 0 restores one per execution. */
+      pool: int(0, 16).default(DEFAULT_PYTHON_POOL_SIZE),
+    })
+    .prefault({}),
 });
 
 const sandboxSchema = z.preprocess(applySandboxLevel, sandboxObjectSchema);

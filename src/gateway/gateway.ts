@@ -25,6 +25,7 @@ import { toolGlobMatcher } from "../privacy/tool-glob.ts";
 import { loadVaultKey, VAULT_KEY_ENV } from "../privacy/vault-crypto.ts";
 import { catastrophicIsolates } from "../sandbox/isolate/isolate-pool.ts";
 import { ISOLATE_LOST_CODE } from "../sandbox/isolate/run-outcome.ts";
+import type { PythonRuntime } from "../sandbox/python/runtime.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import {
   LexicalSearchIndex,
@@ -45,7 +46,7 @@ import { capOutput } from "./cap-output.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { namesToolsOf, withPendingTools } from "./pending-tools.ts";
-import { createRuntime } from "./runtime-factory.ts";
+import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
 
@@ -67,6 +68,8 @@ export class Gateway {
   readonly #loggedStatus = new Map<string, string>();
   #runtime: SandboxRuntime | undefined;
   #runtimeStarting: Promise<SandboxRuntime> | undefined;
+  /** Python's runtime (always the process tier), started on the first Python program. */
+  #python: Promise<PythonRuntime> | undefined;
   readonly #validator = new ArgumentValidator();
   readonly #policy: Policy;
   readonly #gate: ExecutionGate;
@@ -173,6 +176,26 @@ export class Gateway {
     return this.#runtimeStarting;
   }
 
+  /** Python's runtime, started on first need; one that cannot start is tried again by the next Python program. */
+  #pythonRuntime(): Promise<PythonRuntime> {
+    if (this.#python === undefined) {
+      const starting = createPythonRuntime(this.config.settings.sandbox, this.config.settings.storage.dir);
+      this.#python = starting;
+      starting.catch(() => {
+        if (this.#python === starting) this.#python = undefined;
+      });
+    }
+    return this.#python;
+  }
+
+  /**
+   * Seam for Python skills (name -> Python source, importable as `skills.<name>`):
+   * none until the skill library stores Python skills.
+   */
+  #pythonSkills(_session: string): Record<string, string> | undefined {
+    return undefined;
+  }
+
   /** Each upstream's state; error texts and stderr tails are redacted of configured secrets. */
   statuses(): UpstreamStatus[] {
     return this.upstream.statuses().map((status) => this.#redactor.redactValue(status));
@@ -259,7 +282,11 @@ export class Gateway {
       session,
       client,
       code: request.code,
-      tier: this.#runtime?.name ?? this.config.settings.sandbox.runtime,
+      // Python always runs in the process tier.
+      tier:
+        request.language === "python"
+          ? "process"
+          : (this.#runtime?.name ?? this.config.settings.sandbox.runtime),
       result: response,
       toolCalls: response.toolCalls,
       returnedBytes: response.returnedBytes,
@@ -323,18 +350,11 @@ export class Gateway {
       failedToolCalls: calls.failed,
       toolResultBytes: result.toolResultBytes ?? 0,
     });
-    if (language === "python") {
-      return finish({
-        logs: [],
-        durationMs: 0,
-        error: {
-          kind: "runtime",
-          name: "UnsupportedLanguage",
-          message: 'language "python" needs the python sandbox tier, which this gateway does not run',
-        },
-      });
-    }
-    const compiled = await this.#compiled.compile(request.code, language);
+    // Python is not compiled: the driver compiles it inside the sandbox and reports syntax errors with their line.
+    const compiled =
+      language === "python"
+        ? ({ ok: true, js: request.code } as const)
+        : await this.#compiled.compile(request.code, language);
     if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
     const { sandbox, upstream, privacy } = this.config.settings;
     // A server still starting gets its chance to list its tools before the program is checked against them.
@@ -397,10 +417,26 @@ export class Gateway {
       },
     });
     const workspace = this.#states.workspace(session);
-    const runtime = await this.#sandboxRuntime();
+    let python: PythonRuntime | undefined;
+    if (language === "python") {
+      try {
+        python = await this.#pythonRuntime();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return finish({
+          logs: [],
+          durationMs: 0,
+          error: { kind: "runtime", name: "SandboxUnavailable", message },
+        });
+      }
+    }
+    const runtime = python ?? (await this.#sandboxRuntime());
+    const pythonSkills = python === undefined ? undefined : this.#pythonSkills(session);
     const result = await runtime.run({
       code: compiled.js,
-      ...(compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
+      ...("sourceMap" in compiled && compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
+      // Read by the Python runtime only.
+      ...(pythonSkills !== undefined && { skills: pythonSkills }),
       tools: withPendingTools(this.catalog.namespace(), request.code, notReady),
       // The session's files and skills ride beside the tool calls; skills run in this same sandbox, under the same limits.
       bridge: {
@@ -441,7 +477,12 @@ export class Gateway {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([this.upstream.close(), this.#runtime?.close(), this.#typeChecker.close()]);
+    await Promise.allSettled([
+      this.upstream.close(),
+      this.#runtime?.close(),
+      this.#python?.then((python) => python.close()),
+      this.#typeChecker.close(),
+    ]);
     this.#audit.flush();
     this.#states.close();
     this.#store?.close();

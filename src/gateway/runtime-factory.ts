@@ -1,6 +1,9 @@
+import { join } from "node:path";
 import type { ToolscriptSettings } from "../config/settings.ts";
 import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
 import { ProcessRuntime } from "../sandbox/process/runtime.ts";
+import { pythonDriverFiles } from "../sandbox/python/driver-files.ts";
+import { PythonRuntime } from "../sandbox/python/runtime.ts";
 import type { SandboxRuntime } from "../sandbox/types.ts";
 import { GatewayError } from "./errors.ts";
 
@@ -22,6 +25,33 @@ export async function createRuntime(sandbox: ToolscriptSettings["sandbox"]): Pro
     throw new GatewayError(
       "gateway.runtime_unavailable",
       `sandbox.runtime "process" cannot start: ${error instanceof Error ? error.message : String(error)}`,
+      {},
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The Python runtime: always the process tier (Pyodide in Deno in bubblewrap),
+ * whatever `sandbox.runtime` is; its memory snapshot cached under
+ * `<storage.dir>/cache`. Refuses, naming why, when the process tier cannot run here.
+ */
+export async function createPythonRuntime(
+  sandbox: ToolscriptSettings["sandbox"],
+  storageDir: string,
+): Promise<PythonRuntime> {
+  try {
+    return await PythonRuntime.create({
+      driverFiles: pythonDriverFiles(),
+      poolSize: sandbox.python.pool,
+      prewarmMemoryMb: sandbox.memoryMb,
+      bubblewrap: sandbox.bubblewrap,
+      cacheDir: join(storageDir, "cache"),
+    });
+  } catch (error) {
+    throw new GatewayError(
+      "gateway.runtime_unavailable",
+      `Python cannot run: ${error instanceof Error ? error.message : String(error)}`,
       {},
       { cause: error },
     );

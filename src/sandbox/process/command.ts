@@ -48,6 +48,12 @@ export interface SandboxCommandOptions {
   memoryMb: number;
   /** Deno flags before the script; tests pass extra ones to probe the outer layers. */
   denoFlags?: readonly string[];
+  /** More host folders or files bound read-only inside (the Python tier's Pyodide folder). */
+  readOnlyBinds?: readonly { source: string; path: string }[];
+  /** Memory (MiB) the runtime needs before the code's own, added to the data limit (Pyodide's interpreter). */
+  baseDataMb?: number;
+  /** V8 heap limit when it is not `memoryMb` (Pyodide's JavaScript side needs a floor). */
+  heapMb?: number;
 }
 
 export interface SandboxCommand {
@@ -57,9 +63,9 @@ export interface SandboxCommand {
 }
 
 /** The RLIMIT_DATA of a sandbox process, in bytes. */
-export function dataLimitBytes(memoryMb: number): number {
+export function dataLimitBytes(memoryMb: number, baseDataMb = 0): number {
   // Twice the heap limit: once for the V8 heap, once for ArrayBuffers and other memory outside it.
-  return (DENO_RESERVED_DATA_MB + 2 * memoryMb) * 1024 * 1024;
+  return (DENO_RESERVED_DATA_MB + baseDataMb + 2 * memoryMb) * 1024 * 1024;
 }
 
 function bubblewrapArgs(setup: BubblewrapSetup, options: SandboxCommandOptions): string[] {
@@ -83,16 +89,17 @@ function bubblewrapArgs(setup: BubblewrapSetup, options: SandboxCommandOptions):
   }
   args.push("--ro-bind", options.deno, SANDBOX_DENO_PATH, "--ro-bind", options.script, SANDBOX_RUNNER_PATH);
   for (const library of setup.libraries) args.push("--ro-bind", library.source, library.path);
+  for (const bind of options.readOnlyBinds ?? []) args.push("--ro-bind", bind.source, bind.path);
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp");
   return args;
 }
 
 export function sandboxCommand(options: SandboxCommandOptions): SandboxCommand {
-  const limits = [`--data=${dataLimitBytes(options.memoryMb)}`, "--core=0", "--"];
+  const limits = [`--data=${dataLimitBytes(options.memoryMb, options.baseDataMb)}`, "--core=0", "--"];
   const denoArgs = [
     "run",
     ...(options.denoFlags ?? SAFE_DENO_FLAGS),
-    `--v8-flags=--max-old-space-size=${Math.max(1, Math.floor(options.memoryMb))}`,
+    `--v8-flags=--max-old-space-size=${Math.max(1, Math.floor(options.heapMb ?? options.memoryMb))}`,
   ];
   const setup = options.bubblewrap;
   if (setup === undefined) {

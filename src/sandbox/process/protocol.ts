@@ -16,6 +16,8 @@ export type HostMessage =
       /** The run's limits as JSON: `{ maxLogBytes, maxOutputBytes }`. */
       limitsJson: string;
       search: boolean;
+      /** Python only: the skills the program may import, name -> source, as JSON. */
+      skillsJson?: string;
     }
   | { type: "reply"; id: number; reply: HostReply };
 
@@ -27,7 +29,11 @@ export type ChildMessage =
   | { type: "op"; id: number; op: unknown; args: unknown }
   | { type: "log"; level: unknown; message: unknown }
   | { type: "done"; report: unknown }
-  | { type: "compileError"; name: string; message: string };
+  | { type: "compileError"; name: string; message: string }
+  /** Python only: the driver's answer, JSON text of `{ result }` or `{ error }`. */
+  | { type: "outcome"; json: unknown }
+  /** Python only, from a process started to make one: the memory snapshot. */
+  | { type: "snapshot"; base64: unknown };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -74,6 +80,10 @@ export function parseChildMessage(line: string): ChildMessage | undefined {
         name: typeof value.name === "string" ? value.name : "Error",
         message: typeof value.message === "string" ? value.message : "",
       };
+    case "outcome":
+      return { type: "outcome", json: value.json };
+    case "snapshot":
+      return { type: "snapshot", base64: value.base64 };
     default:
       return undefined;
   }

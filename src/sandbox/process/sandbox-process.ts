@@ -110,6 +110,12 @@ export class SandboxProcess {
     this.#child.stdin?.write(encodeHostMessage(message));
   }
 
+  /** Raw bytes for the child's stdin (the Python runner's boot data, before the JSON lines). */
+  write(bytes: Uint8Array | string): void {
+    if (this.#exited) return;
+    this.#child.stdin?.write(bytes);
+  }
+
   /** Kills the whole process group. Safe to call more than once. */
   kill(): void {
     // Whatever it still has in the pipe is of no use any more, and a flood of it would only cost time.

@@ -133,12 +133,12 @@ async function resolvePrlimit(explicit: string | undefined): Promise<string> {
   return path;
 }
 
-/** Writes the runner into a new private directory (sync: a runtime's constructor needs it). */
-export function writeRunnerFiles(): RunnerFiles {
+/** Writes the runner (the TypeScript one unless told) into a new private directory (sync: a runtime's constructor needs it). */
+export function writeRunnerFiles(source: string = RUNNER_SOURCE): RunnerFiles {
   const dir = mkdtempSync(join(tmpdir(), "toolscript-process-"));
   const script = join(dir, "runner.js");
   const denoDir = join(dir, "deno-dir");
-  writeFileSync(script, RUNNER_SOURCE);
+  writeFileSync(script, source);
   chmodSync(script, 0o444);
   mkdirSync(denoDir);
   return { dir, script, denoDir };

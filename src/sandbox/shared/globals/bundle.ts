@@ -1,5 +1,5 @@
 import { build } from "esbuild";
-import { BUNDLE_GLOBAL_NAME, RUNNER_GLOBAL_NAME } from "./bundle-name.ts";
+import { BUNDLE_GLOBAL_NAME, PYTHON_RUNNER_GLOBAL_NAME, RUNNER_GLOBAL_NAME } from "./bundle-name.ts";
 import { SANDBOX_GLOBALS, type SandboxGlobal } from "./catalog.ts";
 
 /** One entry and what it imports, bundled into a script that sets `var <globalName> = { ...exports }`. */
@@ -35,6 +35,15 @@ export function bundleRunner(): Promise<string> {
     new URL("../../process/runner/main.ts", import.meta.url),
     RUNNER_GLOBAL_NAME,
     "the process runner",
+  );
+}
+
+/** The Python runner (python/runner/main.ts): sets `var toolscriptPythonRunner = { startPythonRunner }`. */
+export function bundlePythonRunner(): Promise<string> {
+  return bundleScript(
+    new URL("../../python/runner/main.ts", import.meta.url),
+    PYTHON_RUNNER_GLOBAL_NAME,
+    "the Python runner",
   );
 }
 
@@ -81,6 +90,16 @@ export function generatedRunnerModule(bundle: string): string {
     "src/sandbox/process/runner/*.ts",
     "The process tier's runner as one script: sets `var toolscriptRunner = { startRunner }` (runner-source.ts wraps it).",
     "RUNNER_BUNDLE",
+    bundle,
+  );
+}
+
+/** The generated TypeScript module holding the Python runner's bundle. */
+export function generatedPythonRunnerModule(bundle: string): string {
+  return generatedSource(
+    "src/sandbox/python/runner/*.ts",
+    "The Python runner as one script: sets `var toolscriptPythonRunner = { startPythonRunner }` (python/runner-source.ts wraps it).",
+    "PYTHON_RUNNER_BUNDLE",
     bundle,
   );
 }

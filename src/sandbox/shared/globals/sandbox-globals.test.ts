@@ -4,7 +4,15 @@ import { describe, it } from "node:test";
 import { SANDBOX_GLOBALS_DECLARATION } from "../../../skills/sandbox-globals.ts";
 import { PRELUDE_BUNDLE } from "../../isolate/prelude.generated.ts";
 import { RUNNER_BUNDLE } from "../../process/runner.generated.ts";
-import { bundlePrelude, bundleRunner, README_END, README_START, sandboxGlobalsTable } from "./bundle.ts";
+import { PYTHON_RUNNER_BUNDLE } from "../../python/runner.generated.ts";
+import {
+  bundlePrelude,
+  bundlePythonRunner,
+  bundleRunner,
+  README_END,
+  README_START,
+  sandboxGlobalsTable,
+} from "./bundle.ts";
 import { SANDBOX_GLOBALS } from "./catalog.ts";
 
 const REBUILD = "stale: run `node --import tsx scripts/build-sandbox-globals.ts` and commit the result";
@@ -20,6 +28,23 @@ describe("the sandbox globals' one definition", () => {
     assert.deepEqual([...new Set(modules)].sort(), [
       "src/sandbox/process/runner/main.ts",
       "src/sandbox/process/runner/stack-trace.ts",
+    ]);
+  });
+
+  it("is what the committed Python runner bundle was built from", async () => {
+    assert.equal(
+      PYTHON_RUNNER_BUNDLE,
+      await bundlePythonRunner(),
+      `python/runner.generated.ts is ${REBUILD}`,
+    );
+    const modules = [...PYTHON_RUNNER_BUNDLE.matchAll(/^ {2}\/\/ (src\/\S+\.ts)$/gm)].map(
+      (match) => match[1],
+    );
+    assert.deepEqual([...new Set(modules)].sort(), [
+      "src/sandbox/python/runner/boot.ts",
+      "src/sandbox/python/runner/main.ts",
+      "src/sandbox/python/runner/reply-text.ts",
+      "src/sandbox/python/runner/stdin-reader.ts",
     ]);
   });
 
