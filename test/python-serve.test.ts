@@ -101,6 +101,35 @@ describe('toolscript serve: execute_code with language "python"', () => {
     assert.deepEqual(answer.structured.result, [5, "LimitError"], answer.text);
   });
 
+  test("a Python skill: refused with the parser's line when it does not parse, imported once saved", async () => {
+    const save = (code: string) =>
+      client.callTool({
+        name: "save_skill",
+        arguments: { name: "py-stats", code, description: "Mean of numbers", language: "python" },
+      });
+    const broken = await save('def mean_of(values):\n    """Mean."""\n    return sum(values) /\n');
+    assert.equal(broken.isError, true);
+    assert.match(JSON.stringify(broken.content), /line 3/);
+    const saved = await save(
+      'def mean_of(values: list[float]) -> float:\n    """Mean."""\n    return sum(values) / len(values)\n',
+    );
+    assert.notEqual(saved.isError, true, JSON.stringify(saved.content));
+    const answer = await python(client, "from skills.py_stats import mean_of\nmean_of([1, 2, 3, 6])");
+    assert.equal(answer.structured.result, 3, answer.text);
+  });
+
+  test("the analysis helpers: from toolscript.analysis import aggregate", async () => {
+    const answer = await python(
+      client,
+      "from toolscript.analysis import aggregate\nrows = [{'k': 'a', 'v': 1}, {'k': 'b', 'v': 5}, {'k': 'a', 'v': 3}]\naggregate(rows, 'k', {'total': {'op': 'sum', 'field': 'v'}})",
+    );
+    assert.equal(answer.isError, false, answer.text);
+    assert.deepEqual(answer.structured.result, [
+      { k: "a", total: 4 },
+      { k: "b", total: 5 },
+    ]);
+  });
+
   test("TypeScript still runs in the configured tier beside it", async () => {
     const answer = await execute(client, "const n: number = 40; return n + 2;");
     assert.equal(answer.structured.result, 42, answer.text);

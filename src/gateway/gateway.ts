@@ -26,6 +26,7 @@ import { loadVaultKey, VAULT_KEY_ENV } from "../privacy/vault-crypto.ts";
 import { catastrophicIsolates } from "../sandbox/isolate/isolate-pool.ts";
 import { ISOLATE_LOST_CODE } from "../sandbox/isolate/run-outcome.ts";
 import type { PythonRuntime } from "../sandbox/python/runtime.ts";
+import { checkPythonSyntax } from "../sandbox/python/syntax-check.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import {
   LexicalSearchIndex,
@@ -35,6 +36,7 @@ import {
   type ToolMatch,
 } from "../search/index.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
+import type { PythonSkillProblem } from "../skills/python-skill.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
 import { openMemoryStore, openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
@@ -114,6 +116,7 @@ export class Gateway {
       store: () => this.#store,
       catalog: this.catalog,
       index: this.searchIndex,
+      validatePythonSkill: (skill) => this.#checkPythonSkill(skill),
     });
     this.#policy = new Policy(config.settings.policy);
     this.#privacyExclude = toolGlobMatcher(config.settings.privacy.exclude);
@@ -188,12 +191,24 @@ export class Gateway {
     return this.#python;
   }
 
+  /** The Python skills `session` sees, by module name (`skills.<module>` -> source); undefined when there are none. */
+  #pythonSkills(session: string): Record<string, string> | undefined {
+    const sources = this.skills.pythonSources(session);
+    return Object.keys(sources).length === 0 ? undefined : sources;
+  }
+
   /**
-   * Seam for Python skills (name -> Python source, importable as `skills.<name>`):
-   * none until the skill library stores Python skills.
+   * Python's parser on a Python skill before it is saved, in a sandboxed
+   * interpreter. Where Python cannot run here, the library's own checks stand alone.
    */
-  #pythonSkills(_session: string): Record<string, string> | undefined {
-    return undefined;
+  async #checkPythonSkill(skill: { name: string; code: string }): Promise<PythonSkillProblem | undefined> {
+    let runtime: PythonRuntime;
+    try {
+      runtime = await this.#pythonRuntime();
+    } catch {
+      return undefined;
+    }
+    return checkPythonSyntax(runtime, skill);
   }
 
   /** Each upstream's state; error texts and stderr tails are redacted of configured secrets. */

@@ -3,6 +3,7 @@ import type { ToolscriptSettings } from "../config/settings.ts";
 import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
 import { ProcessRuntime } from "../sandbox/process/runtime.ts";
 import { pythonDriverFiles } from "../sandbox/python/driver-files.ts";
+import { pythonLibFiles } from "../sandbox/python/lib-files.ts";
 import { PythonRuntime } from "../sandbox/python/runtime.ts";
 import type { SandboxRuntime } from "../sandbox/types.ts";
 import { GatewayError } from "./errors.ts";
@@ -42,7 +43,8 @@ export async function createPythonRuntime(
 ): Promise<PythonRuntime> {
   try {
     return await PythonRuntime.create({
-      driverFiles: pythonDriverFiles(),
+      // The driver and the library programs import (toolscript.analysis), on sys.path together.
+      driverFiles: [...pythonDriverFiles(), ...pythonLibFiles()],
       poolSize: sandbox.python.pool,
       prewarmMemoryMb: sandbox.memoryMb,
       bubblewrap: sandbox.bubblewrap,

@@ -1,0 +1,3 @@
+import { pythonServeSuite } from "./attack-suites.ts";
+
+pythonServeSuite();
