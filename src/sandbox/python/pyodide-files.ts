@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { PythonSandboxError } from "./errors.ts";
+import { PYTHON_RUNNER_BUNDLE } from "./runner.generated.ts";
 
 /** Pyodide's files the sandbox needs: the two modules it imports, and what the host sends over stdin. */
 export interface PyodideFiles {
@@ -52,13 +53,14 @@ export function pyodideFiles(): PyodideFiles {
   }
 }
 
-/** What a memory snapshot depends on: Pyodide's version and wasm, and the driver's source. */
+/** What a memory snapshot depends on: Pyodide's version and wasm, the runner that boots it and the driver's source. */
 export function snapshotKey(
   files: PyodideFiles,
   driver: readonly { path: string; source: string }[],
 ): string {
   const hash = createHash("sha256");
   hash.update(files.version).update("\0").update(files.wasm).update("\0").update(files.stdlib);
+  hash.update("\0").update(PYTHON_RUNNER_BUNDLE);
   for (const file of driver) hash.update("\0").update(file.path).update("\0").update(file.source);
   return `${files.version}-${hash.digest("hex").slice(0, 16)}`;
 }

@@ -56,7 +56,6 @@ const NO_SEARCH: HostReply = {
   ok: false,
   error: { name: "Error", message: "search_tools is not available in this gateway" },
 };
-const NO_SEARCH_JSON = JSON.stringify(NO_SEARCH);
 
 function base64(bytes: Uint8Array): string {
   const native = (bytes as Uint8Array & { toBase64?: () => string }).toBase64;
