@@ -109,9 +109,17 @@ describe("ProcessRuntime: limits", () => {
       "let n = 0;\ntry { const hoard = []; while (true) { hoard.push(new ArrayBuffer(16 << 20)); n++; } } catch (e) { return [e.name, n]; }",
       { timeoutMs: 20_000 },
     );
-    const [name, count] = caught.result as [string, number];
-    assert.equal(name, "RangeError");
-    assert.ok(count > 0 && count < 40, `allocated ${count} x 16 MiB`);
+    // At the cap V8 either throws a catchable RangeError or cannot grow its own heap to make one
+    // (how much heap the run already holds decides): both stop within the cap; nothing else may happen.
+    if (caught.error) {
+      assert.equal(caught.error.kind, "memory", JSON.stringify(caught.error));
+    } else {
+      const [name, count] = caught.result as [string, number];
+      assert.equal(name, "RangeError");
+      assert.ok(count > 0 && count < 40, `allocated ${count} x 16 MiB`);
+    }
+    const next = await run("return 2 + 2");
+    assert.equal(next.result, 4);
   });
 
   it("kills a sandbox that sends a message larger than the cap", async () => {

@@ -14,9 +14,12 @@ export const DRIVER_DIR = "/lib/toolscript";
  * added to the process's data limit: the compiled wasm, its linear memory from
  * the snapshot, the boot buffers (measured: VmData ~760 MiB against Deno's 640
  * reserved). The program's own memory, 2 x memoryMb as for TypeScript, comes on
- * top: with memoryMb 32, a 300 MB string is a MemoryError.
+ * top: with memoryMb 32, a 300 MB string is a MemoryError. The margin above
+ * the measured ~120 MiB is for values crossing to the host as JavaScript
+ * strings: on a busy machine V8's concurrent GC frees them late (a 2 MB tool
+ * result at memoryMb 64 failed with 72 MiB of margin).
  */
-export const PYODIDE_BASE_DATA_MB = 192;
+export const PYODIDE_BASE_DATA_MB = 256;
 
 /** Pyodide's folder as the sandboxed Deno sees it. */
 export function pyodideIndexURL(setup: ProcessTierSetup, pyodide: PyodideFiles): string {
