@@ -51,7 +51,7 @@ describe("PythonRuntime: limits (the limits contract's cases, in Python)", () =>
   it("reports allocations past the memory limit as kind memory, then runs the next program", async () => {
     for (const code of [
       "x = bytearray(10**9)",
-      "s = 'x' * (300 * 10**6)",
+      "s = 'x' * (600 * 10**6)",
       "a = []\nwhile True:\n    a.append('x' * 10**6)",
       "x = [0] * (10**9)",
       // The JavaScript heap, through run_js: V8 ends the process at its heap limit.

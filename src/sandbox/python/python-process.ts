@@ -13,13 +13,13 @@ export const DRIVER_DIR = "/lib/toolscript";
  * Memory (MiB) a restored interpreter takes beyond Deno's own reservation,
  * added to the process's data limit: the compiled wasm, its linear memory from
  * the snapshot, the boot buffers (measured: VmData ~760 MiB against Deno's 640
- * reserved). The program's own memory, 2 x memoryMb as for TypeScript, comes on
- * top: with memoryMb 32, a 300 MB string is a MemoryError. The margin above
- * the measured ~120 MiB is for values crossing to the host as JavaScript
- * strings: on a busy machine V8's concurrent GC frees them late (a 2 MB tool
- * result at memoryMb 64 failed with 72 MiB of margin).
+ * reserved, so ~120), and room for the JavaScript side, where every value
+ * crossing to or from the host is a string on its way and V8's concurrent GC
+ * frees it late on a busy machine (a 2 MB tool result at memoryMb 64 failed
+ * with 72 and then 136 MiB of margin under a loaded test run). The program's
+ * own memory, 2 x memoryMb as for TypeScript, comes on top.
  */
-export const PYODIDE_BASE_DATA_MB = 256;
+export const PYODIDE_BASE_DATA_MB = 320;
 
 /** Pyodide's folder as the sandboxed Deno sees it. */
 export function pyodideIndexURL(setup: ProcessTierSetup, pyodide: PyodideFiles): string {
