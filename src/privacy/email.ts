@@ -36,8 +36,6 @@ export function findEmails(text: string, into: MatchList): void {
 const MAX_LOCAL_CHARS = 65;
 const MAX_LABELS = 8;
 const MAX_LABEL_CHARS = 63;
-/** Scratch space of domainEnd (a scan never re-enters it): no array per "@". */
-const LABEL_ENDS = new Int32Array(MAX_LABELS);
 const MIN_TLD_CHARS = 2;
 const MAX_TLD_CHARS = 24;
 
@@ -65,22 +63,20 @@ function localStart(text: string, at: number, lastEnd: number): number {
  * The end of `(label\.){1,8}[A-Za-z]{2,24}(?![\w-])` from `from`, or -1.
  * A label runs to the next character outside [A-Za-z0-9-], which must be a
  * dot, so the labels are fixed; the engine's backtracking only gives back
- * whole labels, so the top-level domain is tried after the most labels first.
+ * whole labels, so its match is the top-level domain after the most labels:
+ * the last one found going forward.
  */
 function domainEnd(text: string, from: number): number {
-  let labels = 0;
+  let best = -1;
   let at = from;
-  while (labels < MAX_LABELS) {
+  for (let labels = 0; labels < MAX_LABELS; labels++) {
     const end = labelEnd(text, at);
     if (end === -1) break;
-    LABEL_ENDS[labels++] = end;
+    const tld = tldEnd(text, end + 1);
+    if (tld !== -1) best = tld;
     at = end + 1;
   }
-  for (; labels > 0; labels--) {
-    const end = tldEnd(text, (LABEL_ENDS[labels - 1] as number) + 1);
-    if (end !== -1) return end;
-  }
-  return -1;
+  return best;
 }
 
 /** Where the label at `from` ends (at its dot), or -1: 1–63 of [A-Za-z0-9-], neither end a hyphen. */
