@@ -49,4 +49,15 @@ describe("sandboxCommand", () => {
     assert.ok(command.args.includes(SANDBOX_DENO_PATH));
     assert.doesNotMatch(args, /--allow-|--bind |--share-net|\/work|\/etc/);
   });
+
+  it("adds more V8 flags after the heap limit, in the same --v8-flags", () => {
+    const command = sandboxCommand({
+      ...base,
+      bubblewrap: undefined,
+      heapMb: 256,
+      v8Flags: ["--no-wasm-inlining"],
+    });
+    assert.ok(command.args.includes("--v8-flags=--max-old-space-size=256,--no-wasm-inlining"));
+    assert.equal(command.args.filter((arg) => arg.startsWith("--v8-flags")).length, 1);
+  });
 });

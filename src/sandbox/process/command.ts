@@ -54,6 +54,8 @@ export interface SandboxCommandOptions {
   baseDataMb?: number;
   /** V8 heap limit when it is not `memoryMb` (Pyodide's JavaScript side needs a floor). */
   heapMb?: number;
+  /** More V8 flags (the Python tier's wasm tiering), after the heap limit. */
+  v8Flags?: readonly string[];
 }
 
 export interface SandboxCommand {
@@ -99,7 +101,10 @@ export function sandboxCommand(options: SandboxCommandOptions): SandboxCommand {
   const denoArgs = [
     "run",
     ...(options.denoFlags ?? SAFE_DENO_FLAGS),
-    `--v8-flags=--max-old-space-size=${Math.max(1, Math.floor(options.heapMb ?? options.memoryMb))}`,
+    [
+      `--v8-flags=--max-old-space-size=${Math.max(1, Math.floor(options.heapMb ?? options.memoryMb))}`,
+      ...(options.v8Flags ?? []),
+    ].join(","),
   ];
   const setup = options.bubblewrap;
   if (setup === undefined) {

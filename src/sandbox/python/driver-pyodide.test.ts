@@ -27,20 +27,31 @@ describe("python driver under Pyodide", () => {
     pyodide.runPython("import sys; sys.path.insert(0, '/driver')");
     const driver = pyodide.pyimport("toolscript_driver") as {
       run(...args: unknown[]): Promise<string>;
+      deliver(id: number, replyJson: string): void;
     };
     const logs: unknown[] = [];
-    const host = {
-      async call(server: string, tool: string, argsJson: string) {
+    const replies = {
+      call(server: string, tool: string, argsJson: string) {
         const args = JSON.parse(argsJson) as { a: number; b: number };
         if (tool === "fail")
           return JSON.stringify({ ok: false, error: { name: "ToolError", message: "no" } });
         return JSON.stringify({ ok: true, json: JSON.stringify({ sum: args.a + args.b, server, tool }) });
       },
-      async search(query: string, limit: unknown, minScore: unknown) {
+      search(query: string, limit: unknown, minScore: unknown) {
         return JSON.stringify({ ok: true, json: JSON.stringify([query, limit, minScore ?? "absent"]) });
       },
-      async op(name: string, argsJson: string) {
+      op(name: string, argsJson: string) {
         return JSON.stringify({ ok: true, json: JSON.stringify({ text: `${name} ${argsJson}` }) });
+      },
+    };
+    let nextId = 1;
+    const host = {
+      // As the runner does: the request leaves at once, its reply comes back later through `deliver`.
+      send(kind: "call" | "search" | "op", a: never, b: never, c: never) {
+        const id = nextId++;
+        const reply = replies[kind](a, b, c);
+        setTimeout(() => driver.deliver(id, reply), 0);
+        return id;
       },
       log(level: string, message: string) {
         logs.push([level, message]);

@@ -11,17 +11,34 @@ import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0] + "/driver")
 
-from toolscript_driver import run  # noqa: E402
+from toolscript_driver import deliver, run  # noqa: E402
 
 
 class FakeHost:
+    """The runner's side of the driver's contract: `send` answers through `deliver`, later, as the runner does."""
+
     def __init__(self, behaviours, files):
         self.behaviours = behaviours
         self.files = files
         self.logs = []
         self.calls = []
+        self.next_id = 1
 
-    async def call(self, server, tool, args_json):
+    def send(self, kind, a, b, c):
+        call_id = self.next_id
+        self.next_id += 1
+        if kind == "call":
+            reply = self.call(a, b, c)
+        elif kind == "search":
+            reply = self.search(a, b, c)
+        elif kind == "op":
+            reply = self.op(a, b)
+        else:
+            reply = json.dumps({"ok": False, "error": {"name": "TypeError", "message": f"Unknown request {kind}"}})
+        asyncio.get_running_loop().call_soon(deliver, call_id, reply)
+        return call_id
+
+    def call(self, server, tool, args_json):
         args = json.loads(args_json)
         self.calls.append({"server": server, "tool": tool, "args": args})
         behaviour = self.behaviours.get(f"{server}/{tool}")
@@ -32,10 +49,10 @@ class FakeHost:
         value = args["a"] + args["b"] if behaviour.get("sum") else args
         return json.dumps({"ok": True, "json": json.dumps(value)})
 
-    async def search(self, query, limit, min_score):
+    def search(self, query, limit, min_score):
         return json.dumps({"ok": True, "json": json.dumps([{"query": query, "limit": limit, "minScore": min_score}])})
 
-    async def op(self, name, args_json):
+    def op(self, name, args_json):
         args = json.loads(args_json)
         if name == "workspace.writeFile":
             self.files[args["path"]] = args.get("text", args.get("base64"))

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { FakeBridge } from "../fake-bridge.ts";
 import type { HostBridge, SandboxFileInfo } from "../types.ts";
 import { createTestPythonRuntime, runPython, testBridge } from "./test-runtime.ts";
 
@@ -109,6 +110,51 @@ describe("PythonRuntime: what every tier does, in Python", () => {
     assert.deepEqual(
       results.map((result) => result.result),
       [0, 10, 20, 30],
+    );
+  });
+
+  it("lets a reply in while another task spins on sleep(0); a reply nobody waits for any more is ignored", async () => {
+    const slow = new FakeBridge({
+      "s/slow": () => new Promise((resolve) => setTimeout(resolve, 100, { late: true })),
+      "s/echo": (args) => args,
+    });
+    const result = await runPython(
+      runtime,
+      slow,
+      [
+        "import asyncio",
+        "try:",
+        "    await asyncio.wait_for(tools.s.slow(), 0.01)",
+        "    timed_out = False",
+        "except TimeoutError:",
+        "    timed_out = True",
+        "await asyncio.sleep(0.3)",
+        "done = False",
+        "async def spin():",
+        "    n = 0",
+        "    while not done:",
+        "        await asyncio.sleep(0)",
+        "        n += 1",
+        "    return n",
+        "async def call():",
+        "    global done",
+        "    reply = await tools.s.echo(x=1)",
+        "    done = True",
+        "    return reply",
+        "n, reply = await asyncio.gather(spin(), call())",
+        "from toolscript_driver import deliver",
+        "deliver(10_000, 'not json')",
+        "try:",
+        "    await search_tools('x')",
+        "except Exception as e:",
+        "    searched = str(e)",
+        "[timed_out, n > 0, reply, searched]",
+      ].join("\n"),
+    );
+    assert.deepEqual(
+      result.result,
+      [true, true, { x: 1 }, "search_tools is not available in this gateway"],
+      JSON.stringify(result.error),
     );
   });
 

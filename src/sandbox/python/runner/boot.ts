@@ -28,3 +28,5 @@ export interface BootFiles {
 
 /** The Python module the runner imports from the driver and calls once per execution. */
 export const DRIVER_MODULE = "toolscript_driver.run";
+/** The Python module whose `deliver(id, replyJson)` the runner calls with each reply from the host. */
+export const DELIVER_MODULE = "toolscript_driver.host_calls";

@@ -14,7 +14,7 @@
 import type { loadPyodide as LoadPyodide, PyodideAPI } from "pyodide";
 import type { ChildMessage, HostMessage } from "../../process/protocol.ts";
 import type { HostReply } from "../../shared/host-calls.ts";
-import { type BootHeader, DRIVER_MODULE } from "./boot.ts";
+import { type BootHeader, DELIVER_MODULE, DRIVER_MODULE } from "./boot.ts";
 import { replyText } from "./reply-text.ts";
 import { StdinReader } from "./stdin-reader.ts";
 
@@ -167,27 +167,42 @@ export function startPythonRunner(config: PythonRunnerConfig, imports: PyodideIm
     }
   }
 
-  /** Calls waiting for their reply, which they receive as JSON text: the driver parses it in Python. */
-  const pending = new Map<number, (replyJson: string) => void>();
+  /**
+   * Requests from Python: `host.send(kind, a, b, c)` writes one and returns its
+   * id at once; the reply line goes back through the driver's `deliver(id,
+   * replyJson)` (the driver parses the JSON in Python). Whatever Python passes
+   * is only ever written as data in a message the host checks.
+   */
   let nextId = 1;
-  function request(message: Request): Promise<string> {
-    return new Promise<string>((resolve) => {
-      const id = nextId;
-      nextId += 1;
-      pending.set(id, resolve);
-      send({ ...message, id });
-    });
+  let deliverReply: (id: number, replyJson: string) => void = () => {};
+  function sendRequest(message: Request): number {
+    const id = nextId;
+    nextId += 1;
+    send({ ...message, id });
+    return id;
   }
+  const NO_SEARCH_JSON = stringify(NO_SEARCH);
 
   async function run(driverRun: DriverRun, message: RunMessage): Promise<void> {
     const host = {
-      call: (server: unknown, tool: unknown, argsJson: unknown) =>
-        request({ type: "call", server, tool, args: argsJson }),
-      search: (query: unknown, limit: unknown, minScore: unknown) =>
-        message.search
-          ? request({ type: "search", query, limit, minScore })
-          : Promise.resolve(stringify(NO_SEARCH)),
-      op: (name: unknown, argsJson: unknown) => request({ type: "op", op: name, args: argsJson }),
+      send: (kind: unknown, a: unknown, b: unknown, c: unknown): number => {
+        if (kind === "call") return sendRequest({ type: "call", server: a, tool: b, args: c });
+        if (kind === "op") return sendRequest({ type: "op", op: a, args: b });
+        if (kind === "search" && message.search)
+          return sendRequest({ type: "search", query: a, limit: b, minScore: c });
+        // Answered here, after Python has registered the id it is given.
+        const id = nextId;
+        nextId += 1;
+        const reply =
+          kind === "search"
+            ? NO_SEARCH_JSON
+            : stringify({
+                ok: false,
+                error: { name: "TypeError", message: `Unknown request ${StringOf(kind)}` },
+              });
+        setTimeout(() => deliverReply(id, reply), 0);
+        return id;
+      },
       log: (level: unknown, text: unknown) => log(StringOf(level), StringOf(text)),
     };
     let json: string;
@@ -223,10 +238,20 @@ export function startPythonRunner(config: PythonRunnerConfig, imports: PyodideIm
       send({ type: "snapshot", base64: base64(pyodide.makeMemorySnapshot()) });
       exit(0);
     }
-    // The module's `run`, whatever the package's __init__ binds to the same name.
+    // The modules' `run` and `deliver`, whatever the package's __init__ binds to the same names.
     const driverRun = pyodide.runPython(
       `import importlib\nimportlib.import_module(${stringify(DRIVER_MODULE)}).run`,
     ) as DriverRun;
+    const deliver = pyodide.runPython(
+      `import importlib\nimportlib.import_module(${stringify(DELIVER_MODULE)}).deliver`,
+    ) as (id: number, replyJson: string) => void;
+    deliverReply = (id, replyJson) => {
+      try {
+        deliver(id, replyJson);
+      } catch {
+        // SystemExit or KeyboardInterrupt out of a task the program made: its task holds it, as in Pyodide's own loop.
+      }
+    };
     send({ type: "ready" });
     let started = false;
     for (;;) {
@@ -235,9 +260,7 @@ export function startPythonRunner(config: PythonRunnerConfig, imports: PyodideIm
       if (line === undefined) exit(0);
       const reply = replyText(line);
       if (reply !== undefined) {
-        const resolve = pending.get(reply.id);
-        pending.delete(reply.id);
-        if (resolve !== undefined) resolve(reply.json);
+        deliverReply(reply.id, reply.json);
         continue;
       }
       const message = parse(line) as HostMessage;

@@ -8,6 +8,7 @@ stops as soon as it passes the cap: a huge value is never serialized whole.
 """
 
 import datetime as _datetime
+from json import JSONEncoder as _JSONEncoder
 from json import dumps as _dumps
 
 MAX_DEPTH = 200
@@ -134,3 +135,21 @@ def to_json(value, *, max_bytes=None, strict=False, what="The returned value", r
     writer = _Writer(max_bytes)
     _write(writer, value, root, 0, set(), strict, what)
     return "".join(writer.parts)
+
+
+# Each level of nesting writes at least two characters ("[]" or "{}"): JSON text this short cannot pass MAX_DEPTH.
+_SHALLOW_ENOUGH = 2 * MAX_DEPTH
+# Made once: json.dumps with options builds a new encoder per call.
+_COMPACT = _JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def arguments_json(value, label):
+    """A tool's arguments as JSON text: json.dumps when it writes what to_json would, else to_json (and its errors)."""
+    try:
+        text = _COMPACT.encode(value)
+    except (TypeError, ValueError, RecursionError, OverflowError):
+        # Sets, dates, NaN, keys and values JSON cannot hold, cycles: to_json converts them or names where they are.
+        text = None
+    if text is not None and len(text) <= _SHALLOW_ENOUGH:
+        return text
+    return to_json(value, strict=True, what=f"The arguments of {label}()", root="args")

@@ -2,12 +2,14 @@
 
     await run(code, context_json, tools_json, limits_json, host, skills=None) -> str
 
-`host` offers `await call(server, tool, args_json)`, `await search(query,
-limit, min_score)`, `await op(name, args_json)` (each resolving to a HostReply
-as JSON text) and `log(level, message)`. The answer is JSON text:
+`host` offers `send(kind, a, b, c) -> id` (synchronous: "call" server, tool,
+args_json; "search" query, limit, min_score; "op" name, args_json) and
+`log(level, message)`; the HostReply to request `id`, as JSON text, comes back
+through `deliver(id, reply_json)` (host_calls.py). The answer is JSON text:
 `{"result": value}` (no key when the value is None) or `{"error": ExecutionError}`.
 """
 
+import asyncio
 import builtins
 import io
 import keyword
@@ -20,7 +22,7 @@ from json import loads as _loads
 from .errors import ERROR_CLASSES
 from .host_reply import is_absent
 from .interpreter_state import InterpreterState
-from . import nested_loop
+from . import host_calls, nested_loop, ready_queue
 from .logs import LogBudget, LogStream
 from .program import LAST_VALUE, compile_program, register_source
 from .report import error_report, output_limit_report, syntax_report
@@ -129,6 +131,7 @@ async def run(code, context_json, tools_json, limits_json, host, skills=None):
     try:
         sys.stdout, sys.stderr, sys.stdin = stdout, stderr, io.StringIO("")
         nested_loop.install()
+        ready_queue.install(asyncio.get_running_loop())
         return await _execute(str(code), context, tools_namespace, max_output, host, sources, (stdout, stderr))
     finally:
         try:
@@ -136,4 +139,6 @@ async def run(code, context_json, tools_json, limits_json, host, skills=None):
             stderr.flush()
         finally:
             nested_loop.uninstall()
+            ready_queue.uninstall()
+            host_calls.forget_all()
             saved.restore()

@@ -7,8 +7,8 @@ results come back as the host already shaped them (structured content or
 parsed JSON as dict/list, else str), parsed with json.loads.
 """
 
-from .host_reply import host_value
-from .results import to_json
+from .host_calls import request
+from .results import arguments_json
 
 _MAX_LISTED = 20
 
@@ -61,11 +61,11 @@ class ToolFunction(_ReadOnly):
             raise TypeError(f"{label}() takes keyword arguments or one dict, not {len(args)} positional arguments")
         if args and not isinstance(args[0], dict):
             raise TypeError(f"{label}() takes keyword arguments or one dict, not a {type(args[0]).__name__}")
-        return to_json(args[0] if args else kwargs, strict=True, what=f"The arguments of {label}()", root="args")
+        return arguments_json(args[0] if args else kwargs, label)
 
     async def __call__(self, *args, **kwargs):
         json_text = self._arguments(args, kwargs)
-        return await host_value(self._host.call(self._server, self._tool, json_text))
+        return await request(self._host, "call", self._server, self._tool, json_text)
 
 
 class Tools(_ReadOnly):
@@ -145,8 +145,6 @@ def _is_number(value):
 
 def make_search_tools(host):
     """`await search_tools(query, limit=5, min_score=None)`: the catalog's best matches for `query`."""
-    search = getattr(host, "search", None)
-
     async def search_tools(query, limit=5, min_score=None):
         if not isinstance(query, str):
             raise TypeError("search_tools(query, limit=5, min_score=None): query must be a string")
@@ -154,8 +152,6 @@ def make_search_tools(host):
             raise TypeError("search_tools: limit must be a number")
         if min_score is not None and not _is_number(min_score):
             raise TypeError("search_tools: min_score must be a number")
-        if search is None:
-            raise RuntimeError("search_tools is not available in this execution")
-        return await host_value(search(query, limit, min_score))
+        return await request(host, "search", query, limit, min_score)
 
     return search_tools

@@ -6,7 +6,7 @@ Text crosses as `{text}`, bytes as `{base64}`; failures raise WorkspaceError.
 import base64
 from json import dumps as _dumps
 
-from .host_reply import host_value
+from .host_calls import request
 
 
 def _check_path(method, path):
@@ -26,7 +26,7 @@ class Workspace:
         return "<workspace: read_file, write_file, list, remove>"
 
     async def _op(self, name, args):
-        return await host_value(self._host.op(name, _dumps(args)))
+        return await request(self._host, "op", name, _dumps(args))
 
     async def read_file(self, path, encoding="utf8"):
         """The file's text, or its bytes with encoding="bytes"."""
