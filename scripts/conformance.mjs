@@ -235,11 +235,11 @@ async function startFixture() {
   const port = await freePort();
   log(`starting the everything-server fixture on 127.0.0.1:${port}`);
   // Node 20 (the repo's) runs the fixture through tsx; loopback.mjs keeps it on 127.0.0.1.
-  const child = start(
-    process.execPath,
-    ["--import", "tsx", "--import", "./fixture/loopback.mjs", fixture],
-    { cwd: sub, env: { PORT: String(port) }, logFile: join(tmp, "fixture.log") },
-  );
+  const child = start(process.execPath, ["--import", "tsx", "--import", "./fixture/loopback.mjs", fixture], {
+    cwd: sub,
+    env: { PORT: String(port) },
+    logFile: join(tmp, "fixture.log"),
+  });
   await waitForPort(port, child, "the fixture");
   return { child, url: `http://localhost:${port}/mcp` };
 }
