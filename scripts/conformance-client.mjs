@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 
 const RUN_LIMIT_MS = 50_000; // the suite waits 60 s for this script
 const PROGRAM_LIMIT_MS = 30_000;
+const CONNECT_LIMIT_MS = 10_000;
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const url = process.argv.at(-1);
@@ -92,7 +93,15 @@ const configFile = join(dir, "toolscript.config.json");
 const programFile = join(dir, "program.ts");
 writeFileSync(
   configFile,
-  `${JSON.stringify({ mcpServers: { s: { url } }, toolscript: { storage: { dir: join(dir, "store") } } }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      mcpServers: { s: { url } },
+      // A shorter connect timeout than the default 30 s keeps a failing connect within the suite's 60 s.
+      toolscript: { storage: { dir: join(dir, "store") }, upstream: { connectTimeoutMs: CONNECT_LIMIT_MS } },
+    },
+    null,
+    2,
+  )}\n`,
 );
 writeFileSync(programFile, program);
 process.stderr.write(
