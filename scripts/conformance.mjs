@@ -312,6 +312,30 @@ function readResults(dir, kind) {
   return results;
 }
 
+/**
+ * Scenarios the suite counted but wrote no checks.json for (a scenario that threw:
+ * "Failed to run scenario X: ..."), from its SUMMARY lines "✗ X: N passed, M failed".
+ */
+function addCrashed(results, logFile) {
+  if (!existsSync(logFile)) return results;
+  const text = readFileSync(logFile, "utf8");
+  const crashes = {};
+  for (const match of text.matchAll(/^Failed to run scenario (\S+): (.*)$/gm)) crashes[match[1]] = match[2];
+  for (const match of text.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gm)) {
+    const [, name, passed, failed] = match;
+    if (results[name]) continue;
+    results[name] = {
+      passed: Number(passed),
+      failed: Number(failed),
+      ok: Number(failed) === 0,
+      firstFailure: crashes[name]
+        ? `the scenario threw: ${crashes[name]}`.slice(0, 160)
+        : "no checks.json written",
+    };
+  }
+  return results;
+}
+
 /** The suite's "Not scored" list: scenario -> reason (extension, pending, added-after-release). */
 function readUnscored(logFile) {
   const unscored = {};
@@ -344,7 +368,7 @@ async function runServerSuite(url, label, requirement) {
     },
   });
   return {
-    results: readResults(out, "server"),
+    results: addCrashed(readResults(out, "server"), logFile),
     unscored: readUnscored(logFile),
     timedOut: result.timedOut,
     logFile,
@@ -364,7 +388,7 @@ async function runClientScenario(scenario) {
     [suiteBin, "client", "--command", command, "--scenario", scenario, "-o", out, "--timeout", "60000"],
     { timeoutMs: LIMITS.clientScenarioMs, logFile: `${out}.log`, env: { TOOLSCRIPT_CONFORMANCE_TMP: tmp } },
   );
-  const results = readResults(out);
+  const results = addCrashed(readResults(out), `${out}.log`);
   const entry = results[scenario] ?? {
     passed: 0,
     failed: 0,
