@@ -408,7 +408,7 @@ function cell(result) {
   return result.ok ? `✓ ${counts}` : `✗ ${counts}`;
 }
 
-function serverTable(requirement, direct, gateway) {
+function serverTable(title, direct, gateway) {
   const names = [...new Set([...Object.keys(direct.results), ...Object.keys(gateway?.results ?? {})])];
   const unscored = { ...direct.unscored, ...(gateway?.unscored ?? {}) };
   const rows = [];
@@ -430,7 +430,7 @@ function serverTable(requirement, direct, gateway) {
   const passedDirect = names.filter((name) => direct.results[name]?.ok).length;
   const passedGateway = names.filter((name) => gateway?.results[name]?.ok).length;
   const lines = [
-    `### Server scenarios, --requirements ${requirement}`,
+    `### Server scenarios, ${title}`,
     "",
     `Direct: ${passedDirect}/${names.length} scenarios pass; through the gateway: ${gateway ? `${passedGateway}/${names.length}` : "not run"}; regressions (pass directly, not through the gateway): ${gateway ? regressions.length : "—"}.`,
     "",
@@ -500,7 +500,13 @@ async function main() {
     if (gatewayProcess) await stop(gatewayProcess.child);
     await stop(fixtureProcess.child);
     for (const requirement of requirements) {
-      const table = serverTable(requirement ?? opts.scenario, direct[requirement], gateway[requirement]);
+      const table = serverTable(
+        opts.scenario
+          ? `--scenario ${opts.scenario}${requirement ? ` --spec-version ${requirement}` : ""}`
+          : `--requirements ${requirement}`,
+        direct[requirement],
+        gateway[requirement],
+      );
       sections.push(table.markdown);
       if (table.regressions.length > 0 || gatewayError) failed = true;
     }
