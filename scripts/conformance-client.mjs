@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// The client the conformance suite drives for its CLIENT scenarios
+// (scripts/conformance.mjs passes it as `conformance client --command`).
+//
+// The suite runs `<this script> <server-url>` with MCP_CONFORMANCE_SCENARIO,
+// MCP_CONFORMANCE_PROTOCOL_VERSION and, for some scenarios,
+// MCP_CONFORMANCE_CONTEXT set. The MCP client under test is ToolScript's
+// upstream client: this script writes a config whose only upstream is that URL
+// and runs one program through `toolscript run`, which connects, lists the
+// tools and calls what the scenario needs. It never talks MCP itself.
+//
+// Bounded: the program has a wall-clock limit and `toolscript run` is ended
+// (its process group, which this script started) after RUN_LIMIT_MS.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const RUN_LIMIT_MS = 50_000; // the suite waits 60 s for this script
+const PROGRAM_LIMIT_MS = 30_000;
+const CONNECT_LIMIT_MS = 10_000;
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const url = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+const context = process.env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) : {};
+
+if (!url || !/^https?:\/\//.test(url)) {
+  process.stderr.write("usage: conformance-client.mjs <server-url> (run by the conformance suite)\n");
+  process.exit(2);
+}
+
+// Arguments for the tools the suite's mock servers offer (the sandbox has no
+// schemas to make them up from); any other tool is called with {}.
+const ARGS = {
+  add_numbers: { a: 2, b: 3 },
+  valid_tool: { region: "us-west1" },
+  invalid_empty_header: { value: "x" },
+  invalid_object_header: { data: {} },
+  invalid_array_header: { items: ["x"] },
+  invalid_null_header: { nil: null },
+  invalid_number_header: { score: 1 },
+  invalid_duplicate_same_case: { field1: "x", field2: "y" },
+  invalid_duplicate_diff_case: { field1: "x", field2: "y" },
+  invalid_space_in_name: { value: "x" },
+  invalid_colon_in_name: { value: "x" },
+  invalid_non_ascii_name: { value: "x" },
+  invalid_control_char_name: { value: "x" },
+};
+
+// What each scenario needs of the client once it is connected and has listed
+// the tools (connecting and listing happen before any program runs).
+//   list: connect and list only; callAll: call every listed tool;
+//   toolCalls: exactly the calls the suite names in MCP_CONFORMANCE_CONTEXT;
+//   echoSchema: send the focal tool's inputSchema back to json_schema_echo.
+const PLANS = {
+  initialize: { mode: "list" },
+  "request-metadata": { mode: "list" },
+  "json-schema-ref-no-deref": { mode: "list" },
+  "json-schema-2020-12-preservation": { mode: "echoSchema" },
+};
+const plan = Array.isArray(context.toolCalls)
+  ? { mode: "toolCalls", toolCalls: context.toolCalls }
+  : (PLANS[scenario] ?? { mode: "callAll" });
+
+// The program: plain JavaScript that is also valid TypeScript (run with --no-typecheck).
+const program = `// conformance scenario ${scenario}
+const plan = ${JSON.stringify({ ...plan, args: ARGS })};
+const names = Object.keys(tools.s);
+console.log("tools: " + JSON.stringify(names));
+let calls = [];
+if (plan.mode === "toolCalls") calls = plan.toolCalls;
+if (plan.mode === "callAll") calls = names.map((name) => ({ name, arguments: plan.args[name] ?? {} }));
+if (plan.mode === "echoSchema") {
+  // A program sees tools as functions: it has no way to read the inputSchema
+  // the gateway received, so it cannot echo it (see conformance/README.md).
+  console.log("echoSchema: no way to read a tool's inputSchema from a program");
+}
+for (const call of calls) {
+  try {
+    const result = await tools.s[call.name](call.arguments ?? {});
+    console.log("call " + call.name + " -> " + JSON.stringify(result).slice(0, 300));
+  } catch (error) {
+    console.log("call " + call.name + " failed: " + error.name + ": " + String(error.message).slice(0, 300));
+  }
+}
+return { scenario: ${JSON.stringify(scenario)}, tools: names.length, calls: calls.length };
+`;
+
+const dir = mkdtempSync(join(process.env.TOOLSCRIPT_CONFORMANCE_TMP ?? tmpdir(), `client-${scenario}-`));
+const configFile = join(dir, "toolscript.config.json");
+const programFile = join(dir, "program.ts");
+writeFileSync(
+  configFile,
+  `${JSON.stringify(
+    {
+      mcpServers: { s: { url } },
+      // A shorter connect timeout than the default 30 s keeps a failing connect within the suite's 60 s.
+      toolscript: { storage: { dir: join(dir, "store") }, upstream: { connectTimeoutMs: CONNECT_LIMIT_MS } },
+    },
+    null,
+    2,
+  )}\n`,
+);
+writeFileSync(programFile, program);
+process.stderr.write(
+  `conformance-client: scenario ${scenario} (${process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "?"}), ${url}, plan ${plan.mode}\n`,
+);
+
+const child = spawn(
+  process.execPath,
+  [
+    join(root, "bin", "toolscript.js"),
+    "run",
+    programFile,
+    "--config",
+    configFile,
+    "--timeout",
+    String(PROGRAM_LIMIT_MS),
+    "--no-typecheck",
+  ],
+  { cwd: dir, detached: true, stdio: ["ignore", "inherit", "inherit"] },
+);
+
+function killGroup(signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {}
+}
+const timer = setTimeout(() => {
+  process.stderr.write(`conformance-client: toolscript run over ${RUN_LIMIT_MS / 1000}s, stopping it\n`);
+  killGroup("SIGTERM");
+  setTimeout(() => killGroup("SIGKILL"), 3000).unref();
+}, RUN_LIMIT_MS);
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    killGroup("SIGKILL");
+    process.exit(130);
+  });
+
+child.on("exit", (code, signal) => {
+  clearTimeout(timer);
+  killGroup("SIGTERM"); // anything the run left behind in its group
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(code ?? (signal ? 1 : 0));
+});
