@@ -75,10 +75,20 @@ function newClient(prepare: (client: Client) => void): Client {
 }
 
 async function connectOrClose(client: Client, transport: Transport, signal: AbortSignal): Promise<void> {
-  const onAbort = () => void transport.close().catch(() => {});
-  signal.addEventListener("abort", onAbort, { once: true });
+  // The SDK's signal covers `initialize`, not the transport's start: a legacy SSE stream that never
+  // sends its endpoint would keep `connect` pending after the abort. The abort itself ends the wait.
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      void transport.close().catch(() => {});
+      reject(signal.reason ?? new Error("connect aborted"));
+    };
+  });
+  aborted.catch(() => {});
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
   try {
-    await client.connect(transport, { signal });
+    await Promise.race([client.connect(transport, { signal }), aborted]);
   } catch (error) {
     await transport.close().catch(() => {});
     throw signal.aborted ? (signal.reason ?? error) : error;
