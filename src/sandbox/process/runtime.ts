@@ -1,13 +1,12 @@
 import { AgentPositions } from "../isolate/agent-stack.ts";
 import type { LogCollector } from "../isolate/log-collector.ts";
 import type { EndReason } from "../isolate/run-outcome.ts";
-import { createHostCalls, type HostReply } from "../shared/host-calls.ts";
 import { runInputs, runToResult } from "../shared/run-result.ts";
 import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
 import { sandboxCommand } from "./command.ts";
 import { failure, fromCompileError, fromDone, fromExit, type Outcome } from "./outcome.ts";
 import { DEFAULT_PROCESS_POOL_SIZE, ProcessPool } from "./process-pool.ts";
-import type { ChildMessage } from "./protocol.ts";
+import { runInProcess } from "./run-in-process.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, SandboxProcess } from "./sandbox-process.ts";
 import {
   checkProcessTier,
@@ -20,8 +19,6 @@ import {
 
 /** Memory limit the pool starts processes for before the first run says otherwise. */
 export const DEFAULT_PREWARM_MEMORY_MB = 128;
-/** setTimeout fires at once for delays above this, so longer limits are capped to it. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export interface ProcessRuntimeOptions extends ProcessTierOptions {
   /** Sandbox processes started ahead of time (each serves one execution); 0 disables the pool. */
@@ -92,84 +89,28 @@ export class ProcessRuntime implements SandboxRuntime {
   async #execute(options: RunOptions, logs: LogCollector): Promise<Outcome> {
     const start = runInputs(options, this.#closed);
     if ("error" in start) return start;
-    const { toolsJson, contextJson, limitsJson } = start;
     const child = await this.#pool.acquire(options.memoryMb);
     if (this.#closed) {
       child.kill();
       return failure("runtime", "Error", "The sandbox runtime is closed");
     }
     const positions = new AgentPositions(options.sourceMap);
-    const calls = new AbortController();
-    const host = createHostCalls({
-      tools: options.tools,
-      bridge: options.bridge,
-      logs,
-      signal: calls.signal,
-      maxResultBytes: options.maxResultBytes,
-    });
-    let ended: EndReason | undefined;
-    let finish: (outcome: Outcome) => void = () => {};
-    const done = new Promise<Outcome>((resolve) => {
-      finish = resolve;
-    });
-    const stop = (reason: EndReason): void => {
-      ended ??= reason;
-      finish({
-        error: fromExit({ code: null, signal: null, stderr: "" }, reason, options.timeoutMs, positions),
-      });
-    };
-    const onAbort = (): void => stop("aborted");
-    const answer = (id: number, reply: Promise<HostReply>): void => {
-      void reply.then((value) => child.send({ type: "reply", id, reply: value }));
-    };
-    child.attach((message: ChildMessage) => {
-      switch (message.type) {
-        case "call":
-          answer(message.id, host.call(message.server, message.tool, message.args));
-          break;
-        case "search":
-          if (host.search !== undefined)
-            answer(message.id, host.search(message.query, message.limit, message.minScore));
-          break;
-        case "op":
-          answer(message.id, host.op(message.op, message.args));
-          break;
-        case "log":
-          host.log(message.level, message.message);
-          break;
-        case "done":
-          finish(fromDone(message.report, positions, options.maxOutputBytes));
-          break;
-        case "compileError":
-          finish({ error: fromCompileError(message.name, message.message, options.code, positions) });
-          break;
-      }
-    });
-    void child.exited.then((exit) => finish({ error: fromExit(exit, ended, options.timeoutMs, positions) }));
-    this.#active.add(stop);
-    const watchdog = setTimeout(stop, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS), "timeout");
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    // An abort while the process was being acquired has fired already: the listener missed it.
-    if (options.signal?.aborted) onAbort();
     try {
-      if (ended === undefined)
-        child.send({
-          type: "run",
-          code: options.code,
-          toolsJson,
-          ...(contextJson === undefined ? {} : { contextJson }),
-          limitsJson,
-          search: host.search !== undefined,
-        });
-      const outcome = await done;
-      return { ...outcome, toolResultBytes: host.bytesIn() };
+      return await runInProcess({
+        child,
+        options,
+        logs,
+        inputs: start,
+        active: this.#active,
+        ending: (message) => {
+          if (message.type === "done") return fromDone(message.report, positions, options.maxOutputBytes);
+          if (message.type === "compileError")
+            return { error: fromCompileError(message.name, message.message, options.code, positions) };
+          return undefined;
+        },
+        exitError: (exit, ended) => fromExit(exit, ended, options.timeoutMs, positions),
+      });
     } finally {
-      clearTimeout(watchdog);
-      options.signal?.removeEventListener("abort", onAbort);
-      this.#active.delete(stop);
-      calls.abort(new Error("execution ended"));
-      // One execution per process: whatever it left running goes with its process group.
-      child.kill();
       this.#pool.refill();
     }
   }

@@ -1,7 +1,7 @@
 import type { LogCollector } from "../isolate/log-collector.ts";
 import type { EndReason } from "../isolate/run-outcome.ts";
 import { ProcessPool } from "../process/process-pool.ts";
-import type { ChildMessage } from "../process/protocol.ts";
+import { runInProcess } from "../process/run-in-process.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../process/sandbox-process.ts";
 import {
   checkProcessTier,
@@ -11,7 +11,6 @@ import {
   removeRunnerFiles,
   writeRunnerFiles,
 } from "../process/setup.ts";
-import { createHostCalls, type HostReply } from "../shared/host-calls.ts";
 import { failure, type Outcome, runInputs, runToResult } from "../shared/run-result.ts";
 import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
 import { PythonSandboxError } from "./errors.ts";
@@ -25,8 +24,6 @@ import { obtainSnapshot } from "./snapshot-source.ts";
 export const DEFAULT_PYTHON_POOL_SIZE = 2;
 /** Time an interpreter gets to restore the snapshot and say `ready` (~0.5 s measured; more on a busy machine). */
 const PYTHON_START_TIMEOUT_MS = 30_000;
-/** setTimeout fires at once for delays above this, so longer limits are capped to it. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export interface PythonRuntimeOptions extends ProcessTierOptions {
   /** The driver's .py files (python/driver-files.ts pythonDriverFiles()). */
@@ -138,81 +135,24 @@ export class PythonRuntime implements SandboxRuntime {
   async #execute(options: PythonRunOptions, logs: LogCollector): Promise<Outcome> {
     const start = runInputs(options, this.#closed);
     if ("error" in start) return start;
-    const { toolsJson, contextJson, limitsJson } = start;
     const child = await this.#pool.acquire(options.memoryMb);
     if (this.#closed) {
       child.kill();
       return failure("runtime", "Error", "The sandbox runtime is closed");
     }
-    const calls = new AbortController();
-    const host = createHostCalls({
-      tools: options.tools,
-      bridge: options.bridge,
-      logs,
-      signal: calls.signal,
-      maxResultBytes: options.maxResultBytes,
-    });
-    let ended: EndReason | undefined;
-    let finish: (outcome: Outcome) => void = () => {};
-    const done = new Promise<Outcome>((resolve) => {
-      finish = resolve;
-    });
-    const stop = (reason: EndReason): void => {
-      ended ??= reason;
-      finish({ error: fromPythonExit({ code: null, signal: null, stderr: "" }, reason, options.timeoutMs) });
-    };
-    const onAbort = (): void => stop("aborted");
-    const answer = (id: number, reply: Promise<HostReply>): void => {
-      void reply.then((value) => child.send({ type: "reply", id, reply: value }));
-    };
-    child.attach((message: ChildMessage) => {
-      switch (message.type) {
-        case "call":
-          answer(message.id, host.call(message.server, message.tool, message.args));
-          break;
-        case "search":
-          if (host.search !== undefined)
-            answer(message.id, host.search(message.query, message.limit, message.minScore));
-          break;
-        case "op":
-          answer(message.id, host.op(message.op, message.args));
-          break;
-        case "log":
-          host.log(message.level, message.message);
-          break;
-        case "outcome":
-          finish(fromDriverOutcome(message.json));
-          break;
-        default:
-          // `done`, `compileError`, `snapshot`: the TypeScript runner's words; from here only agent code could forge them.
-          break;
-      }
-    });
-    void child.exited.then((exit) => finish({ error: fromPythonExit(exit, ended, options.timeoutMs) }));
-    this.#active.add(stop);
-    const watchdog = setTimeout(stop, Math.min(Math.max(0, options.timeoutMs), MAX_TIMER_MS), "timeout");
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
     try {
-      if (ended === undefined)
-        child.send({
-          type: "run",
-          code: options.code,
-          toolsJson,
-          ...(contextJson === undefined ? {} : { contextJson }),
-          limitsJson,
-          search: host.search !== undefined,
-          ...(options.skills === undefined ? {} : { skillsJson: JSON.stringify(options.skills) }),
-        });
-      const outcome = await done;
-      return { ...outcome, toolResultBytes: host.bytesIn() };
+      return await runInProcess({
+        child,
+        options,
+        logs,
+        inputs: start,
+        ...(options.skills !== undefined && { runExtras: { skillsJson: JSON.stringify(options.skills) } }),
+        active: this.#active,
+        // `done`, `compileError`, `snapshot` are the TypeScript runner's words: from here only agent code could forge them.
+        ending: (message) => (message.type === "outcome" ? fromDriverOutcome(message.json) : undefined),
+        exitError: (exit, ended) => fromPythonExit(exit, ended, options.timeoutMs),
+      });
     } finally {
-      clearTimeout(watchdog);
-      options.signal?.removeEventListener("abort", onAbort);
-      this.#active.delete(stop);
-      calls.abort(new Error("execution ended"));
-      // One interpreter per execution: whatever it holds goes with its process group.
-      child.kill();
       this.#pool.refill();
     }
   }
