@@ -1,5 +1,5 @@
 import type { PiiDetector } from "./detect.ts";
-import { MAX_MATCH_CHARS, type PiiMatch } from "./detectors.ts";
+import { MAX_MATCH_CHARS } from "./detectors.ts";
 import { MatchList } from "./match-list.ts";
 
 /** How a large text is scanned without holding the event loop. */
@@ -63,26 +63,4 @@ export function* chunkMatches(
     }
     yield { matches, offset, more: end < text.length };
   }
-}
-
-/**
- * `detector.detect(text)` in chunks with a pause between them, so other
- * sessions' requests are served during a scan of many megabytes.
- */
-export async function detectInChunks(
-  detector: PiiDetector,
-  text: string,
-  options: ChunkedScanOptions = {},
-): Promise<PiiMatch[]> {
-  const pause = options.pause ?? yieldToEventLoop;
-  const accepted: PiiMatch[] = [];
-  for (const { matches, offset, more } of chunkMatches(
-    detector,
-    text,
-    options.chunkChars ?? DEFAULT_CHUNK_CHARS,
-  )) {
-    for (const match of matches.toMatches(text, offset)) accepted.push(match);
-    if (more) await pause();
-  }
-  return accepted;
 }
