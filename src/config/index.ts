@@ -15,6 +15,8 @@ export type { LoadConfigOptions } from "./load.ts";
 export { loadConfig } from "./load.ts";
 export type { ConfigValidation, ParseConfigOptions } from "./parse.ts";
 export { parseConfig, validateConfig } from "./parse.ts";
+export type { PassThroughSetting } from "./pass-through.ts";
+export { defaultPassThroughPrefix, MAX_PASS_THROUGH_PREFIX_LENGTH } from "./pass-through.ts";
 export type { Config, ConfigSource } from "./schema.ts";
 export type { HttpServerConfig, HttpTransport, ServerConfig, StdioServerConfig } from "./servers.ts";
 export type { SandboxRuntimeName, ToolscriptSettings } from "./settings.ts";

@@ -240,6 +240,7 @@ describe("parseConfig: defaults and resolution", () => {
             executionsPerMinute: 600,
           },
         },
+        passThrough: {},
       },
     });
   });

@@ -3,6 +3,7 @@ import { ConfigError } from "./errors.ts";
 import type { Env } from "./interpolate.ts";
 import type { ConfigIssue } from "./issues.ts";
 import { formatPath } from "./issues.ts";
+import { unknownPassThroughServers } from "./pass-through.ts";
 import type { Config, ConfigSource } from "./schema.ts";
 import { CONFIG_KEYS, createConfigSchema } from "./schema.ts";
 import { suggestKey } from "./suggest.ts";
@@ -38,6 +39,7 @@ export function validateConfig(
   const issues = [
     ...topLevelTypos(json),
     ...reservedServerNames(json),
+    ...unknownPassThroughServers(json),
     ...(parsed.success ? [] : collector.toConfigIssues(parsed.error.issues)),
   ];
   if (!parsed.success || issues.length > 0) return { ok: false, issues };

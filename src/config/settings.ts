@@ -40,6 +40,7 @@ import {
   MIN_SANDBOX_TIMEOUT_MS,
   SANDBOX_LEVEL_PRESETS,
 } from "./defaults.ts";
+import { passThroughSchema } from "./pass-through.ts";
 
 export const SANDBOX_RUNTIMES = ["isolate", "process"] as const;
 export type SandboxRuntimeName = (typeof SANDBOX_RUNTIMES)[number];
@@ -291,6 +292,8 @@ export function createSettingsSchema(ctx: ResolveContext) {
     storage: storageSchema(ctx).prefault({}),
     audit: auditSchema.prefault({}),
     server: z.strictObject({ http: httpServerSchema(ctx).prefault({}) }).prefault({}),
+    /** Servers whose tools, prompts and resources the front end also offers directly, by name → `{ prefix }`. */
+    passThrough: passThroughSchema,
   });
 }
 
