@@ -1,0 +1,466 @@
+import type {
+  CallToolResult,
+  JSONRPCRequest,
+  McpServer,
+  Prompt,
+  Resource,
+  ResourceTemplateType,
+  Result,
+  Server,
+  ServerCapabilities,
+  ServerContext,
+  Tool,
+} from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  UriTemplate,
+} from "@modelcontextprotocol/server";
+import type { FamilySpec, Merged } from "./merge.ts";
+import { mergeFamily, namedFamily, OnceWarner, uriFamily } from "./merge.ts";
+import { DEFAULT_PAGE_SIZE, page } from "./paginate.ts";
+import type { PassThroughChange, PassThroughSource } from "./source.ts";
+import { SessionSubscriptions } from "./subscriptions.ts";
+import { toolCallFailure, toProtocolError } from "./upstream-errors.ts";
+
+export interface PassThroughOptions {
+  /** Items per page of the merged lists (default 500). */
+  pageSize?: number;
+  /** Where left-out items (name clashes) and unlistable servers are reported, once each; default stderr. */
+  warn?: (message: string) => void;
+}
+
+export interface PassThroughRegistration {
+  /** Stops forwarding upstream changes and drops this session's resource subscriptions. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Declared up front for every pass-through front end: the SDK takes capabilities only
+ * before connect, and a server that is down at start may come back with any of them.
+ * A family no upstream offers just lists empty.
+ */
+export const PASS_THROUGH_CAPABILITIES = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  completions: {},
+} as const satisfies ServerCapabilities;
+
+type StoredHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
+type Family = "tools" | "prompts" | "resources" | "templates";
+interface FamilyItems {
+  tools: Tool;
+  prompts: Prompt;
+  resources: Resource;
+  templates: ResourceTemplateType;
+}
+
+const FAMILIES: { [F in Family]: { list: string; field: string; spec: FamilySpec<FamilyItems[F]> } } = {
+  tools: { list: "tools/list", field: "tools", spec: namedFamily<Tool>("tool") },
+  prompts: { list: "prompts/list", field: "prompts", spec: namedFamily<Prompt>("prompt") },
+  resources: {
+    list: "resources/list",
+    field: "resources",
+    spec: uriFamily<Resource>("resource", (r) => r.uri),
+  },
+  templates: {
+    list: "resources/templates/list",
+    field: "resourceTemplates",
+    spec: uriFamily<ResourceTemplateType>("resource template", (t) => t.uriTemplate),
+  },
+};
+
+// The handlers this module installs; each delegates what it does not own to the one it replaced.
+const METHODS = [
+  "tools/list",
+  "tools/call",
+  "prompts/list",
+  "prompts/get",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "completion/complete",
+] as const;
+
+const MAX_LOCAL_PAGES = 100;
+
+/**
+ * Offers `sources` (the `toolscript.passThrough` servers, in config order) on a 2.x
+ * front end beside what is already registered on it (the meta-tools, the catalog
+ * resources). Call it after those registrations and before `connect`.
+ *
+ * It replaces the low-level handlers of tools, prompts, resources and completions with
+ * merging ones that delegate the gateway's own items to the handlers they replaced
+ * (McpServer's), so upstream items never pass through McpServer's schema machinery:
+ * schemas, `_meta` and results reach the client as the upstream wrote them.
+ */
+export function registerPassThrough(
+  server: McpServer | Server,
+  sources: readonly PassThroughSource[],
+  options: PassThroughOptions = {},
+): PassThroughRegistration {
+  const low: Server = "server" in server ? server.server : server;
+  if (sources.length === 0) return { dispose: async () => {} };
+  if (low.transport !== undefined) {
+    throw new Error("registerPassThrough: call it before connect (capabilities are declared at initialize)");
+  }
+  const access = low as unknown as { _getRequestHandler?: (method: string) => StoredHandler | undefined };
+  if (typeof access._getRequestHandler !== "function") {
+    throw new Error(
+      "registerPassThrough: this @modelcontextprotocol/server has no _getRequestHandler to delegate to",
+    );
+  }
+  const base = new Map<string, StoredHandler>();
+  for (const method of METHODS) {
+    const handler = access._getRequestHandler.call(low, method);
+    if (handler !== undefined) base.set(method, handler);
+  }
+  low.registerCapabilities(PASS_THROUGH_CAPABILITIES);
+  const front = new PassThroughFrontEnd(low, sources, base, options);
+  front.install();
+  const previousOnClose = low.onclose;
+  low.onclose = () => {
+    previousOnClose?.();
+    void front.dispose();
+  };
+  return { dispose: () => front.dispose() };
+}
+
+class PassThroughFrontEnd {
+  private readonly warner: OnceWarner;
+  private readonly pageSize: number;
+  private readonly indexes: { [F in Family]?: Promise<Merged<FamilyItems[F]>> } = {};
+  private readonly compiledTemplates = new Map<string, UriTemplate | null>();
+  private readonly subscriptions = new SessionSubscriptions();
+  private readonly stopListening: Array<() => void>;
+  private disposed?: Promise<void>;
+
+  constructor(
+    private readonly low: Server,
+    private readonly sources: readonly PassThroughSource[],
+    private readonly base: ReadonlyMap<string, StoredHandler>,
+    options: PassThroughOptions,
+  ) {
+    this.warner = new OnceWarner(options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
+    this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
+    this.stopListening = sources.map((source) => source.onChanged((change) => this.onChanged(change)));
+  }
+
+  install(): void {
+    const low = this.low;
+    low.setRequestHandler("tools/list", async (request, ctx) => {
+      const { items, nextCursor } = page(
+        (await this.index("tools", ctx, true)).items,
+        request.params?.cursor,
+        this.pageSize,
+      );
+      return { tools: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
+    });
+    low.setRequestHandler("prompts/list", async (request, ctx) => {
+      const { items, nextCursor } = page(
+        (await this.index("prompts", ctx, true)).items,
+        request.params?.cursor,
+        this.pageSize,
+      );
+      return { prompts: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
+    });
+    low.setRequestHandler("resources/list", async (request, ctx) => {
+      const { items, nextCursor } = page(
+        (await this.index("resources", ctx, true)).items,
+        request.params?.cursor,
+        this.pageSize,
+      );
+      return { resources: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
+    });
+    low.setRequestHandler("resources/templates/list", async (request, ctx) => {
+      const merged = await this.index("templates", ctx, true);
+      const { items, nextCursor } = page(merged.items, request.params?.cursor, this.pageSize);
+      return { resourceTemplates: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
+    });
+
+    low.setRequestHandler("tools/call", async (request, ctx) => {
+      const owner = await this.owner("tools", request.params.name, ctx);
+      if (owner === undefined)
+        return (await this.delegate("tools/call", request, ctx, "Tool")) as CallToolResult;
+      const progressToken = request.params._meta?.progressToken;
+      try {
+        return await owner.source.callTool(owner.upstream.name, request.params.arguments ?? {}, {
+          signal: ctx.mcpReq.signal,
+          ...(progressToken === undefined
+            ? {}
+            : {
+                onProgress: (progress) => {
+                  void ctx.mcpReq
+                    .notify({ method: "notifications/progress", params: { ...progress, progressToken } })
+                    .catch(() => {});
+                },
+              }),
+        });
+      } catch (error) {
+        return toolCallFailure(error, owner.source.server);
+      }
+    });
+
+    low.setRequestHandler("prompts/get", async (request, ctx) => {
+      const owner = await this.owner("prompts", request.params.name, ctx);
+      if (owner === undefined) return this.delegate("prompts/get", request, ctx, "Prompt") as never;
+      return this.forward(owner.source, (signal) =>
+        owner.source.getPrompt(owner.upstream.name, request.params.arguments, { signal }),
+      )(ctx);
+    });
+
+    low.setRequestHandler("resources/read", async (request, ctx) => {
+      const source = await this.resourceOwner(request.params.uri, ctx);
+      if (source === undefined) {
+        if (this.base.has("resources/read"))
+          return this.delegate("resources/read", request, ctx, "Resource") as never;
+        throw new ResourceNotFoundError(request.params.uri);
+      }
+      return this.forward(source, (signal) => source.readResource(request.params.uri, { signal }))(ctx);
+    });
+
+    low.setRequestHandler("resources/subscribe", async (request, ctx) => {
+      const source = await this.resourceOwner(request.params.uri, ctx);
+      if (source === undefined)
+        return this.delegate("resources/subscribe", request, ctx, "Resource") as never;
+      try {
+        await this.subscriptions.subscribe(source, request.params.uri);
+      } catch (error) {
+        throw toProtocolError(error, source.server);
+      }
+      return {};
+    });
+
+    low.setRequestHandler("resources/unsubscribe", async (request, ctx) => {
+      if (!this.subscriptions.has(request.params.uri)) {
+        return this.base.has("resources/unsubscribe")
+          ? (this.delegate("resources/unsubscribe", request, ctx, "Resource") as never)
+          : {};
+      }
+      try {
+        await this.subscriptions.unsubscribe(request.params.uri);
+      } catch (error) {
+        throw toProtocolError(error, "upstream");
+      }
+      return {};
+    });
+
+    low.setRequestHandler("completion/complete", async (request, ctx) => {
+      const ref = request.params.ref;
+      if (ref.type === "ref/prompt") {
+        const owner = await this.owner("prompts", ref.name, ctx);
+        if (owner !== undefined) {
+          const params = { ...request.params, ref: { ...ref, name: owner.upstream.name } };
+          return this.forward(owner.source, (signal) => owner.source.complete(params, { signal }))(ctx);
+        }
+      } else if (ref.type === "ref/resource") {
+        const owner = await this.owner("templates", ref.uri, ctx);
+        if (owner !== undefined) {
+          return this.forward(owner.source, (signal) => owner.source.complete(request.params, { signal }))(
+            ctx,
+          );
+        }
+      }
+      if (this.base.has("completion/complete"))
+        return this.delegate("completion/complete", request, ctx, "Completion reference") as never;
+      const what =
+        ref.type === "ref/prompt" ? `Prompt ${ref.name}` : `Resource template ${"uri" in ref ? ref.uri : ""}`;
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${what} not found`);
+    });
+  }
+
+  dispose(): Promise<void> {
+    this.disposed ??= (async () => {
+      for (const stop of this.stopListening) stop();
+      for (const error of await this.subscriptions.clear()) {
+        this.warner.warn(`pass-through: unsubscribing at session end failed: ${String(error)}`);
+      }
+    })();
+    return this.disposed;
+  }
+
+  /** Runs one forwarded request, mapping the upstream's failure to a front-end error. */
+  private forward<T>(source: PassThroughSource, run: (signal: AbortSignal) => Promise<T>) {
+    return async (ctx: ServerContext): Promise<T> => {
+      try {
+        return await run(ctx.mcpReq.signal);
+      } catch (error) {
+        throw toProtocolError(error, source.server);
+      }
+    };
+  }
+
+  /** Hands a request the pass-through does not own to the handler it replaced (McpServer's), if any. */
+  private async delegate(
+    method: (typeof METHODS)[number],
+    request: { method: string; params?: unknown },
+    ctx: ServerContext,
+    what: string,
+  ): Promise<Result> {
+    const handler = this.base.get(method);
+    const params = (request.params ?? {}) as { name?: unknown; uri?: unknown };
+    if (handler === undefined) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${what} ${String(params.name ?? params.uri ?? "")} not found`,
+      );
+    }
+    return handler({ jsonrpc: "2.0", id: ctx.mcpReq.id, method, params: request.params as never }, ctx);
+  }
+
+  private async owner<F extends Family>(family: F, key: string, ctx: ServerContext) {
+    const cached = await this.index(family, ctx, false);
+    const hit = cached.owners.get(key);
+    if (hit !== undefined || this.isLocal(cached, family, key)) return hit;
+    return (await this.index(family, ctx, true)).owners.get(key);
+  }
+
+  private isLocal<F extends Family>(merged: Merged<FamilyItems[F]>, family: F, key: string): boolean {
+    const spec = FAMILIES[family].spec as FamilySpec<FamilyItems[F]>;
+    return merged.local.some((item) => spec.key(item) === key);
+  }
+
+  /** The server whose listed resource, or else whose template, covers `uri`; undefined for the gateway's own. */
+  private async resourceOwner(uri: string, ctx: ServerContext): Promise<PassThroughSource | undefined> {
+    for (const fresh of [false, true]) {
+      const resources = await this.index("resources", ctx, fresh);
+      const listed = resources.owners.get(uri);
+      if (listed !== undefined) return listed.source;
+      if (this.isLocal(resources, "resources", uri)) return undefined;
+      const templates = await this.index("templates", ctx, fresh);
+      if (templates.local.some((template) => this.matches(template.uriTemplate, uri))) return undefined;
+      for (const [template, owner] of templates.owners) {
+        if (this.matches(template, uri)) return owner.source;
+      }
+    }
+    return undefined;
+  }
+
+  private matches(template: string, uri: string): boolean {
+    let compiled = this.compiledTemplates.get(template);
+    if (compiled === undefined) {
+      try {
+        compiled = new UriTemplate(template);
+      } catch {
+        compiled = null;
+      }
+      this.compiledTemplates.set(template, compiled);
+    }
+    return compiled?.match(uri) != null;
+  }
+
+  /** The merged list of one family: rebuilt when `fresh` (every list request), else the last one. */
+  private index<F extends Family>(
+    family: F,
+    ctx: ServerContext,
+    fresh: boolean,
+  ): Promise<Merged<FamilyItems[F]>> {
+    const cached = this.indexes[family] as Promise<Merged<FamilyItems[F]>> | undefined;
+    if (cached !== undefined && !fresh) return cached;
+    const built = this.build(family, ctx);
+    (this.indexes as Record<Family, Promise<unknown> | undefined>)[family] = built;
+    // A failed build must not stick: the next request tries again.
+    built.catch(() => {
+      if (this.indexes[family] === (built as unknown)) delete this.indexes[family];
+    });
+    return built;
+  }
+
+  private async build<F extends Family>(family: F, ctx: ServerContext): Promise<Merged<FamilyItems[F]>> {
+    const { list, field, spec } = FAMILIES[family] as {
+      list: string;
+      field: string;
+      spec: FamilySpec<FamilyItems[F]>;
+    };
+    const [local, remote] = await Promise.all([
+      this.localItems<FamilyItems[F]>(list, field, ctx),
+      Promise.all(
+        this.sources.map(async (source) => ({
+          source,
+          items: await this.upstreamItems(family, source, ctx),
+        })),
+      ),
+    ]);
+    return mergeFamily(spec, local, remote as never, this.warner);
+  }
+
+  /** Every page of the replaced handler's list (the gateway's own items). */
+  private async localItems<T>(method: string, field: string, ctx: ServerContext): Promise<T[]> {
+    const handler = this.base.get(method);
+    if (handler === undefined) return [];
+    const items: T[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < MAX_LOCAL_PAGES; pages++) {
+      const params = cursor === undefined ? {} : { cursor };
+      const result = (await handler({ jsonrpc: "2.0", id: ctx.mcpReq.id, method, params }, ctx)) as Record<
+        string,
+        unknown
+      >;
+      items.push(...((result[field] as T[] | undefined) ?? []));
+      cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+      if (cursor === undefined) break;
+    }
+    return items;
+  }
+
+  private async upstreamItems<F extends Family>(
+    family: F,
+    source: PassThroughSource,
+    ctx: ServerContext,
+  ): Promise<readonly FamilyItems[F][]> {
+    const capabilities = source.capabilities();
+    // Not connected: nothing to offer until it comes back (the source then says "changed").
+    if (capabilities === undefined) return [];
+    const signal = ctx.mcpReq.signal;
+    try {
+      switch (family) {
+        case "tools":
+          return capabilities.tools ? ((await source.tools()) as FamilyItems[F][]) : [];
+        case "prompts":
+          return capabilities.prompts ? ((await source.listPrompts({ signal })) as FamilyItems[F][]) : [];
+        case "resources":
+          return capabilities.resources ? ((await source.listResources({ signal })) as FamilyItems[F][]) : [];
+        default:
+          return capabilities.resources
+            ? ((await source.listResourceTemplates({ signal })) as FamilyItems[F][])
+            : [];
+      }
+    } catch (error) {
+      this.warner.warn(
+        `pass-through: cannot list the ${FAMILIES[family].spec.label}s of server "${source.server}": ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return [];
+    }
+  }
+
+  private onChanged(change: PassThroughChange): void {
+    // Before connect or after close there is no one to tell; the lists are rebuilt on the next request anyway.
+    const connected = this.low.transport !== undefined;
+    const quietly = (send: () => Promise<void>) => {
+      if (connected) void send().catch(() => {});
+    };
+    switch (change.kind) {
+      case "tools":
+        delete this.indexes.tools;
+        quietly(() => this.low.sendToolListChanged());
+        return;
+      case "prompts":
+        delete this.indexes.prompts;
+        quietly(() => this.low.sendPromptListChanged());
+        return;
+      case "resources":
+        delete this.indexes.resources;
+        delete this.indexes.templates;
+        quietly(() => this.low.sendResourceListChanged());
+        return;
+      case "resource-updated":
+        if (this.subscriptions.has(change.uri))
+          quietly(() => this.low.sendResourceUpdated({ uri: change.uri }));
+        return;
+    }
+  }
+}
