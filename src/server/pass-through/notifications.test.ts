@@ -59,7 +59,6 @@ describe("pass-through notifications and raw wire", () => {
   const subscribed: string[] = [];
   let upstream: Server;
   let upstreamClient: Client;
-  let upstreamRaw: JSONRPCMessage[];
   let source: ReturnType<typeof clientSource>;
   const refusals: string[] = [];
 
@@ -92,7 +91,6 @@ describe("pass-through notifications and raw wire", () => {
     await upstream.connect(serverSide);
     upstreamClient = new Client({ name: "gateway-upstream", version: "0" });
     await upstreamClient.connect(clientSide);
-    upstreamRaw = record(clientSide);
     source = clientSource("raw", "raw__", upstreamClient, {
       beforeCall: (name, args) => {
         if (args.id === "forbidden") {
