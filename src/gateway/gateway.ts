@@ -50,6 +50,7 @@ import { type Logger, silentLogger } from "./logger.ts";
 import { namesToolsOf, withPendingTools } from "./pending-tools.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
+import { UpstreamFeatureGlue } from "./upstream-features.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
 
 /**
@@ -85,6 +86,7 @@ export class Gateway {
   readonly #violations: ViolationCounter;
   readonly #tokenizer: Tokenizer;
   readonly #states: SessionStates;
+  readonly #features: UpstreamFeatureGlue;
 
   #store: Store | undefined;
   #audit: AuditLog;
@@ -107,6 +109,7 @@ export class Gateway {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });
+    this.#features = new UpstreamFeatureGlue(this.upstream);
     syncIndexWithCatalog(
       this.searchIndex,
       this.catalog,
@@ -421,6 +424,14 @@ export class Gateway {
         return problem === undefined ? undefined : this.#redactor.redact(problem);
       },
       waitForServer: (server, signal) => this.#connection(server)?.settled(signal) ?? Promise.resolve(),
+      features: {
+        features: (server) => this.#features.features(server),
+        routes: this.#features.routes(session),
+        ...(privacy.pii && {
+          detokenize: (text: string) => this.#states.vault(session).detokenize(text),
+        }),
+        denied: (tool) => this.#policy.decide(tool).action === "deny",
+      },
       searchTools: async (query, limit, minScore) => {
         if (query.length > MAX_QUERY_CHARS)
           throw new RangeError(
