@@ -33,7 +33,12 @@ export interface FeatureBridgeOptions {
   /** The session's remembered URIs and templates. */
   routes: ResourceRoutes;
   /** Runs one request through the execution's middleware and call cap (execution-bridge.ts). */
-  invoke(tool: CatalogTool, args: unknown, signal: AbortSignal, operation: ToolCall["operation"]): Promise<unknown>;
+  invoke(
+    tool: CatalogTool,
+    args: unknown,
+    signal: AbortSignal,
+    operation: ToolCall["operation"],
+  ): Promise<unknown>;
   /** Real values of PII tokens in a URI the program passes (it only ever saw tokens). */
   detokenize?: ((text: string) => string) | undefined;
   /** Whether the policy denies a request outright: such servers are never tried unasked. */
@@ -176,9 +181,7 @@ export function createFeatureBridge(options: FeatureBridgeOptions): {
       if (rememberedEntry) return readFrom(rememberedEntry, uri, signal);
       // Not seen before: the servers whose templates match it first, then every other server offering resources.
       const candidates = offering("resources", "resources/read");
-      await Promise.all(
-        candidates.map((entry) => learnTemplates(entry, signal).catch(() => undefined)),
-      );
+      await Promise.all(candidates.map((entry) => learnTemplates(entry, signal).catch(() => undefined)));
       const ordered = [
         ...candidates.filter((entry) => routes.templateMatches(entry.server, real)),
         ...candidates.filter((entry) => !routes.templateMatches(entry.server, real)),

@@ -70,7 +70,7 @@ export function templatePattern(template: string): RegExp {
   let source = "";
   let at = 0;
   for (const match of template.matchAll(/\{([^}]*)\}/g)) {
-    source += escape(template.slice(at, match.index));
+    source += escapeRegExp(template.slice(at, match.index));
     at = match.index + match[0].length;
     const expression = match[1] ?? "";
     const operator = expression[0] ?? "";
@@ -80,10 +80,10 @@ export function templatePattern(template: string): RegExp {
     else if (operator === ".") source += "(?:\\.[^/?#.]*)*";
     else source += "[^/?#]+";
   }
-  source += escape(template.slice(at));
+  source += escapeRegExp(template.slice(at));
   return new RegExp(`^${source}$`);
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

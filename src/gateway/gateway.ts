@@ -50,8 +50,8 @@ import { type Logger, silentLogger } from "./logger.ts";
 import { namesToolsOf, withPendingTools } from "./pending-tools.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
-import { UpstreamFeatureGlue } from "./upstream-features.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
+import { UpstreamFeatureGlue } from "./upstream-features.ts";
 
 /**
  * The engine behind every front end: upstream connections, the catalog,

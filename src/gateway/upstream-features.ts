@@ -1,6 +1,6 @@
 import { ResourceRoutes } from "../bridge/resource-routes.ts";
-import type { UpstreamManager } from "../upstream/manager.ts";
 import { UpstreamFeatures } from "../upstream/features.ts";
+import type { UpstreamManager } from "../upstream/manager.ts";
 
 /** Sessions whose remembered resource URIs are kept; the least recently used is dropped past it. */
 const MAX_SESSIONS = 1000;

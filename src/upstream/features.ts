@@ -33,7 +33,10 @@ export interface FeatureClient {
     params?: { cursor?: string },
     options?: FeatureRequestOptions,
   ): Promise<Page & { resourceTemplates: readonly unknown[] }>;
-  readResource(params: { uri: string }, options?: FeatureRequestOptions): Promise<{ contents: readonly unknown[] }>;
+  readResource(
+    params: { uri: string },
+    options?: FeatureRequestOptions,
+  ): Promise<{ contents: readonly unknown[] }>;
   listPrompts(
     params?: { cursor?: string },
     options?: FeatureRequestOptions,

@@ -94,7 +94,7 @@ export const SANDBOX_GLOBALS: readonly SandboxGlobal[] = [
     usage: "await prompts.get(server, name, args?) / list(server?)",
     summary: "The servers' prompts: `get` one's messages with its arguments filled in.",
     declaration: [
-      "interface PromptMessage { role: \"user\" | \"assistant\"; content: { type: string; text?: string; [key: string]: unknown } }",
+      'interface PromptMessage { role: "user" | "assistant"; content: { type: string; text?: string; [key: string]: unknown } }',
       "interface PromptInfo { server: string; name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }",
       "/** Upstream servers' prompts. */",
       "declare const prompts: {",

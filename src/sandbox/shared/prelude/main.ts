@@ -17,10 +17,10 @@ import { REMOVED_GLOBALS } from "./constants.ts";
 import { describeError, type ErrorReport } from "./describe-error.ts";
 import { define, g, keys, MapClass, parse } from "./intrinsics.ts";
 import { toJson } from "./json-boundary.ts";
+import { installResources } from "./resources.ts";
 import { type HostReference, hostErrors, run } from "./run-state.ts";
 import { installSkillImport } from "./skills.ts";
 import { buildTools, searchTools, type ToolNamespaceJson } from "./tools.ts";
-import { installResources } from "./resources.ts";
 import { installWorkspace } from "./workspace.ts";
 
 /** What `start` resolves to; checked again by the host (isolate/run-outcome.ts, process/outcome.ts). */

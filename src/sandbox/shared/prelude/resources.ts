@@ -61,8 +61,10 @@ export function installResources(define: (name: string, value: unknown) => void)
   };
   const prompts = {
     async get(server: unknown, name: unknown, args?: unknown): Promise<unknown> {
-      if (typeof server !== "string") throw new TypeErrorClass("prompts.get(server, name, args?): server must be a string");
-      if (typeof name !== "string") throw new TypeErrorClass("prompts.get(server, name, args?): name must be a string");
+      if (typeof server !== "string")
+        throw new TypeErrorClass("prompts.get(server, name, args?): server must be a string");
+      if (typeof name !== "string")
+        throw new TypeErrorClass("prompts.get(server, name, args?): name must be a string");
       return hostOperation("prompts.get", { server, name, args: args === undefined ? {} : args });
     },
     async list(server?: unknown): Promise<unknown> {
