@@ -14,6 +14,8 @@ export type BridgeErrorCode =
   | "tool.timeout"
   | "tool.cancelled"
   | "tool.result_too_large"
+  | "server.unknown"
+  | "resource.not_found"
   | "limit.tool_calls"
   | "limit.argument_bytes"
   | "limit.not_serializable"

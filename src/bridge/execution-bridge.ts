@@ -1,8 +1,11 @@
 import type { Catalog } from "../catalog/catalog.ts";
+import type { CatalogTool } from "../catalog/types.ts";
 import type { HostBridge } from "../sandbox/types.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import { composeMiddleware } from "./compose.ts";
 import { BridgeError, type BridgeErrorCode } from "./errors.ts";
+import { createFeatureBridge, type FeatureBridgeOptions } from "./feature-bridge.ts";
+import type { ResourceRoutes } from "./resource-routes.ts";
 import { shapeResult } from "./shape-result.ts";
 import type { ToolCall, ToolCallMiddleware, ToolCallStats, Upstream } from "./types.ts";
 
@@ -24,6 +27,11 @@ export interface ExecutionBridgeOptions {
    * connect timeout), so a call made just after start-up is not refused.
    */
   waitForServer?: (server: string, signal: AbortSignal) => Promise<void>;
+  /**
+   * The `resources` and `prompts` globals: their requests run through the same middleware and
+   * count against the same call cap. `routes` also learns the `resource_link`s tool results return.
+   */
+  features?: Omit<FeatureBridgeOptions, "catalog" | "invoke" | "timeoutMs"> & { routes: ResourceRoutes };
 }
 
 export interface ExecutionBridge {
@@ -39,13 +47,39 @@ export interface ExecutionBridge {
 export function createExecutionBridge(options: ExecutionBridgeOptions): ExecutionBridge {
   const maxToolCalls = options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   const stats: ToolCallStats = { calls: 0, failed: 0 };
+  const routes = options.features?.routes;
   const handler = composeMiddleware(options.middleware ?? [], async (call: ToolCall) => {
+    if (call.operation) return call.operation(call);
     const result = await options.upstream.callTool(call.tool.server, call.tool.tool, call.args, {
       signal: call.signal,
       timeoutMs: options.callTimeoutMs,
     });
+    routes?.rememberLinks(result, call.tool.server);
     return shapeResult(call.tool, result);
   });
+  /** One request through the middleware, under the execution's call cap. */
+  const invoke = async (
+    entry: CatalogTool,
+    args: unknown,
+    signal: AbortSignal,
+    operation?: ToolCall["operation"],
+  ): Promise<unknown> => {
+    if (stats.calls >= maxToolCalls) {
+      throw new BridgeError(
+        "LimitError",
+        "limit.tool_calls",
+        `this execution reached its limit of ${maxToolCalls} tool calls`,
+        { limit: maxToolCalls },
+      );
+    }
+    stats.calls++;
+    try {
+      return await handler({ tool: entry, args, signal, ...(operation && { operation }) });
+    } catch (error) {
+      stats.failed++;
+      throw toBridgeError(error, entry.server, entry.tool);
+    }
+  };
 
   const bridge: HostBridge = {
     async callTool(server, tool, args, signal) {
@@ -68,23 +102,16 @@ export function createExecutionBridge(options: ExecutionBridgeOptions): Executio
           tool,
         });
       }
-      if (stats.calls >= maxToolCalls) {
-        throw new BridgeError(
-          "LimitError",
-          "limit.tool_calls",
-          `this execution reached its limit of ${maxToolCalls} tool calls`,
-          { limit: maxToolCalls },
-        );
-      }
-      stats.calls++;
-      try {
-        return await handler({ tool: entry, args, signal });
-      } catch (error) {
-        stats.failed++;
-        throw toBridgeError(error, entry.server, entry.tool);
-      }
+      return invoke(entry, args, signal);
     },
     ...(options.searchTools && { searchTools: options.searchTools }),
+    ...(options.features &&
+      createFeatureBridge({
+        ...options.features,
+        catalog: options.catalog,
+        invoke,
+        timeoutMs: options.callTimeoutMs,
+      })),
   };
   return { bridge, stats };
 }

@@ -17,6 +17,11 @@ export interface ToolCall {
   args: unknown;
   /** Aborted when the execution ends, times out or is cancelled. */
   signal: AbortSignal;
+  /**
+   * Set for requests other than tool calls (`resources/read`, `prompts/get`, ...): what the innermost
+   * step runs instead of calling the tool, with the call as the middleware passed it on (real values).
+   */
+  operation?: (call: ToolCall) => Promise<unknown>;
 }
 
 /** Resolves to the shaped value the sandboxed code receives. */

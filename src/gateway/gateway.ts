@@ -1,10 +1,6 @@
 import { AuditLog } from "../audit/audit-log.ts";
-import { auditMiddleware } from "../audit/audit-middleware.ts";
 import { recordExecution } from "../audit/execution-record.ts";
 import { ViolationCounter, type ViolationKind } from "../audit/violations.ts";
-import { argumentLimitMiddleware } from "../bridge/argument-limit.ts";
-import { createExecutionBridge } from "../bridge/execution-bridge.ts";
-import { secretRedactionMiddleware } from "../bridge/redact-secrets.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { renderTree } from "../catalog/declaration/tree.ts";
@@ -15,22 +11,18 @@ import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
 import { accountExecution, type ToolCallRecord } from "../output/accounting.ts";
-import { accountingMiddleware } from "../output/accounting-middleware.ts";
 import { formatTokenTotals } from "../output/session-totals.ts";
 import { createTokenizer, type Tokenizer } from "../output/tokenizer.ts";
-import { Policy, type PolicyAction } from "../policy/policy.ts";
-import { policyMiddleware } from "../policy/policy-middleware.ts";
-import { privacyMiddleware } from "../privacy/middleware.ts";
+import { Policy } from "../policy/policy.ts";
 import { toolGlobMatcher } from "../privacy/tool-glob.ts";
 import { loadVaultKey, VAULT_KEY_ENV } from "../privacy/vault-crypto.ts";
 import { catastrophicIsolates } from "../sandbox/isolate/isolate-pool.ts";
 import { ISOLATE_LOST_CODE } from "../sandbox/isolate/run-outcome.ts";
 import type { PythonRuntime } from "../sandbox/python/runtime.ts";
 import { checkPythonSyntax } from "../sandbox/python/syntax-check.ts";
-import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
+import type { SandboxRuntime } from "../sandbox/types.ts";
 import {
   LexicalSearchIndex,
-  MAX_QUERY_CHARS,
   type SearchIndex,
   syncIndexWithCatalog,
   type ToolMatch,
@@ -44,13 +36,13 @@ import { UpstreamManager } from "../upstream/manager.ts";
 import { describeRetry } from "../upstream/retry-text.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
-import { capOutput } from "./cap-output.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { namesToolsOf, withPendingTools } from "./pending-tools.ts";
+import { type ProgramDeps, runProgram } from "./run-program.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
+import { UpstreamFeatureGlue } from "./upstream-features.ts";
 
 /**
  * The engine behind every front end: upstream connections, the catalog,
@@ -85,9 +77,11 @@ export class Gateway {
   readonly #violations: ViolationCounter;
   readonly #tokenizer: Tokenizer;
   readonly #states: SessionStates;
+  readonly #features: UpstreamFeatureGlue;
 
   #store: Store | undefined;
   #audit: AuditLog;
+  #deps: ProgramDeps | undefined;
   #closed = false;
 
   constructor(options: GatewayOptions) {
@@ -107,6 +101,7 @@ export class Gateway {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });
+    this.#features = new UpstreamFeatureGlue(this.upstream);
     syncIndexWithCatalog(
       this.searchIndex,
       this.catalog,
@@ -280,7 +275,10 @@ export class Gateway {
             durationMs: 0,
             error: refused,
           }
-        : await this.#gate.run(() => this.#execute(request, session, client, records), request.signal);
+        : await this.#gate.run(
+            () => runProgram(this.#programDeps(), request, session, client, records),
+            request.signal,
+          );
     } catch (error) {
       if (!(error instanceof BusyError)) throw error;
       response = {
@@ -349,144 +347,28 @@ export class Gateway {
     return { ...shaped, tokens };
   }
 
-  async #execute(
-    request: ExecuteRequest,
-    session: string,
-    client: string | null,
-    records: ToolCallRecord[],
-  ): Promise<ExecuteResponse> {
-    const started = performance.now();
-    const language = request.language ?? "typescript";
-    const finish = (result: ExecutionResult, calls = { calls: 0, failed: 0 }): ExecuteResponse => ({
-      ...result,
-      session,
-      durationMs: performance.now() - started,
-      toolCalls: calls.calls,
-      failedToolCalls: calls.failed,
-      toolResultBytes: result.toolResultBytes ?? 0,
-    });
-    // Python is not compiled: the driver compiles it inside the sandbox and reports syntax errors with their line.
-    const compiled =
-      language === "python"
-        ? ({ ok: true, js: request.code } as const)
-        : await this.#compiled.compile(request.code, language);
-    if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
-    const { sandbox, upstream, privacy } = this.config.settings;
-    // A server still starting gets its chance to list its tools before the program is checked against them.
-    await this.#awaitStartingServers(request.code, request.signal);
-    const notReady = this.catalog
-      .servers()
-      .filter((entry) => this.upstream.connection(entry.server).state !== "ready");
-    // Before anything runs: a program that does not type-check makes no tool call. A program naming a
-    // server that is not ready is not checked: its call says the server is restarting or failed, which
-    // says more than "property does not exist".
-    if (
-      language === "typescript" &&
-      (request.typecheck ?? sandbox.typecheck) &&
-      !namesToolsOf(request.code, notReady)
-    ) {
-      const typeError = await this.#typeChecker.check({
-        source: request.code,
-        skillDeclaration: (name) => this.skills.typeScriptDeclaration(name, session),
-      });
-      if (typeError) return finish({ logs: [], durationMs: 0, error: typeError });
-    }
-
-    const decisions = new WeakMap<object, PolicyAction>();
-    const { bridge, stats } = createExecutionBridge({
+  /** The parts of this gateway a run uses (run-program.ts). */
+  #programDeps(): ProgramDeps {
+    this.#deps ??= {
+      config: this.config,
       catalog: this.catalog,
       upstream: this.upstream,
-      // Audit outermost, so refusals are recorded; policy before validation: a refused call is never sent.
-      // Privacy inside policy (it passes a new call object on) and outside validation (real values get checked).
-      middleware: [
-        accountingMiddleware(records),
-        auditMiddleware({ log: this.#audit, violations: this.#violations, session, client, decisions }),
-        argumentLimitMiddleware(upstream.maxArgumentBytes),
-        policyMiddleware({
-          policy: this.#policy,
-          approver: request.approver,
-          onDecision: (call, action) => decisions.set(call, action),
-        }),
-        ...(privacy.pii
-          ? [privacyMiddleware(this.#states.vault(session), { exclude: this.#privacyExclude })]
-          : []),
-        this.#validator.middleware(),
-        // Innermost: nothing outside it (privacy, audit, the sandbox) ever holds an upstream secret.
-        secretRedactionMiddleware(this.#redactor),
-      ],
-      maxToolCalls: sandbox.maxToolCalls,
-      callTimeoutMs: upstream.callTimeoutMs,
-      serverProblem: (server) => {
-        const problem = this.#connection(server)?.problem();
-        return problem === undefined ? undefined : this.#redactor.redact(problem);
-      },
-      waitForServer: (server, signal) => this.#connection(server)?.settled(signal) ?? Promise.resolve(),
-      searchTools: async (query, limit, minScore) => {
-        if (query.length > MAX_QUERY_CHARS)
-          throw new RangeError(
-            `searchTools: the query is ${query.length} characters long; at most ${MAX_QUERY_CHARS} are read`,
-          );
-        return this.skills
-          .search(query, { limit: clampLimit(limit), minScore, session })
-          .map((match) => match.result);
-      },
-    });
-    const workspace = this.#states.workspace(session);
-    let python: PythonRuntime | undefined;
-    if (language === "python") {
-      try {
-        python = await this.#pythonRuntime();
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return finish({
-          logs: [],
-          durationMs: 0,
-          error: { kind: "runtime", name: "SandboxUnavailable", message },
-        });
-      }
-    }
-    const runtime = python ?? (await this.#sandboxRuntime());
-    const pythonSkills = python === undefined ? undefined : this.#pythonSkills(session);
-    const result = await runtime.run({
-      code: compiled.js,
-      ...("sourceMap" in compiled && compiled.sourceMap !== undefined && { sourceMap: compiled.sourceMap }),
-      // Read by the Python runtime only.
-      ...(pythonSkills !== undefined && { skills: pythonSkills }),
-      tools: withPendingTools(this.catalog.namespace(), request.code, notReady),
-      // The session's files and skills ride beside the tool calls; skills run in this same sandbox, under the same limits.
-      bridge: {
-        ...bridge,
-        ...(workspace && { workspace }),
-        loadSkill: (name) => this.skills.load(name, session),
-      },
-      timeoutMs: Math.min(request.timeoutMs ?? sandbox.timeoutMs, sandbox.timeoutMs),
-      memoryMb: sandbox.memoryMb,
-      maxLogBytes: sandbox.maxLogBytes,
-      maxResultBytes: sandbox.maxResultBytes,
-      maxOutputBytes: sandbox.maxOutputBytes,
-      context: request.context,
-      ...(request.signal && { signal: request.signal }),
-    });
-    const capped = capOutput(result, sandbox.maxOutputBytes);
-    return { ...finish(capped.result, stats), returnedBytes: capped.bytes };
-  }
-
-  #connection(server: string) {
-    const entry = this.catalog.server(server);
-    return entry ? this.upstream.connection(entry.server) : undefined;
-  }
-
-  /**
-   * A program naming a server that is still making its first connection waits
-   * for it (at most its connect timeout): the tools it calls are only known then.
-   */
-  async #awaitStartingServers(code: string, signal: AbortSignal | undefined): Promise<void> {
-    const waits = this.catalog
-      .servers()
-      .filter((entry) => this.upstream.connection(entry.server).state === "connecting")
-      .filter((entry) => code.includes(entry.serverId) || code.includes(entry.server))
-      .map((entry) => this.upstream.connection(entry.server).settled(signal));
-    await Promise.all(waits);
+      skills: this.skills,
+      compiled: this.#compiled,
+      typeChecker: this.#typeChecker,
+      validator: this.#validator,
+      policy: this.#policy,
+      redactor: this.#redactor,
+      privacyExclude: this.#privacyExclude,
+      violations: this.#violations,
+      states: this.#states,
+      features: this.#features,
+      audit: () => this.#audit,
+      sandboxRuntime: () => this.#sandboxRuntime(),
+      pythonRuntime: () => this.#pythonRuntime(),
+      pythonSkills: (session) => this.#pythonSkills(session),
+    };
+    return this.#deps;
   }
 
   async close(): Promise<void> {
@@ -538,12 +420,6 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const gateway = new Gateway(options);
   await gateway.start();
   return gateway;
-}
-
-/** searchTools() from code: 10 results unless asked, never more than 50. */
-function clampLimit(limit: number | undefined): number {
-  if (limit === undefined || !Number.isFinite(limit)) return 10;
-  return Math.max(1, Math.min(50, Math.floor(limit)));
 }
 
 function isLoadedConfig(config: GatewayOptions["config"]): config is Config {

@@ -58,6 +58,38 @@ export interface HostBridge {
   workspace?: SandboxWorkspace;
   /** Optional: a saved skill's compiled module, for `import ... from "skills/<name>"`. Rejects with a HostError. */
   loadSkill?(name: string): Promise<SandboxSkillModule>;
+  /** Optional: the upstream servers' resources behind the `resources` global. Rejects with a HostError. */
+  resources?: SandboxResources;
+  /** Optional: the upstream servers' prompts behind the `prompts` global. Rejects with a HostError. */
+  prompts?: SandboxPrompts;
+}
+
+/** One entry of a resource's contents as it crosses into the sandbox: text, or bytes as base64 `blob`. */
+export interface SandboxResourceContent {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+/** `resources.read/list/templates` of the sandbox; values are JSON. */
+export interface SandboxResources {
+  /** The resource's contents; `server` forces which server is asked. */
+  read(
+    uri: string,
+    options: { server?: string | undefined },
+    signal: AbortSignal,
+  ): Promise<{ server: string; contents: SandboxResourceContent[] }>;
+  /** Every resource of `server` (of every server offering resources without it), each with its `server`. */
+  list(server: string | undefined, signal: AbortSignal): Promise<unknown[]>;
+  /** Every resource template of `server` (of every server without it), each with its `server`. */
+  templates(server: string | undefined, signal: AbortSignal): Promise<unknown[]>;
+}
+
+/** `prompts.get/list` of the sandbox; values are JSON. */
+export interface SandboxPrompts {
+  get(server: string, name: string, args: Record<string, string>, signal: AbortSignal): Promise<unknown>;
+  list(server: string | undefined, signal: AbortSignal): Promise<unknown[]>;
 }
 
 /** A workspace file as code sees it in `workspace.list()` and `writeFile()`'s answer. */

@@ -356,6 +356,46 @@ export class UpstreamConnection {
     if (state !== "connecting") for (const wake of [...this.#waiters]) wake();
     this.#events.onStatusChanged(this.status());
   }
+
+  // Hook for features.ts (resources, prompts, completions): kept at the end of the class and small, so
+  // the transport and SDK code above can change without touching the feature methods.
+
+  /** What the server declared in `initialize`; undefined while it is not connected. */
+  serverCapabilities(): ReturnType<Client["getServerCapabilities"]> {
+    return this.#opened?.client.getServerCapabilities();
+  }
+
+  /**
+   * Sends one request other than a tool call (`label` names it in errors, e.g. `resources/read x`)
+   * the way callTool sends one: after the first connection attempt, under this server's rate limit
+   * and concurrency cap, with its timeout and the caller's signal; failures become UpstreamErrors.
+   */
+  async request<T>(
+    label: string,
+    options: CallOptions,
+    send: (client: Client, request: { timeout: number; signal: AbortSignal }) => Promise<T>,
+  ): Promise<T> {
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? this.#options.callTimeoutMs;
+    if (!(await this.#rate.take(timeoutMs, options.signal))) {
+      throw new UpstreamError(
+        "upstream.rate_limited",
+        `${this.name}/${label}: over the limit of ${this.#options.callsPerMinute} calls per minute to "${this.name}"`,
+        { server: this.name, request: label, callsPerMinute: this.#options.callsPerMinute },
+      );
+    }
+    if (this.#state === "connecting") await this.settled(options.signal);
+    return this.#limiter.run(async () => {
+      const client = this.#readyClient();
+      const call = linkedController(options.signal);
+      try {
+        return await send(client, { timeout: timeoutMs, signal: call.signal });
+      } catch (error) {
+        throw this.#callError(label, error, timeoutMs, options.signal);
+      } finally {
+        call.unlink();
+      }
+    }, options.signal);
+  }
 }
 
 function linkedController(parent: AbortSignal | undefined): { signal: AbortSignal; unlink(): void } {

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { HostBridge, ToolNamespace } from "../types.ts";
-import { hostOperation } from "./host-operations.ts";
+import { hostOperation, isUpstreamOperation } from "./host-operations.ts";
 
 /** What a host function sends back into the sandbox. It always resolves: a rejection could carry host stacks. */
 export type HostReply =
@@ -120,8 +120,10 @@ export function createHostCalls(options: HostCallsOptions): HostCalls {
     async op(name, argsJson) {
       try {
         if (signal.aborted) return errorReply(new Error(RUN_ENDED_MESSAGE));
-        const value = await hostOperation(bridge, name, parseArgs(argsJson));
-        // Not counted in bytesIn: that counts tool and search results, what would otherwise reach the model.
+        const value = await hostOperation(bridge, name, parseArgs(argsJson), signal);
+        // Resources and prompts are upstream data like tool results, and count as such.
+        if (isUpstreamOperation(name)) return valueReply(value);
+        // Workspace files and skills are not counted in bytesIn: it counts what came from upstreams.
         const json = value === undefined ? undefined : JSON.stringify(value);
         return json === undefined ? { ok: true } : { ok: true, json };
       } catch (error) {

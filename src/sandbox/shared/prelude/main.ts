@@ -3,7 +3,7 @@
  * that runs first in every sandbox, before any agent code. `preparePrelude`
  * removes the globals agents must not have, installs the sandbox globals
  * (`console`, the web globals and error classes, `workspace`, the skill
- * import) and returns the `start` function the host calls once per execution
+ * import, `resources` and `prompts`) and returns the `start` function the host calls once per execution
  * with that run's host functions, tool namespace and context.
  *
  * Built-ins are used through intrinsics.ts, captured before agent code runs,
@@ -17,6 +17,7 @@ import { REMOVED_GLOBALS } from "./constants.ts";
 import { describeError, type ErrorReport } from "./describe-error.ts";
 import { define, g, keys, MapClass, parse } from "./intrinsics.ts";
 import { toJson } from "./json-boundary.ts";
+import { installResources } from "./resources.ts";
 import { type HostReference, hostErrors, run } from "./run-state.ts";
 import { installSkillImport } from "./skills.ts";
 import { buildTools, searchTools, type ToolNamespaceJson } from "./tools.ts";
@@ -51,6 +52,7 @@ export function preparePrelude(): Start {
   for (const name of keys(errors)) hostErrors[name] = errors[name]!;
   installConsole();
   installWorkspace();
+  installResources(define);
   installSkillImport();
   const kinds = { ToolError: installed.errors.ToolError, PolicyError: installed.errors.PolicyError };
 

@@ -29,12 +29,15 @@ from .report import error_report, output_limit_report, syntax_report
 from .results import OutputTooLarge, to_json
 from .skills import SkillFinder, skill_sources
 from .tools import build_tools, make_search_tools
+from .resources import Prompts, Resources
 from .workspace import Workspace
 
 # When limits_json leaves it out: the gateway's default (src/config/settings.ts DEFAULT_MAX_LOG_BYTES is larger).
 DEFAULT_MAX_LOG_BYTES = 64 * 1024
 # Names the driver defines: a context key of that name stays only in `context`.
-RESERVED_NAMES = frozenset(["tools", "search_tools", "workspace", "context", "result", LAST_VALUE, *ERROR_CLASSES])
+RESERVED_NAMES = frozenset(
+    ["tools", "search_tools", "workspace", "resources", "prompts", "context", "result", LAST_VALUE, *ERROR_CLASSES]
+)
 
 
 def _limits(limits_json):
@@ -79,6 +82,8 @@ async def _execute(code, context, tools_namespace, max_output, host, sources, st
         "tools": build_tools(host, tools_namespace),
         "search_tools": make_search_tools(host),
         "workspace": Workspace(host),
+        "resources": Resources(host),
+        "prompts": Prompts(host),
         "context": context,
     }
     namespace = {"__name__": "__main__", "__builtins__": builtins, **context_variables(context), **shared}

@@ -3,7 +3,7 @@
 Imports are synchronous, so the sources are passed in up front (name ->
 source). Each skill runs once per run as module `skills.<name>`, compiled as
 `skills/<name>.py` (its frames stay in trimmed tracebacks), with the run's
-`tools`, `search_tools`, `workspace` and `context` as module globals.
+`tools`, `search_tools`, `workspace`, `resources`, `prompts` and `context` as module globals.
 """
 
 import linecache
