@@ -84,7 +84,12 @@ export class ApprovalRounds {
     run(approver, paused.controller.signal)
       .catch(
         (error: unknown): CallToolResult => ({
-          content: [{ type: "text", text: `execution failed: ${error instanceof Error ? error.message : String(error)}` }],
+          content: [
+            {
+              type: "text",
+              text: `execution failed: ${error instanceof Error ? error.message : String(error)}`,
+            },
+          ],
           isError: true,
         }),
       )
@@ -98,7 +103,11 @@ export class ApprovalRounds {
   }
 
   /** A retried call carrying `requestState`: the answers go to the paused program, which goes on. */
-  async resume(state: string, ctx: ServerContext, client: string | null): Promise<CallToolResult | InputRequiredResult> {
+  async resume(
+    state: string,
+    ctx: ServerContext,
+    client: string | null,
+  ): Promise<CallToolResult | InputRequiredResult> {
     const paused = this.#paused.get(state);
     // Another client's execution is as unknown as one that never existed.
     if (!paused || paused.client !== client || paused.attached)

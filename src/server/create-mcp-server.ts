@@ -76,7 +76,8 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   const connection = connectionOf(server);
   const rounds = roundsOf(gateway);
 
-  const execute = (args: z.infer<typeof executeCodeSchema>, ctx: ServerContext) =>
+  const execute =
+    (args: z.infer<typeof executeCodeSchema>, ctx: ServerContext) =>
     async (approver: Approver | undefined, signal: AbortSignal) =>
       formatExecuteAnswer(
         await gateway.execute({
@@ -111,7 +112,8 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
         const admitted = options.admitExecution?.() ?? { ok: true };
         if (!admitted.ok) return rateLimited(admitted.retryInMs);
         const run = execute(args, ctx);
-        if (!isModernRequest(ctx)) return await run(elicitationApprover(server, ctx.mcpReq.id), ctx.mcpReq.signal);
+        if (!isModernRequest(ctx))
+          return await run(elicitationApprover(server, ctx.mcpReq.id), ctx.mcpReq.signal);
         // 2026-07-28: no server-to-client requests; approvals are input-required rounds, if the client can answer them.
         const canElicit = server.server.getClientCapabilities()?.elicitation !== undefined;
         if (!canElicit) return await run(undefined, ctx.mcpReq.signal);
@@ -154,7 +156,12 @@ const executeCodeSchema = z.object(executeCodeInput);
 function rateLimited(retryInMs: number) {
   const seconds = Math.ceil(retryInMs / 1000);
   return {
-    content: [{ type: "text" as const, text: `RateLimited: too many executions from this client; retry in ${seconds} s` }],
+    content: [
+      {
+        type: "text" as const,
+        text: `RateLimited: too many executions from this client; retry in ${seconds} s`,
+      },
+    ],
     structuredContent: {
       logs: [],
       toolCalls: 0,

@@ -61,7 +61,10 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway, ca
       const entry = catalog.server(serverName);
       if (!entry) {
         const known = catalog.servers().map((server) => server.serverId);
-        throw notFound(uri, `no server "${serverName}" in the catalog (known: ${known.join(", ") || "none"})`);
+        throw notFound(
+          uri,
+          `no server "${serverName}" in the catalog (known: ${known.join(", ") || "none"})`,
+        );
       }
       if (file === "index.d.ts") {
         return {
@@ -73,8 +76,7 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway, ca
       const tool = entry.tools.find(
         (candidate) => candidate.toolId === toolName || candidate.tool === toolName,
       );
-      if (!tool)
-        throw notFound(uri, `no tool "${toolName}" on server "${serverName}"`);
+      if (!tool) throw notFound(uri, `no tool "${toolName}" on server "${serverName}"`);
       if (python) {
         const text = renderPythonStub(tool, { serverTools: entry.tools });
         return { contents: [{ uri: uri.href, mimeType: PYTHON_MIME, text }] };

@@ -52,7 +52,8 @@ export class SessionEventStore implements EventStore {
   ): Promise<StreamId> {
     const stream = await this.getStreamIdForEventId(lastEventId);
     const seq = Number(lastEventId.slice(lastEventId.lastIndexOf("~") + 1));
-    if (stream === undefined || !Number.isSafeInteger(seq)) throw new Error(`unknown event id "${lastEventId.slice(0, 100)}"`);
+    if (stream === undefined || !Number.isSafeInteger(seq))
+      throw new Error(`unknown event id "${lastEventId.slice(0, 100)}"`);
     for (const event of this.#events) {
       if (event.stream !== stream) continue;
       if (Number(event.id.slice(event.id.lastIndexOf("~") + 1)) > seq) await send(event.id, event.message);

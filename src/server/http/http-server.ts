@@ -8,8 +8,8 @@ import { KeyedRateWindows } from "../../limits/rate-window.ts";
 import { createMcpServer } from "../create-mcp-server.ts";
 import { ServerError } from "../errors.ts";
 import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } from "./auth.ts";
-import { checkOrigin, originPolicy } from "./origin-check.ts";
 import { headerValue, LegacySessions } from "./legacy-sessions.ts";
+import { checkOrigin, originPolicy } from "./origin-check.ts";
 import { readJsonBody } from "./read-body.ts";
 import { sendError } from "./send-error.ts";
 
@@ -80,7 +80,11 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
   const modern = createMcpHandler(
     (ctx) => {
       const client = ctx.authInfo?.clientId ?? ANONYMOUS_CLIENT;
-      return createMcpServer(gateway, { client, admitExecution: () => admitExecution(client), perRequest: true });
+      return createMcpServer(gateway, {
+        client,
+        admitExecution: () => admitExecution(client),
+        perRequest: true,
+      });
     },
     {
       legacy: "reject",
@@ -127,7 +131,8 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
     }
     if (request.method === "GET" || request.method === "DELETE") {
       // Session operations of 2025-era clients; without a session the stateless protocol answers (405).
-      if (headerValue(request, "mcp-session-id") !== undefined) return sessions.other(request, response, client);
+      if (headerValue(request, "mcp-session-id") !== undefined)
+        return sessions.other(request, response, client);
       return serveModern(Object.assign(request, { auth }), response);
     }
     response.setHeader("Allow", "GET, POST, DELETE");

@@ -51,7 +51,12 @@ export class LegacySessions {
     return this.#table.idleSince(now, idleMs);
   }
 
-  async post(request: IncomingMessage, response: ServerResponse, client: string, body: unknown): Promise<void> {
+  async post(
+    request: IncomingMessage,
+    response: ServerResponse,
+    client: string,
+    body: unknown,
+  ): Promise<void> {
     const sessionId = headerValue(request, "mcp-session-id");
     if (sessionId !== undefined) {
       // Another client's session is as unknown as one that never existed.
@@ -117,7 +122,8 @@ export class LegacySessions {
   async other(request: IncomingMessage, response: ServerResponse, client: string): Promise<void> {
     const sessionId = headerValue(request, "mcp-session-id");
     const session = sessionId === undefined ? undefined : this.#table.get(sessionId, client);
-    if (!session) return sendError(response, sessionId === undefined ? 400 : 404, "unknown or missing session");
+    if (!session)
+      return sendError(response, sessionId === undefined ? 400 : 404, "unknown or missing session");
     // An open GET stream does not make a session busy: a client that went away without DELETE
     // may not have closed it yet, and its place must be free for the next session.
     if (request.method === "GET") session.lastSeen = Date.now();
