@@ -244,4 +244,63 @@ describe("HTTP front end, both protocol eras", () => {
       await legacy.close();
     }
   });
+
+  test("2025-era SSE streams carry event ids and resume with Last-Event-ID", async () => {
+    const legacyHeaders = { "mcp-protocol-version": "2025-11-25" };
+    const init = await fetch(running.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...legacyHeaders,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      }),
+    });
+    const session = init.headers.get("mcp-session-id");
+    assert.ok(session, "initialize opens a session");
+    await init.text();
+    const headers = { ...legacyHeaders, "mcp-session-id": session };
+    await post(running.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+    const call = await post(
+      running.url,
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "execute_code", arguments: { code: "return 'resumed'" } },
+      },
+      headers,
+    );
+    const ids = [...call.text.matchAll(/^id: (.+)$/gm)].map((match) => match[1] as string);
+    assert.ok(ids.length >= 2, `a priming event and the result, with ids:\n${call.text}`);
+    assert.match(call.text, /resumed/);
+    // As if the stream broke after its first event: the rest is replayed on a GET.
+    const controller = new AbortController();
+    const replay = await fetch(running.url, {
+      method: "GET",
+      headers: { accept: "text/event-stream", ...headers, "last-event-id": ids[0] as string },
+      signal: controller.signal,
+    });
+    assert.equal(replay.status, 200);
+    const reader = (replay.body as ReadableStream<Uint8Array>).getReader();
+    let replayed = "";
+    while (!replayed.includes("resumed")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      replayed += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    assert.match(replayed, /"id":2/);
+    assert.match(replayed, new RegExp(`id: ${ids.at(-1)}`));
+    await fetch(running.url, { method: "DELETE", headers });
+  });
 });
