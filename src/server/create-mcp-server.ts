@@ -10,6 +10,7 @@ import { registerDiscoveryTools } from "./discovery-tools.ts";
 import { elicitationApprover } from "./elicit-approval.ts";
 import { EXECUTE_CODE, executeCodeDescription, executeCodeInput } from "./execute-code-tool.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
+import { applyFrontEndExtensions } from "./front-end-extensions.ts";
 import { registerCatalogResources } from "./resources.ts";
 import { registerSkillTools } from "./skills-tool.ts";
 
@@ -51,10 +52,10 @@ function roundsOf(gateway: Gateway): ApprovalRounds {
 /**
  * One MCP server exposing the gateway's meta-tools and catalog resources: one
  * per connection (stdio, a 2025-era HTTP session) or per request (2026-07-28
- * HTTP). Its capabilities are declared up front so pass-through can register
- * prompts, resources, completions and subscriptions on it later. Its client
- * handle (capabilities, logging, progress, requests to the client) is
- * `connectionOf(server)`.
+ * HTTP). What extendFrontEnd registered for the gateway (pass-through of
+ * upstream prompts, resources, completions, subscriptions) is added before it
+ * connects, while capabilities can still be declared. Its client handle
+ * (capabilities, logging, progress, requests to the client) is `connectionOf(server)`.
  */
 export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}): McpServer {
   const caller = callerOf(options.client);
@@ -126,6 +127,8 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   registerDiscoveryTools(server, gateway, caller);
   registerCatalogResources(server, gateway, caller);
   registerSkillTools(server, gateway, caller);
+  // Pass-through and other additions (extendFrontEnd), before connecting: capabilities are declared then.
+  applyFrontEndExtensions(gateway, server, connection);
   compactToolList(server);
   if (options.perRequest) return server;
 
