@@ -1,19 +1,27 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import { z } from "zod";
 import type { Gateway } from "../gateway/gateway.ts";
+import type { Approver } from "../policy/approval.ts";
+import { ApprovalRounds } from "./approval-rounds.ts";
+import { callerOf } from "./caller.ts";
+import { connectionOf, isModernRequest } from "./client-connection.ts";
 import { compactToolList } from "./compact-tool-list.ts";
 import { registerDiscoveryTools } from "./discovery-tools.ts";
 import { elicitationApprover } from "./elicit-approval.ts";
 import { EXECUTE_CODE, executeCodeDescription, executeCodeInput } from "./execute-code-tool.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
+import { applyFrontEndExtensions } from "./front-end-extensions.ts";
 import { registerCatalogResources } from "./resources.ts";
 import { registerSkillTools } from "./skills-tool.ts";
 
 export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
 
 /**
- * One MCP server (one per client connection) exposing the gateway's
- * meta-tools. Descriptions follow the catalog as upstream servers come and go.
+ * Cache hints for the 2026-07-28 list results: the lists change when servers
+ * come and go, so clients may keep them briefly, each for itself (skills are per session).
  */
+const LIST_CACHE = { ttlMs: 5_000, cacheScope: "private" } as const;
+
 export interface McpServerOptions {
   /** Checked before each execution (e.g. an HTTP client's rate); a refusal becomes an error answer. */
   admitExecution?: () => { ok: true } | { ok: false; retryInMs: number };
@@ -22,75 +30,115 @@ export interface McpServerOptions {
    * the sessions it names must be its own. Absent: the local client (stdio).
    */
   client?: string | undefined;
+  /**
+   * Whether this server serves one 2026-07-28 request (stateless HTTP): it then
+   * keeps no catalog listener (the handler notifies `subscriptions/listen` streams instead).
+   */
+  perRequest?: boolean;
 }
 
+/** Paused executions (multi round-trip approvals) of each gateway: they outlive the per-request servers. */
+const roundsByGateway = new WeakMap<Gateway, ApprovalRounds>();
+
+function roundsOf(gateway: Gateway): ApprovalRounds {
+  let rounds = roundsByGateway.get(gateway);
+  if (!rounds) {
+    rounds = new ApprovalRounds();
+    roundsByGateway.set(gateway, rounds);
+  }
+  return rounds;
+}
+
+/**
+ * One MCP server exposing the gateway's meta-tools and catalog resources: one
+ * per connection (stdio, a 2025-era HTTP session) or per request (2026-07-28
+ * HTTP). What extendFrontEnd registered for the gateway (pass-through of
+ * upstream prompts, resources, completions, subscriptions) is added before it
+ * connects, while capabilities can still be declared. Its client handle
+ * (capabilities, logging, progress, requests to the client) is `connectionOf(server)`.
+ */
 export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}): McpServer {
+  const caller = callerOf(options.client);
   const server = new McpServer(SERVER_INFO, {
-    capabilities: { tools: { listChanged: true }, resources: { listChanged: true } },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { listChanged: true },
+      logging: {},
+    },
+    cacheHints: {
+      "tools/list": LIST_CACHE,
+      "resources/list": LIST_CACHE,
+      "resources/templates/list": LIST_CACHE,
+      "prompts/list": LIST_CACHE,
+    },
     instructions:
       "ToolScript gateway: find tools with search_tools (or list_tools), read their declarations with describe_tools, then call many of them in one program with execute_code.",
   });
+  const connection = connectionOf(server);
+  const rounds = roundsOf(gateway);
+
+  const execute =
+    (args: z.infer<typeof executeCodeSchema>, ctx: ServerContext) =>
+    async (approver: Approver | undefined, signal: AbortSignal) =>
+      formatExecuteAnswer(
+        await gateway.execute({
+          code: args.code,
+          language: args.language,
+          timeoutMs: args.timeoutMs,
+          context: args.context,
+          maxTokens: args.maxTokens,
+          strategy: args.strategy,
+          typecheck: args.typecheck,
+          // The explicit `session` outlives reconnects; else the connection's (or client's) default.
+          session: args.session ?? caller.defaultSession(ctx),
+          client: options.client,
+          signal,
+          approver,
+        }),
+      );
 
   const executeCode = server.registerTool(
     EXECUTE_CODE,
     {
       description: executeCodeDescription(gateway.catalog, gateway.statuses()),
-      inputSchema: executeCodeInput,
+      inputSchema: executeCodeSchema,
       annotations: { openWorldHint: true },
     },
-    async (args, extra) => {
-      const admitted = options.admitExecution?.() ?? { ok: true };
-      if (!admitted.ok) {
-        const seconds = Math.ceil(admitted.retryInMs / 1000);
-        return {
-          content: [
-            {
-              type: "text",
-              text: `RateLimited: too many executions from this client; retry in ${seconds} s`,
-            },
-          ],
-          structuredContent: {
-            logs: [],
-            toolCalls: 0,
-            durationMs: 0,
-            error: {
-              kind: "runtime",
-              name: "RateLimited",
-              message: `too many executions; retry in ${seconds} s`,
-            },
-          },
-          isError: true,
-        };
+    async (args, ctx) => {
+      const untrack = connection.track(ctx);
+      try {
+        const state = ctx.mcpReq.requestState<string>();
+        // A retry of a call that waited for approvals: no new execution, so no new admission.
+        if (typeof state === "string") return await rounds.resume(state, ctx, caller.client);
+        const admitted = options.admitExecution?.() ?? { ok: true };
+        if (!admitted.ok) return rateLimited(admitted.retryInMs);
+        const run = execute(args, ctx);
+        if (!isModernRequest(ctx))
+          return await run(elicitationApprover(server, ctx.mcpReq.id), ctx.mcpReq.signal);
+        // 2026-07-28: no server-to-client requests; approvals are input-required rounds, if the client can answer them.
+        const canElicit = server.server.getClientCapabilities()?.elicitation !== undefined;
+        if (!canElicit) return await run(undefined, ctx.mcpReq.signal);
+        return await rounds.start(run, ctx, caller.client);
+      } finally {
+        untrack();
       }
-      const response = await gateway.execute({
-        code: args.code,
-        language: args.language,
-        timeoutMs: args.timeoutMs,
-        context: args.context,
-        maxTokens: args.maxTokens,
-        strategy: args.strategy,
-        typecheck: args.typecheck,
-        // Over Streamable HTTP the MCP session is the default; an explicit `session` outlives reconnects.
-        session: args.session ?? extra.sessionId,
-        client: options.client,
-        signal: extra.signal,
-        approver: elicitationApprover(server, extra.requestId),
-      });
-      return formatExecuteAnswer(response);
     },
   );
-  registerDiscoveryTools(server, gateway, options.client ?? null);
-  registerCatalogResources(server, gateway);
-  registerSkillTools(server, gateway, options.client ?? null);
+  registerDiscoveryTools(server, gateway, caller);
+  registerCatalogResources(server, gateway, caller);
+  registerSkillTools(server, gateway, caller);
+  // Pass-through and other additions (extendFrontEnd), before connecting: capabilities are declared then.
+  applyFrontEndExtensions(gateway, server, connection);
   compactToolList(server);
+  if (options.perRequest) return server;
 
   // Servers join after `serve` starts answering; a list_changed sent before the client has
   // initialized would break the protocol's order (a stock client sees a message it cannot place).
   const initialized = () => server.server.getClientVersion() !== undefined;
-  for (const method of ["sendToolListChanged", "sendResourceListChanged"] as const) {
+  for (const method of ["sendToolListChanged", "sendResourceListChanged", "sendPromptListChanged"] as const) {
     const send = server[method].bind(server);
     server[method] = () => {
-      if (initialized()) send();
+      if (initialized() && connection.era() === "legacy") send();
     };
   }
   const stop = gateway.catalog.onChange(() => {
@@ -104,4 +152,25 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
     previousOnClose?.();
   };
   return server;
+}
+
+const executeCodeSchema = z.object(executeCodeInput);
+
+function rateLimited(retryInMs: number) {
+  const seconds = Math.ceil(retryInMs / 1000);
+  return {
+    content: [
+      {
+        type: "text" as const,
+        text: `RateLimited: too many executions from this client; retry in ${seconds} s`,
+      },
+    ],
+    structuredContent: {
+      logs: [],
+      toolCalls: 0,
+      durationMs: 0,
+      error: { kind: "runtime", name: "RateLimited", message: `too many executions; retry in ${seconds} s` },
+    },
+    isError: true,
+  };
 }

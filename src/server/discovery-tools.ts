@@ -1,10 +1,9 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { renderPythonStub } from "../catalog/declaration/python/tool-stub.ts";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { Gateway } from "../gateway/gateway.ts";
-import { DEFAULT_SESSION } from "../gateway/types.ts";
 import {
   DEFAULT_SEARCH_DETAIL,
   DEFAULT_SEARCH_LIMIT,
@@ -12,33 +11,30 @@ import {
   MAX_QUERY_CHARS,
 } from "../search/index.ts";
 import { renderSkillDeclaration, SKILLS_FOLDER, skillLabel } from "../skills/skill-documents.ts";
+import type { Caller } from "./caller.ts";
 
 const MAX_DESCRIBE = 50;
 
 /** `search_tools`, `list_tools` and `describe_tools`: find tools without loading every definition. */
-export function registerDiscoveryTools(
-  server: McpServer,
-  gateway: Gateway,
-  client: string | null = null,
-): void {
+export function registerDiscoveryTools(server: McpServer, gateway: Gateway, caller: Caller): void {
   server.registerTool(
     "search_tools",
     {
       // Kept short: every meta-tool definition sits in the agent's starting context.
       description:
         "Find tools and skills for a task, best first. Query in plain words. detail: name | summary (default, with parameters) | declaration.",
-      inputSchema: {
+      inputSchema: z.object({
         query: z.string().min(1).max(MAX_QUERY_CHARS),
         limit: z.number().min(1).max(50).optional(),
         detail: z.enum(["name", "summary", "declaration"]).optional(),
         session: z.string().min(1).max(200).optional(),
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
-    async ({ query, limit, detail, session: named }, extra) => {
-      const session = named ?? extra.sessionId ?? DEFAULT_SESSION;
+    async ({ query, limit, detail, session: named }, ctx) => {
+      const session = named ?? caller.defaultSession(ctx);
       // Another client's session would show its private skills.
-      const refused = gateway.sessionRefusal(session, client);
+      const refused = gateway.sessionRefusal(session, caller.client);
       if (refused) return { content: [{ type: "text", text: refused }], isError: true };
       // Saved skills rank with the tools (`server: "skills"`, `path: "skills/<name>"`).
       const matches = gateway.skills.search(query, { limit: limit ?? DEFAULT_SEARCH_LIMIT, session });
@@ -53,12 +49,12 @@ export function registerDiscoveryTools(
     "list_tools",
     {
       description: "The servers with tool counts; with `server`, its tools one line each.",
-      inputSchema: { server: z.string().optional() },
+      inputSchema: z.object({ server: z.string().optional() }),
       annotations: { readOnlyHint: true },
     },
-    async ({ server: name }, extra) => {
+    async ({ server: name }, ctx) => {
       const { catalog } = gateway;
-      const skills = gateway.skills.list({ session: extra.sessionId ?? DEFAULT_SESSION });
+      const skills = gateway.skills.list({ session: caller.defaultSession(ctx) });
       if (name === SKILLS_FOLDER && !catalog.server(name)) {
         const lines = skills.map((skill) => `${skillLabel(skill)}: ${firstSentence(skill.description)}`);
         return {
@@ -95,12 +91,15 @@ export function registerDiscoveryTools(
     {
       description: "TypeScript declarations of tools (`server/tool`) or skills (`skills/<name>`).",
       // The count is checked below rather than in the schema: every schema token is in the starting context.
-      inputSchema: { names: z.array(z.string()), language: z.enum(["typescript", "python"]).optional() },
+      inputSchema: z.object({
+        names: z.array(z.string()),
+        language: z.enum(["typescript", "python"]).optional(),
+      }),
       annotations: { readOnlyHint: true },
     },
-    async ({ names, language }, extra) => {
+    async ({ names, language }, ctx) => {
       const { catalog } = gateway;
-      const session = extra.sessionId ?? DEFAULT_SESSION;
+      const session = caller.defaultSession(ctx);
       if (names.length === 0 || names.length > MAX_DESCRIBE) {
         const text = `names: give 1 to ${MAX_DESCRIBE} names (got ${names.length})`;
         return { content: [{ type: "text", text }], isError: true };

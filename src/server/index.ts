@@ -1,5 +1,7 @@
 // `toolscript/server`: the MCP front ends, for programs that embed the gateway.
+export { type ClientConnection, type ClientRequestOptions, connectionOf } from "./client-connection.ts";
 export { createMcpServer } from "./create-mcp-server.ts";
 export { ServerError, type ServerErrorCode } from "./errors.ts";
+export { extendFrontEnd, type FrontEndExtension } from "./front-end-extensions.ts";
 export { type HttpServeOptions, type RunningHttpServer, serveHttp } from "./http/http-server.ts";
 export { serveStdio } from "./stdio.ts";

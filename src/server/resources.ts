@@ -1,12 +1,11 @@
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
 import { renderPythonStub } from "../catalog/declaration/python/tool-stub.ts";
 import { renderServerIndex } from "../catalog/declaration/server-index.ts";
 import { firstSentence } from "../catalog/declaration/summary.ts";
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { Gateway } from "../gateway/gateway.ts";
-import { DEFAULT_SESSION } from "../gateway/types.ts";
 import { renderSkillDeclaration } from "../skills/skill-documents.ts";
+import type { Caller } from "./caller.ts";
 
 export const RESOURCE_SCHEME = "toolscript://";
 const MIME = "application/typescript";
@@ -17,7 +16,7 @@ const PYTHON_MIME = "text/x-python";
  * and its Python stub `<tool>.pyi` for every tool, `toolscript://servers/<server>/index.d.ts` per server, and
  * `toolscript://skills/<name>.ts` per saved skill (its code, after its declaration).
  */
-export function registerCatalogResources(server: McpServer, gateway: Gateway): void {
+export function registerCatalogResources(server: McpServer, gateway: Gateway, caller: Caller): void {
   const { catalog } = gateway;
   server.registerResource(
     "tool-declarations",
@@ -62,12 +61,9 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
       const entry = catalog.server(serverName);
       if (!entry) {
         const known = catalog.servers().map((server) => server.serverId);
-        throw invalidParams(
+        throw notFound(
+          uri,
           `no server "${serverName}" in the catalog (known: ${known.join(", ") || "none"})`,
-          {
-            uri: uri.href,
-            server: serverName,
-          },
         );
       }
       if (file === "index.d.ts") {
@@ -80,11 +76,7 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
       const tool = entry.tools.find(
         (candidate) => candidate.toolId === toolName || candidate.tool === toolName,
       );
-      if (!tool)
-        throw invalidParams(`no tool "${toolName}" on server "${serverName}"`, {
-          uri: uri.href,
-          tool: toolName,
-        });
+      if (!tool) throw notFound(uri, `no tool "${toolName}" on server "${serverName}"`);
       if (python) {
         const text = renderPythonStub(tool, { serverTools: entry.tools });
         return { contents: [{ uri: uri.href, mimeType: PYTHON_MIME, text }] };
@@ -96,8 +88,8 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
   server.registerResource(
     "skills",
     new ResourceTemplate(`${RESOURCE_SCHEME}skills/{file}`, {
-      list: async (extra) => ({
-        resources: gateway.skills.list({ session: extra.sessionId ?? DEFAULT_SESSION }).map((skill) => {
+      list: async (ctx) => ({
+        resources: gateway.skills.list({ session: caller.defaultSession(ctx) }).map((skill) => {
           const file = `skills/${skill.name}.${skill.language === "python" ? "py" : "ts"}`;
           return {
             uri: `${RESOURCE_SCHEME}${file}`,
@@ -109,10 +101,10 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
       }),
     }),
     { description: "Saved skills (.ts, or .py for Python ones): declaration, description and code" },
-    async (uri, variables, extra) => {
+    async (uri, variables, ctx) => {
       const name = String(variables.file).replace(/\.((d\.)?ts|pyi?)$/, "");
-      const skill = gateway.skills.get(name, extra.sessionId ?? DEFAULT_SESSION);
-      if (!skill) throw invalidParams(`no skill "${name}"`, { uri: uri.href, skill: name });
+      const skill = gateway.skills.get(name, caller.defaultSession(ctx));
+      if (!skill) throw notFound(uri, `no skill "${name}"`);
       const python = skill.language === "python";
       const rule = python ? "# ---- code ----" : "// ---- code ----";
       const text = `${renderSkillDeclaration(skill)}\n${rule}\n${skill.code.trimEnd()}\n`;
@@ -121,7 +113,10 @@ export function registerCatalogResources(server: McpServer, gateway: Gateway): v
   );
 }
 
-/** A read of something that does not exist is a bad request (-32602), not a server failure (-32603). */
-function invalidParams(message: string, data: Record<string, string>): McpError {
-  return new McpError(ErrorCode.InvalidParams, message, data);
+/**
+ * A read of something that does not exist: the protocol's resource-not-found
+ * error (-32602 with the URI in `data`, per 2026-07-28), not a server failure (-32603).
+ */
+function notFound(uri: URL, message: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(uri.href, `${message} (${uri.href})`);
 }

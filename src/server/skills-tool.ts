@@ -1,15 +1,15 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Gateway } from "../gateway/gateway.ts";
-import { DEFAULT_SESSION } from "../gateway/types.ts";
 import { renderSkillDeclaration } from "../skills/skill-documents.ts";
+import type { Caller } from "./caller.ts";
 
 export const SAVE_SKILL = "save_skill";
 /** Longest skill description; checked in the handler, not the schema (schema text is in every starting context). */
 export const MAX_SKILL_DESCRIPTION_CHARS = 10_000;
 
 /** `save_skill`: code that solved a task once becomes a module later programs import. */
-export function registerSkillTools(server: McpServer, gateway: Gateway, client: string | null = null): void {
+export function registerSkillTools(server: McpServer, gateway: Gateway, caller: Caller): void {
   server.registerTool(
     SAVE_SKILL,
     {
@@ -17,20 +17,20 @@ export function registerSkillTools(server: McpServer, gateway: Gateway, client: 
       description:
         'Save a module as a skill: later programs `import { f } from "skills/<name>"`. Exported functions need typed parameters; it may call tools and import skills; no top-level await. Type-checked on save.',
       // Name and description bounds are checked when saving (assertSkillName, below).
-      inputSchema: {
+      inputSchema: z.object({
         name: z.string(),
         code: z.string().min(1),
         description: z.string().min(1),
         session: z.string().min(1).max(200).optional(),
         visibility: z.enum(["shared", "private"]).optional(),
         language: z.enum(["typescript", "python"]).optional(),
-      },
+      }),
       annotations: { destructiveHint: false },
     },
-    async (args, extra) => {
-      const session = args.session ?? extra.sessionId ?? DEFAULT_SESSION;
+    async (args, ctx) => {
+      const session = args.session ?? caller.defaultSession(ctx);
       // Claimed before saving: a skill saved into a new session makes it this client's.
-      const refused = gateway.sessionRefusal(session, client, { claim: true });
+      const refused = gateway.sessionRefusal(session, caller.client, { claim: true });
       if (refused) return { content: [{ type: "text", text: refused }], isError: true };
       try {
         if (args.description.length > MAX_SKILL_DESCRIPTION_CHARS) {

@@ -1,16 +1,19 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { serveStdio as serveStdioEntry } from "@modelcontextprotocol/server/stdio";
 import type { Gateway } from "../gateway/gateway.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
 
-/** Serves the gateway on this process's stdin/stdout. Resolves when the client disconnects. */
+/**
+ * Serves the gateway on this process's stdin/stdout, to clients of either era
+ * (a 2026-07-28 `server/discover` or a 2025-era `initialize`). Resolves when the client disconnects.
+ */
 export async function serveStdio(gateway: Gateway): Promise<void> {
-  const server = createMcpServer(gateway);
-  const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
     process.stdin.once("end", () => resolve());
+    process.stdin.once("close", () => resolve());
   });
-  await server.connect(transport);
+  const handle = serveStdioEntry(() => createMcpServer(gateway), {
+    onerror: (error) => process.stderr.write(`[toolscript] stdio: ${error.message}\n`),
+  });
   await closed;
-  await server.close().catch(() => {});
+  await handle.close().catch(() => {});
 }

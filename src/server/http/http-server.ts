@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
+import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
 import { DEFAULT_HTTP_MAX_SESSIONS_PER_CLIENT } from "../../config/defaults.ts";
 import type { Gateway } from "../../gateway/gateway.ts";
 import { type Logger, silentLogger } from "../../gateway/logger.ts";
@@ -9,9 +8,10 @@ import { KeyedRateWindows } from "../../limits/rate-window.ts";
 import { createMcpServer } from "../create-mcp-server.ts";
 import { ServerError } from "../errors.ts";
 import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } from "./auth.ts";
+import { headerValue, LegacySessions } from "./legacy-sessions.ts";
 import { checkOrigin, originPolicy } from "./origin-check.ts";
 import { readJsonBody } from "./read-body.ts";
-import { HttpSessionTable } from "./session-table.ts";
+import { sendError } from "./send-error.ts";
 
 export const MCP_PATH = "/mcp";
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -52,23 +52,54 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** Serves the gateway over Streamable HTTP, one MCP server per session, each session owned by one client. */
+/**
+ * Serves the gateway over Streamable HTTP, both eras on one endpoint:
+ * protocol 2026-07-28 requests (the per-request `_meta` envelope) statelessly,
+ * one MCP server per request (`server/discover`, no session; the explicit
+ * `session` argument is the state handle); 2025-era clients through sessions
+ * (`initialize`, Mcp-Session-Id), each owned by the client that opened it.
+ */
 export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Promise<RunningHttpServer> {
   const logger = options.logger ?? silentLogger;
   const tokens = new ClientTokens({ token: options.token, clients: options.clients });
   assertAuthConfigured(options.host, tokens, options.allowUnauthenticatedLoopback);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const perClient = options.maxSessionsPerClient ?? DEFAULT_HTTP_MAX_SESSIONS_PER_CLIENT;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const sessions = new HttpSessionTable();
   const rates = new KeyedRateWindows(options.executionsPerMinute ?? 0);
+  const admitExecution = (client: string) => rates.tryTake(client);
   let policy = originPolicy(options.host, options.port, options.allowedHosts, options.allowedOrigins);
+  const sessions = new LegacySessions(gateway, {
+    mcpPath: MCP_PATH,
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxSessionsPerClient: options.maxSessionsPerClient ?? DEFAULT_HTTP_MAX_SESSIONS_PER_CLIENT,
+    admitExecution,
+    logger,
+  });
 
-  const closeSession = async (id: string) => {
-    const session = sessions.take(id);
-    await session?.server.close().catch(() => {});
-  };
+  // The client (by token) rides to the per-request server as the request's auth info.
+  const modern = createMcpHandler(
+    (ctx) => {
+      const client = ctx.authInfo?.clientId ?? ANONYMOUS_CLIENT;
+      return createMcpServer(gateway, {
+        client,
+        admitExecution: () => admitExecution(client),
+        perRequest: true,
+      });
+    },
+    {
+      legacy: "reject",
+      maxRequestBodySize: maxBodyBytes,
+    },
+  );
+  const serveModern = toNodeHandler(modern, {
+    maxRequestBodySize: maxBodyBytes,
+    onerror: (error) => logger.error(`HTTP request failed: ${error.message}`),
+  });
+  // Open `subscriptions/listen` streams hear of servers coming and going.
+  const stopNotify = gateway.catalog.onChange(() => {
+    modern.notify.toolsChanged();
+    modern.notify.resourcesChanged();
+  });
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -85,69 +116,24 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
         `${request.headers.authorization === undefined ? "missing" : "wrong"} bearer token: send the header "Authorization: Bearer <token>" with a token configured in ${TOKEN_SETTINGS}`,
       );
     }
-    const sessionId = headerValue(request, "mcp-session-id");
+    const auth = { token: "", clientId: client, scopes: [] as string[] };
     if (request.method === "POST") {
       const body = await readJsonBody(request, maxBodyBytes);
       if (!body.ok)
         return sendError(response, body.status, body.message, body.status === 400 ? -32700 : -32600);
-      if (sessionId !== undefined) {
-        // Another client's session is as unknown as one that never existed.
-        const session = sessions.get(sessionId, client);
-        if (!session) return sendError(response, 404, `unknown session "${sessionId.slice(0, 200)}"`);
-        sessions.use(session, response);
-        return session.transport.handleRequest(request, response, body.value);
-      }
-      if (!isInitializeRequest(body.value)) {
-        return sendError(response, 400, "no mcp-session-id header: send an initialize request first");
-      }
-      const room = sessions.makeRoom(client, perClient);
-      if (!room.ok) {
-        response.setHeader("Retry-After", "5");
-        return sendError(
-          response,
-          429,
-          `client "${client}" has ${room.open} open sessions, each with a call in progress (toolscript.server.http.maxSessionsPerClient is ${perClient}): end one (DELETE ${MCP_PATH} with its Mcp-Session-Id) or retry later`,
-        );
-      }
-      // Counted from here, so a concurrent initialize of the same client sees this one.
-      const started = sessions.starting(client);
-      response.once("close", started);
-      if (room.evict) {
-        logger.info(
-          `HTTP client "${client}" reached ${perClient} sessions: closing its least recently used one`,
-        );
-        await closeSession(room.evict.id);
-      }
-      if (sessions.size >= maxSessions)
-        return sendError(response, 503, "too many open sessions; try again later");
-      const server = createMcpServer(gateway, { client, admitExecution: () => rates.tryTake(client) });
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          started();
-          // The MCP session is also the default `session` of its executions: claimed now, so no
-          // other client can take its name first.
-          gateway.sessionRefusal(id, client, { claim: true });
-          const session = { client, transport, server, lastSeen: Date.now(), busy: 0 };
-          sessions.add(id, session);
-          sessions.use(session, response);
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.take(transport.sessionId);
-      };
-      await server.connect(transport);
-      return transport.handleRequest(request, response, body.value);
+      const legacy =
+        headerValue(request, "mcp-session-id") !== undefined ||
+        (await isLegacyRequest(await toWebRequest(request, body.value), body.value, {
+          maxRequestBodySize: maxBodyBytes,
+        }));
+      if (legacy) return sessions.post(request, response, client, body.value);
+      return serveModern(Object.assign(request, { auth }), response, body.value);
     }
     if (request.method === "GET" || request.method === "DELETE") {
-      const session = sessionId === undefined ? undefined : sessions.get(sessionId, client);
-      if (!session)
-        return sendError(response, sessionId === undefined ? 400 : 404, "unknown or missing session");
-      // An open GET stream does not make a session busy: a client that went away without DELETE
-      // may not have closed it yet, and its place must be free for the next session.
-      if (request.method === "GET") session.lastSeen = Date.now();
-      else sessions.use(session, response);
-      return session.transport.handleRequest(request, response);
+      // Session operations of 2025-era clients; without a session the stateless protocol answers (405).
+      if (headerValue(request, "mcp-session-id") !== undefined)
+        return sessions.other(request, response, client);
+      return serveModern(Object.assign(request, { auth }), response);
     }
     response.setHeader("Allow", "GET, POST, DELETE");
     return sendError(response, 405, `method ${request.method} not allowed`);
@@ -181,7 +167,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
   const sweeper = setInterval(
     () => {
       const now = Date.now();
-      for (const id of sessions.idleSince(now, idleMs)) void closeSession(id);
+      for (const id of sessions.idleSince(now, idleMs)) void sessions.close(id);
     },
     Math.min(idleMs, 60_000),
   );
@@ -194,19 +180,11 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
     sessionCount: () => sessions.size,
     async close() {
       clearInterval(sweeper);
-      await Promise.all(sessions.ids().map(closeSession));
+      stopNotify();
+      await Promise.all(sessions.ids().map((id) => sessions.close(id)));
+      await modern.close().catch(() => {});
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-function headerValue(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function sendError(response: ServerResponse, status: number, message: string, code = -32000): void {
-  response.writeHead(status, { "Content-Type": "application/json" });
-  response.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }

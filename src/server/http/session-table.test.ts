@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import type { ServerResponse } from "node:http";
 import { describe, it } from "node:test";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { type HttpSession, HttpSessionTable } from "./session-table.ts";
 
 function session(client: string, lastSeen: number): HttpSession {
@@ -11,7 +11,7 @@ function session(client: string, lastSeen: number): HttpSession {
     client,
     lastSeen,
     busy: 0,
-    transport: {} as StreamableHTTPServerTransport,
+    transport: {} as NodeStreamableHTTPServerTransport,
     server: {} as McpServer,
   };
 }

@@ -1,11 +1,11 @@
 import type { ServerResponse } from "node:http";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
+import type { McpServer } from "@modelcontextprotocol/server";
 
 export interface HttpSession {
   /** The client (by token) that created it; only that client may use it. */
   readonly client: string;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: McpServer;
   lastSeen: number;
   /** POST/DELETE requests in progress (e.g. a tools/call): such a session is not idle. */
