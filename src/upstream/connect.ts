@@ -5,6 +5,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { defaultResultTypeToComplete } from "./default-result-type.ts";
 import { limitedFetch } from "./limited-fetch.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type { UpstreamServerConfig } from "./types.ts";
@@ -111,6 +112,11 @@ export async function openClient(
 }
 
 async function connectOrClose(client: Client, transport: Transport, signal: AbortSignal): Promise<void> {
+  await connectRacingAbort(client, transport, signal);
+  if (client.getProtocolEra() === "modern") defaultResultTypeToComplete(transport);
+}
+
+async function connectRacingAbort(client: Client, transport: Transport, signal: AbortSignal): Promise<void> {
   // The SDK's signal covers the handshake, not the transport's start: a legacy SSE stream that never
   // sends its endpoint would keep `connect` pending after the abort. The abort itself ends the wait.
   let onAbort = () => {};
