@@ -96,6 +96,7 @@ export class UpstreamConnection {
   status(): UpstreamStatus {
     const info = this.#opened?.client.getServerVersion();
     const instructions = this.#opened?.client.getInstructions();
+    const protocolVersion = this.#opened?.client.getNegotiatedProtocolVersion();
     return {
       server: this.config.name,
       state: this.#state,
@@ -109,6 +110,7 @@ export class UpstreamConnection {
       }),
       ...(this.#error !== undefined && { error: this.#error }),
       ...(this.#stderrTail && { stderrTail: this.#stderrTail }),
+      ...(protocolVersion && { protocolVersion }),
       ...(info && { serverInfo: { name: info.name, version: info.version } }),
       ...(instructions && { instructions }),
     };

@@ -38,7 +38,9 @@ export interface UpstreamStatus {
   /** While restarting or failed: the restart attempt under way or next, and the budget before "failed". */
   attempt?: number;
   maxAttempts?: number;
-  /** Server name/version from `initialize`. */
+  /** The protocol revision negotiated with the server (2026-07-28, or a 2025 one). */
+  protocolVersion?: string;
+  /** Server name/version from `initialize` (or `server/discover`). */
   serverInfo?: { name: string; version: string };
   /** Server's `instructions` from `initialize`, if any. */
   instructions?: string;
