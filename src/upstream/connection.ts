@@ -12,7 +12,7 @@ import { RateWindow } from "../limits/rate-window.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";
 import { messageOf, type OpenedClient, openClient } from "./connect.ts";
 import { UpstreamError } from "./errors.ts";
-import { clientCapabilities, registerForwarding } from "./forwarding.ts";
+import { clientCapabilities, listenForListChanges, registerForwarding } from "./forwarding.ts";
 import { listAllTools } from "./list-tools.ts";
 import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
 import { describeRetry } from "./retry-text.ts";
@@ -156,6 +156,10 @@ export class UpstreamConnection {
       this.#setState("ready");
       this.#events.onToolsChanged(this.name, tools);
       void this.#applyLogLevel(opened.client);
+      listenForListChanges(opened.client).catch((error: unknown) => {
+        // Calls still work; only later list changes go unseen until the next reconnect.
+        if (this.#opened === opened) this.#error = `subscriptions/listen failed: ${messageOf(error)}`;
+      });
     } catch (error) {
       if (this.#isClosed()) return;
       const opened = this.#opened;
