@@ -31,6 +31,12 @@ function modernServer(withExtra: boolean): McpServer {
   server.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
     content: [{ type: "text", text: String(a + b) }],
   }));
+  server.registerPrompt("greet", { description: "Say hello" }, () => ({
+    messages: [{ role: "user" as const, content: { type: "text" as const, text: "hello" } }],
+  }));
+  server.registerResource("readme", "test://readme", { mimeType: "text/plain" }, async (uri) => ({
+    contents: [{ uri: uri.href, text: "read me" }],
+  }));
   server.registerTool("approve", { inputSchema: { what: z.string() } }, async ({ what }, ctx) => {
     const state = ctx.mcpReq.requestState<string>();
     const answer = inputResponse(ctx.mcpReq.inputResponses, "ok");
@@ -63,6 +69,7 @@ describe("a 2026-07-28 server over HTTP (SDK 2.x loopback)", () => {
   let http: Server;
   let url = "";
   const asked: string[] = [];
+  const changed: string[] = [];
   const hooks: ClientRequestHooks = {
     async elicit(server, params) {
       asked.push(`elicit:${server}:${(params as { message?: string }).message}`);
@@ -85,6 +92,7 @@ describe("a 2026-07-28 server over HTTP (SDK 2.x loopback)", () => {
     manager = new UpstreamManager(
       [{ kind: "http", name: "modern", url, headers: {}, transport: "auto", disabled: false }],
       { ...FAST, clientRequests: hooks },
+      { onListChanged: (server, kind) => changed.push(`${server}:${kind}`) },
     );
     await manager.start();
   });
@@ -124,6 +132,16 @@ describe("a 2026-07-28 server over HTTP (SDK 2.x loopback)", () => {
       assert.ok(waited < 10_000, "the new tool never appeared");
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
+  });
+
+  test("prompt and resource list changes reach onListChanged", async () => {
+    handler.notify.promptsChanged();
+    handler.notify.resourcesChanged();
+    for (let waited = 0; changed.length < 2; waited += 25) {
+      assert.ok(waited < 10_000, `only ${JSON.stringify(changed)} arrived`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.deepEqual([...changed].sort(), ["modern:prompts", "modern:resources"]);
   });
 
   test("without hooks an input request fails the call clearly instead of hanging", async () => {
