@@ -48,7 +48,7 @@ export async function openClient(
   attempt: { stdio?: ProcessGroupStdioTransport } = {},
   options: OpenOptions = {},
 ): Promise<OpenedClient> {
-  const newClient = (legacyOnly = false): Client => {
+  const newClient = (legacyOnly = config.era === "legacy"): Client => {
     const client = new Client(CLIENT_INFO, {
       capabilities: options.capabilities ?? {},
       ...(!legacyOnly && {

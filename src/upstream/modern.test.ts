@@ -144,6 +144,21 @@ describe("a 2026-07-28 server over HTTP (SDK 2.x loopback)", () => {
     assert.deepEqual([...changed].sort(), ["modern:prompts", "modern:resources"]);
   });
 
+  test('era "legacy" skips the probe: the same server is spoken to in a 2025 revision', async () => {
+    const legacy = new UpstreamManager(
+      [{ kind: "http", name: "old", url, headers: {}, transport: "auto", disabled: false, era: "legacy" }],
+      FAST,
+    );
+    try {
+      const [status] = await legacy.start();
+      assert.equal(status?.state, "ready", status?.error);
+      assert.match(status?.protocolVersion ?? "", /^2025-/);
+      assert.equal(textOf(await legacy.callTool("old", "add", { a: 1, b: 1 })), "2");
+    } finally {
+      await legacy.close();
+    }
+  });
+
   test("without hooks an input request fails the call clearly instead of hanging", async () => {
     const bare = new UpstreamManager(
       [{ kind: "http", name: "modern", url, headers: {}, transport: "auto", disabled: false }],

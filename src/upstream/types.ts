@@ -9,6 +9,8 @@ export type UpstreamServerConfig =
       cwd?: string | undefined;
       disabled: boolean;
       timeoutMs?: number | undefined;
+      /** "legacy": skip the `server/discover` probe and speak a 2025 revision (default "auto"). */
+      era?: UpstreamEra | undefined;
     }
   | {
       kind: "http";
@@ -18,7 +20,12 @@ export type UpstreamServerConfig =
       transport: "auto" | "streamable-http" | "sse";
       disabled: boolean;
       timeoutMs?: number | undefined;
+      /** "legacy": skip the `server/discover` probe and speak a 2025 revision (default "auto"). */
+      era?: UpstreamEra | undefined;
     };
+
+/** "auto" probes for 2026-07-28 and falls back to 2025; "legacy" always uses the 2025 `initialize` handshake. */
+export type UpstreamEra = "auto" | "legacy";
 
 export type UpstreamState = "connecting" | "ready" | "restarting" | "failed" | "disabled" | "closed";
 
