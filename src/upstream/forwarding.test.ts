@@ -100,16 +100,17 @@ describe("forwarding with server-everything over stdio (2025-era server)", () =>
     const result = await manager.callTool(
       "everything",
       "trigger-long-running-operation",
-      { duration: 0.3, steps: 3 },
+      { duration: 0.6, steps: 3 },
       { onProgress: (progress) => seen.push(progress) },
     );
     assert.match(textOf(result), /completed/);
+    // The last step's notification races the result itself (the SDK drops progress once a call has
+    // its answer); the steps before it come 200 ms ahead.
     assert.deepEqual(
-      seen.map((progress) => [progress.progress, progress.total]),
+      seen.slice(0, 2).map((progress) => [progress.progress, progress.total]),
       [
         [1, 3],
         [2, 3],
-        [3, 3],
       ],
     );
   });
