@@ -11,7 +11,7 @@
 //
 // Bounded: the program has a wall-clock limit and `toolscript run` is ended
 // (its process group, which this script started) after RUN_LIMIT_MS.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -53,40 +53,21 @@ const ARGS = {
 // the tools (connecting and listing happen before any program runs).
 //   list: connect and list only; callAll: call every listed tool;
 //   toolCalls: exactly the calls the suite names in MCP_CONFORMANCE_CONTEXT;
-//   echoSchema: send the focal tool's inputSchema back to json_schema_echo.
+//   echoSchema: send the focal tool's inputSchema, as the gateway's catalog
+//   holds it (`toolscript tools show --json`), back to the echo tool.
 const PLANS = {
   initialize: { mode: "list" },
   "request-metadata": { mode: "list" },
   "json-schema-ref-no-deref": { mode: "list" },
-  "json-schema-2020-12-preservation": { mode: "echoSchema" },
+  "json-schema-2020-12-preservation": {
+    mode: "echoSchema",
+    focal: "json_schema_2020_12_tool",
+    echo: "json_schema_echo",
+  },
 };
 const plan = Array.isArray(context.toolCalls)
   ? { mode: "toolCalls", toolCalls: context.toolCalls }
   : (PLANS[scenario] ?? { mode: "callAll" });
-
-// The program: plain JavaScript that is also valid TypeScript (run with --no-typecheck).
-const program = `// conformance scenario ${scenario}
-const plan = ${JSON.stringify({ ...plan, args: ARGS })};
-const names = Object.keys(tools.s);
-console.log("tools: " + JSON.stringify(names));
-let calls = [];
-if (plan.mode === "toolCalls") calls = plan.toolCalls;
-if (plan.mode === "callAll") calls = names.map((name) => ({ name, arguments: plan.args[name] ?? {} }));
-if (plan.mode === "echoSchema") {
-  // A program sees tools as functions: it has no way to read the inputSchema
-  // the gateway received, so it cannot echo it (see conformance/README.md).
-  console.log("echoSchema: no way to read a tool's inputSchema from a program");
-}
-for (const call of calls) {
-  try {
-    const result = await tools.s[call.name](call.arguments ?? {});
-    console.log("call " + call.name + " -> " + JSON.stringify(result).slice(0, 300));
-  } catch (error) {
-    console.log("call " + call.name + " failed: " + error.name + ": " + String(error.message).slice(0, 300));
-  }
-}
-return { scenario: ${JSON.stringify(scenario)}, tools: names.length, calls: calls.length };
-`;
 
 const dir = mkdtempSync(join(process.env.TOOLSCRIPT_CONFORMANCE_TMP ?? tmpdir(), `client-${scenario}-`));
 const configFile = join(dir, "toolscript.config.json");
@@ -103,7 +84,49 @@ writeFileSync(
     2,
   )}\n`,
 );
+// The echo plan reads the focal tool's definition as the gateway's upstream client
+// received and kept it (a program sees tools as functions, not schemas).
+if (plan.mode === "echoSchema") {
+  const shown = spawnSync(
+    process.execPath,
+    [
+      join(root, "bin", "toolscript.js"),
+      "tools",
+      "show",
+      `s/${plan.focal}`,
+      "--json",
+      "--config",
+      configFile,
+    ],
+    { cwd: dir, encoding: "utf8", timeout: 15_000, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  try {
+    plan.schema = JSON.parse(shown.stdout).inputSchema;
+  } catch {
+    process.stderr.write(`conformance-client: no definition of ${plan.focal} from toolscript tools show\n`);
+  }
+}
+// The program: plain JavaScript that is also valid TypeScript (run with --no-typecheck).
+const program = `// conformance scenario ${scenario}
+const plan = ${JSON.stringify({ ...plan, args: ARGS })};
+const names = Object.keys(tools.s);
+console.log("tools: " + JSON.stringify(names));
+let calls = [];
+if (plan.mode === "toolCalls") calls = plan.toolCalls;
+if (plan.mode === "callAll") calls = names.map((name) => ({ name, arguments: plan.args[name] ?? {} }));
+if (plan.mode === "echoSchema") calls = [{ name: plan.echo, arguments: { schema: plan.schema } }];
+for (const call of calls) {
+  try {
+    const result = await tools.s[call.name](call.arguments ?? {});
+    console.log("call " + call.name + " -> " + JSON.stringify(result).slice(0, 300));
+  } catch (error) {
+    console.log("call " + call.name + " failed: " + error.name + ": " + String(error.message).slice(0, 300));
+  }
+}
+return { scenario: ${JSON.stringify(scenario)}, tools: names.length, calls: calls.length };
+`;
 writeFileSync(programFile, program);
+
 process.stderr.write(
   `conformance-client: scenario ${scenario} (${process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? "?"}), ${url}, plan ${plan.mode}\n`,
 );

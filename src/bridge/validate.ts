@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import type { CatalogTool, JsonSchema } from "../catalog/types.ts";
 import { BridgeError } from "./errors.ts";
+import { dropNullOptionals } from "./null-optionals.ts";
 import type { ToolCallMiddleware } from "./types.ts";
 
 const MAX_REPORTED_ISSUES = 5;
@@ -35,7 +36,9 @@ export class ArgumentValidator {
   }
 
   middleware(): ToolCallMiddleware {
-    return (call, next) => {
+    return (given, next) => {
+      const args = dropNullOptionals(given.tool.definition.inputSchema, given.args);
+      const call = args === given.args ? given : { ...given, args };
       const issues = this.check(call.tool, call.args);
       if (issues.length === 0) return next(call);
       const list = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");

@@ -3,7 +3,7 @@ import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { stderrLogger } from "../gateway/logger.ts";
-import type { UpstreamStatus } from "../upstream/types.ts";
+import type { ClientRequestHooks, UpstreamStatus } from "../upstream/types.ts";
 import { CliError } from "./cli-error.ts";
 import { withoutThisGateway } from "./self-reference.ts";
 import { formatStatuses } from "./status.ts";
@@ -25,6 +25,8 @@ export interface OpenGatewayOptions {
   /** Refuse to start without any server configured (`run`, `tools list`: nothing to do). */
   requireServers?: boolean;
   config?: Config;
+  /** How this command answers sampling, elicitation and roots requests from upstream servers. */
+  clientRequests?: ClientRequestHooks;
 }
 
 const NO_SERVERS =
@@ -51,7 +53,11 @@ export async function openGateway(options: OpenGatewayOptions): Promise<Gateway>
     if (options.requireServers) throw new CliError(why);
     process.stderr.write(`toolscript: ${why}\n`);
   }
-  const gateway = new Gateway({ config, ...(options.logChanges && { logger: stderrLogger() }) });
+  const gateway = new Gateway({
+    config,
+    ...(options.logChanges && { logger: stderrLogger() }),
+    ...(options.clientRequests && { clientRequests: options.clientRequests }),
+  });
   let statuses: Awaited<ReturnType<Gateway["start"]>>;
   try {
     statuses = await gateway.start({ waitForServers: options.waitForServers ?? true });

@@ -97,7 +97,8 @@ export class Gateway {
     this.catalog = new Catalog(servers.map((server) => server.name));
     const { upstream, sandbox, audit } = config.settings;
     this.#redactor = SecretRedactor.fromConfig(config);
-    this.upstream = new UpstreamManager(servers, upstream, {
+    const upstreamOptions = { ...upstream, clientRequests: options.clientRequests };
+    this.upstream = new UpstreamManager(servers, upstreamOptions, {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });

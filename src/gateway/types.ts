@@ -5,6 +5,7 @@ import type { BudgetStrategy } from "../output/reduce-result.ts";
 import type { Approver } from "../policy/approval.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
 import type { Store } from "../store/types.ts";
+import type { ClientRequestHooks } from "../upstream/types.ts";
 import type { Logger } from "./logger.ts";
 
 export type CodeLanguage = "typescript" | "javascript" | "python";
@@ -56,6 +57,8 @@ export interface GatewayOptions {
   runtime?: SandboxRuntime;
   /** A store to use instead of the SQLite database in `storage.dir` (tests, embedding). */
   store?: Store;
+  /** Answers to sampling, elicitation and roots requests from upstream servers (see ClientRequestHooks). */
+  clientRequests?: ClientRequestHooks;
 }
 
 export const DEFAULT_SESSION = "default";

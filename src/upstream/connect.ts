@@ -1,12 +1,19 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  Client,
+  type ClientCapabilities,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { defaultResultTypeToComplete } from "./default-result-type.ts";
 import { limitedFetch } from "./limited-fetch.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type { UpstreamServerConfig } from "./types.ts";
 
 export const CLIENT_INFO = { name: "toolscript", version: "0.1.0" } as const;
+
+/** How long a stdio server may stay silent on `server/discover` before it counts as a 2025-era server. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 
 export interface OpenedClient {
   client: Client;
@@ -16,11 +23,21 @@ export interface OpenedClient {
   stdio?: ProcessGroupStdioTransport;
 }
 
+export interface OpenOptions {
+  maxMessageBytes?: number | undefined;
+  /** Capabilities declared to the server (sampling, elicitation, roots: only those the gateway can answer). */
+  capabilities?: ClientCapabilities | undefined;
+  probeTimeoutMs?: number | undefined;
+}
+
 /**
- * Opens an initialized MCP client for one server. For remote servers in
- * `auto` mode it tries Streamable HTTP first and falls back to the legacy SSE
- * transport, as the MCP spec's backwards-compatibility section recommends.
- * `prepare` registers handlers before `initialize` so no notification is missed.
+ * Opens an initialized MCP client for one server, negotiating the protocol
+ * era: a `server/discover` probe selects 2026-07-28 with servers that offer
+ * it, anything else falls back to the 2025 `initialize` handshake (2025-11-25,
+ * 2025-06-18, 2025-03-26). For remote servers in `auto` mode it tries
+ * Streamable HTTP first and falls back to the legacy SSE transport, as the MCP
+ * spec's backwards-compatibility section recommends.
+ * `prepare` registers handlers before the handshake so no notification is missed.
  * `attempt.stdio` is set as soon as a child process exists, so a failed start
  * can still report the child's exit status and stderr.
  */
@@ -29,28 +46,53 @@ export async function openClient(
   prepare: (client: Client) => void,
   signal: AbortSignal,
   attempt: { stdio?: ProcessGroupStdioTransport } = {},
-  limits: { maxMessageBytes?: number | undefined } = {},
+  options: OpenOptions = {},
 ): Promise<OpenedClient> {
+  const newClient = (legacyOnly = config.era === "legacy"): Client => {
+    const client = new Client(CLIENT_INFO, {
+      capabilities: options.capabilities ?? {},
+      ...(!legacyOnly && {
+        versionNegotiation: {
+          mode: "auto",
+          probe: { timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS },
+        },
+      }),
+    });
+    prepare(client);
+    return client;
+  };
   if (config.kind === "stdio") {
-    const transport = new ProcessGroupStdioTransport({ ...config, maxMessageBytes: limits.maxMessageBytes });
+    const stdioOptions = { ...config, maxMessageBytes: options.maxMessageBytes };
+    const transport = new ProcessGroupStdioTransport(stdioOptions);
     attempt.stdio = transport;
-    const client = newClient(prepare);
-    await connectOrClose(client, transport, signal);
-    return { client, transport, kind: "stdio", stdio: transport };
+    const client = newClient();
+    try {
+      await connectOrClose(client, transport, signal);
+      return { client, transport, kind: "stdio", stdio: transport };
+    } catch (error) {
+      // Some servers exit on any request before `initialize`: the probe cost that process, so a
+      // fresh one gets the plain 2025 handshake. A server that cannot start fails this one too.
+      if (signal.aborted || transport.exit === undefined || transport.pid === undefined) throw error;
+      const again = new ProcessGroupStdioTransport(stdioOptions);
+      attempt.stdio = again;
+      const legacy = newClient(true);
+      await connectOrClose(legacy, again, signal);
+      return { client: legacy, transport: again, kind: "stdio", stdio: again };
+    }
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   // Remote answers are bounded like stdio ones (the SDK reads HTTP bodies whole, however large).
-  const fetch = limitedFetch(limits.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  const fetch = limitedFetch(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   if (config.transport !== "sse") {
-    const client = newClient(prepare);
+    const client = newClient();
     const transport = new StreamableHTTPClientTransport(url, { requestInit, fetch });
     try {
       await connectOrClose(client, transport, signal);
       return { client, transport, kind: "streamable-http" };
     } catch (error) {
       if (config.transport === "streamable-http" || signal.aborted) throw error;
-      const client2 = newClient(prepare);
+      const client2 = newClient(true);
       const sse = new SSEClientTransport(url, { requestInit, fetch });
       try {
         await connectOrClose(client2, sse, signal);
@@ -62,20 +104,20 @@ export async function openClient(
       }
     }
   }
-  const client = newClient(prepare);
+  // The legacy SSE transport predates 2026-07-28: no probe, the plain 2025 handshake.
+  const client = newClient(true);
   const transport = new SSEClientTransport(url, { requestInit, fetch });
   await connectOrClose(client, transport, signal);
   return { client, transport, kind: "sse" };
 }
 
-function newClient(prepare: (client: Client) => void): Client {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
-  prepare(client);
-  return client;
+async function connectOrClose(client: Client, transport: Transport, signal: AbortSignal): Promise<void> {
+  await connectRacingAbort(client, transport, signal);
+  if (client.getProtocolEra() === "modern") defaultResultTypeToComplete(transport);
 }
 
-async function connectOrClose(client: Client, transport: Transport, signal: AbortSignal): Promise<void> {
-  // The SDK's signal covers `initialize`, not the transport's start: a legacy SSE stream that never
+async function connectRacingAbort(client: Client, transport: Transport, signal: AbortSignal): Promise<void> {
+  // The SDK's signal covers the handshake, not the transport's start: a legacy SSE stream that never
   // sends its endpoint would keep `connect` pending after the abort. The abort itself ends the wait.
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {

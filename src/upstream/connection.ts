@@ -1,25 +1,36 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Client,
+  LOG_LEVEL_META_KEY,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+} from "@modelcontextprotocol/client";
+// The bridge still types results with the 1.x SDK's shape; the wire data is the same.
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../catalog/types.ts";
 import { RateWindow } from "../limits/rate-window.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";
 import { messageOf, type OpenedClient, openClient } from "./connect.ts";
 import { UpstreamError } from "./errors.ts";
+import { clientCapabilities, listenForListChanges, registerForwarding } from "./forwarding.ts";
 import { listAllTools } from "./list-tools.ts";
 import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
 import { describeRetry } from "./retry-text.ts";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.ts";
-import type { UpstreamOptions, UpstreamServerConfig, UpstreamState, UpstreamStatus } from "./types.ts";
+import type {
+  LogLevel,
+  UpstreamEvents,
+  UpstreamOptions,
+  UpstreamProgress,
+  UpstreamServerConfig,
+  UpstreamState,
+  UpstreamStatus,
+} from "./types.ts";
 
 /** A connection that stayed up this long resets the restart budget. */
 const STABLE_AFTER_MS = 10_000;
 
-export interface ConnectionEvents {
+export interface ConnectionEvents extends UpstreamEvents {
   onToolsChanged(server: string, tools: readonly ToolDefinition[]): void;
   onStatusChanged(status: UpstreamStatus): void;
 }
@@ -27,6 +38,8 @@ export interface ConnectionEvents {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
+  /** Progress the server reports for this call (the SDK sends a progress token only when this is set). */
+  onProgress?: ((progress: UpstreamProgress) => void) | undefined;
 }
 
 /**
@@ -56,6 +69,8 @@ export class UpstreamConnection {
   #waiters = new Set<() => void>();
   #connecting: AbortController | undefined;
   #refreshing: Promise<void> | undefined;
+  /** Least severe log level forwarded (and asked of servers that declare `logging`); undefined: all. */
+  #logLevel: LogLevel | undefined;
 
   constructor(config: UpstreamServerConfig, options: UpstreamOptions, events: ConnectionEvents) {
     this.config = config;
@@ -81,6 +96,7 @@ export class UpstreamConnection {
   status(): UpstreamStatus {
     const info = this.#opened?.client.getServerVersion();
     const instructions = this.#opened?.client.getInstructions();
+    const protocolVersion = this.#opened?.client.getNegotiatedProtocolVersion();
     return {
       server: this.config.name,
       state: this.#state,
@@ -94,6 +110,7 @@ export class UpstreamConnection {
       }),
       ...(this.#error !== undefined && { error: this.#error }),
       ...(this.#stderrTail && { stderrTail: this.#stderrTail }),
+      ...(protocolVersion && { protocolVersion }),
       ...(info && { serverInfo: { name: info.name, version: info.version } }),
       ...(instructions && { instructions }),
     };
@@ -118,7 +135,11 @@ export class UpstreamConnection {
         (client) => this.#prepare(client),
         controller.signal,
         attempt,
-        { maxMessageBytes: this.#options.maxMessageBytes },
+        {
+          maxMessageBytes: this.#options.maxMessageBytes,
+          capabilities: clientCapabilities(this.#options.clientRequests),
+          probeTimeoutMs: this.#options.probeTimeoutMs,
+        },
       );
       if (this.#isClosed()) {
         await opened.transport.close();
@@ -134,6 +155,11 @@ export class UpstreamConnection {
       opened.transport.onclose = chain(opened.transport.onclose, () => this.#onTransportClosed(opened));
       this.#setState("ready");
       this.#events.onToolsChanged(this.name, tools);
+      void this.#applyLogLevel(opened.client);
+      listenForListChanges(opened.client).catch((error: unknown) => {
+        // Calls still work; only later list changes go unseen until the next reconnect.
+        if (this.#opened === opened) this.#error = `subscriptions/listen failed: ${messageOf(error)}`;
+      });
     } catch (error) {
       if (this.#isClosed()) return;
       const opened = this.#opened;
@@ -198,11 +224,23 @@ export class UpstreamConnection {
       // The SDK never removes its abort listener; a per-call signal keeps a
       // long-lived execution signal from collecting one listener per call.
       const call = linkedController(options.signal);
+      const onProgress = options.onProgress;
+      const definition = this.#tools.find((candidate) => candidate.name === tool);
+      // 2026-07-28 servers take the log level per request; 2025 ones keep what `logging/setLevel` set.
+      const level = this.#logLevel;
+      const meta = level !== undefined &&
+        client.getProtocolEra() === "modern" && { [LOG_LEVEL_META_KEY]: level };
       try {
-        const result = await client.callTool(
-          { name: tool, arguments: (args ?? {}) as Record<string, unknown> },
-          undefined,
-          { timeout: timeoutMs, signal: call.signal },
+        const result: unknown = await client.callTool(
+          { name: tool, arguments: (args ?? {}) as Record<string, unknown>, ...(meta && { _meta: meta }) },
+          {
+            timeout: timeoutMs,
+            signal: call.signal,
+            ...(onProgress && { onprogress: (progress: UpstreamProgress) => onProgress(progress) }),
+            // The catalog's definition lets the SDK mirror `x-mcp-header` parameters (SEP-2243)
+            // and validate structured output without a cached `tools/list` of its own.
+            ...(definition && { toolDefinition: definition as never }),
+          },
         );
         return result as CallToolResult;
       } catch (error) {
@@ -244,10 +282,33 @@ export class UpstreamConnection {
     await opened?.transport.close().catch(() => {});
   }
 
+  /**
+   * Sets the least severe log level forwarded from this server and, when it
+   * declares `logging`, asks it to send nothing below it. Kept for reconnects.
+   */
+  async setLoggingLevel(level: LogLevel): Promise<void> {
+    this.#logLevel = level;
+    const client = this.#opened?.client;
+    if (client && this.#state === "ready") await this.#applyLogLevel(client);
+  }
+
+  async #applyLogLevel(client: Client): Promise<void> {
+    const level = this.#logLevel;
+    if (level === undefined || !client.getServerCapabilities()?.logging) return;
+    if (client.getProtocolEra() === "modern") return; // sent per request instead
+    try {
+      await client.setLoggingLevel(level);
+    } catch (error) {
+      // Messages below the level are still filtered here; the server just sends them for nothing.
+      this.#error ??= `logging/setLevel failed: ${messageOf(error)}`;
+    }
+  }
+
   #prepare(client: Client): void {
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler("notifications/tools/list_changed", () => {
       void this.refreshTools();
     });
+    registerForwarding(client, this.name, this.#events, this.#options.clientRequests, () => this.#logLevel);
   }
 
   #readyClient(): Client {
@@ -275,7 +336,7 @@ export class UpstreamConnection {
         cause: error,
       });
     }
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return new UpstreamError(
         "upstream.timeout",
         `${this.name}/${tool} did not answer within ${timeoutMs} ms`,
@@ -283,7 +344,7 @@ export class UpstreamConnection {
         { cause: error },
       );
     }
-    if (error instanceof McpError && isMessageTooLarge(error.data)) {
+    if ((error instanceof ProtocolError || error instanceof SdkError) && isMessageTooLarge(error.data)) {
       return new UpstreamError(
         "upstream.message_too_large",
         `server "${this.name}" answered ${tool} with ${error.data.atLeast ? "more than " : ""}${describeOversize(error.data.bytes, error.data.limit)}; the answer was dropped`,
@@ -291,7 +352,7 @@ export class UpstreamConnection {
         { cause: error },
       );
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       const oversized = this.#opened?.stdio?.closedBecause ?? this.#lastClosedBecause;
       return new UpstreamError(
         "upstream.unavailable",

@@ -1,5 +1,4 @@
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type FetchLike, INTERNAL_ERROR, ProtocolError } from "@modelcontextprotocol/client";
 import { BoundedLineReader } from "./line-reader.ts";
 import {
   describeOversize,
@@ -41,11 +40,7 @@ function bodyLimiter(maxBytes: number): TransformStream<Uint8Array, Uint8Array> 
       }
       const data: MessageTooLargeData = { reason: MESSAGE_TOO_LARGE, bytes, limit: maxBytes, atLeast: true };
       controller.error(
-        new McpError(
-          ErrorCode.InternalError,
-          `the answer is over ${describeOversize(bytes, maxBytes)}`,
-          data,
-        ),
+        new ProtocolError(INTERNAL_ERROR, `the answer is over ${describeOversize(bytes, maxBytes)}`, data),
       );
     },
   });

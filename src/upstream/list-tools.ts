@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import type { ToolDefinition } from "../catalog/types.ts";
 
 /** Guards against a server that returns cursors forever. */

@@ -4,12 +4,14 @@ import { type CallOptions, UpstreamConnection } from "./connection.ts";
 import { UpstreamError } from "./errors.ts";
 import {
   DEFAULT_UPSTREAM_OPTIONS,
+  type LogLevel,
+  type UpstreamEvents,
   type UpstreamOptions,
   type UpstreamServerConfig,
   type UpstreamStatus,
 } from "./types.ts";
 
-export interface UpstreamManagerEvents {
+export interface UpstreamManagerEvents extends UpstreamEvents {
   /** A server's tool list changed (connected, reconnected, `list_changed`). */
   onToolsChanged?(server: string, tools: readonly ToolDefinition[]): void;
   onStatusChanged?(status: UpstreamStatus): void;
@@ -36,6 +38,9 @@ export class UpstreamManager {
         new UpstreamConnection(config, merged, {
           onToolsChanged: (server, tools) => this.#events.onToolsChanged?.(server, tools),
           onStatusChanged: (status) => this.#events.onStatusChanged?.(status),
+          onLog: (server, params) => this.#events.onLog?.(server, params),
+          onListChanged: (server, kind) => this.#events.onListChanged?.(server, kind),
+          onResourceUpdated: (server, uri) => this.#events.onResourceUpdated?.(server, uri),
         }),
       );
     }
@@ -77,6 +82,15 @@ export class UpstreamManager {
     options?: CallOptions,
   ): Promise<CallToolResult> {
     return this.connection(server).callTool(tool, args, options);
+  }
+
+  /**
+   * Forwards upstream log messages at `level` or above only, and asks every
+   * server that declares `logging` (now, and each that connects later) to send
+   * nothing below it.
+   */
+  async setLoggingLevel(level: LogLevel): Promise<void> {
+    await Promise.all([...this.#connections.values()].map((connection) => connection.setLoggingLevel(level)));
   }
 
   async close(): Promise<void> {

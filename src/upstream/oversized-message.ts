@@ -1,4 +1,4 @@
-import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { INTERNAL_ERROR, type JSONRPCMessage } from "@modelcontextprotocol/client";
 import type { OversizedLine } from "./line-reader.ts";
 
 /** Marks the error answer that stands in for an oversized upstream message. */
@@ -35,7 +35,7 @@ export function oversizedReply(line: OversizedLine, limit: number): JSONRPCMessa
     jsonrpc: "2.0",
     id,
     error: {
-      code: ErrorCode.InternalError,
+      code: INTERNAL_ERROR,
       message: `the answer is ${describeOversize(line.bytes, limit)}`,
       data,
     },

@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  deserializeMessage,
+  type JSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { BoundedLineReader, type OversizedLine } from "./line-reader.ts";
 import { describeOversize, oversizedReply } from "./oversized-message.ts";
 import { StderrTail } from "./stderr-tail.ts";
@@ -24,6 +27,10 @@ export interface StdioTransportOptions {
  * Stdio client transport that starts the server in its own process group.
  * The SDK's transport kills only the direct child; servers started through
  * `npx` or a shell leave grandchildren behind, so on close we signal the group.
+ *
+ * The SDK 2.x client recognises it as stdio-shaped (it has `stderr` and `pid`)
+ * and, not being the SDK's own class, probes `server/discover` in place on it:
+ * a silent server counts as legacy after the probe timeout.
  */
 export class ProcessGroupStdioTransport implements Transport {
   onclose?: () => void;

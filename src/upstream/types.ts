@@ -9,6 +9,8 @@ export type UpstreamServerConfig =
       cwd?: string | undefined;
       disabled: boolean;
       timeoutMs?: number | undefined;
+      /** "legacy": skip the `server/discover` probe and speak a 2025 revision (default "auto"). */
+      era?: UpstreamEra | undefined;
     }
   | {
       kind: "http";
@@ -18,7 +20,12 @@ export type UpstreamServerConfig =
       transport: "auto" | "streamable-http" | "sse";
       disabled: boolean;
       timeoutMs?: number | undefined;
+      /** "legacy": skip the `server/discover` probe and speak a 2025 revision (default "auto"). */
+      era?: UpstreamEra | undefined;
     };
+
+/** "auto" probes for 2026-07-28 and falls back to 2025; "legacy" always uses the 2025 `initialize` handshake. */
+export type UpstreamEra = "auto" | "legacy";
 
 export type UpstreamState = "connecting" | "ready" | "restarting" | "failed" | "disabled" | "closed";
 
@@ -38,7 +45,9 @@ export interface UpstreamStatus {
   /** While restarting or failed: the restart attempt under way or next, and the budget before "failed". */
   attempt?: number;
   maxAttempts?: number;
-  /** Server name/version from `initialize`. */
+  /** The protocol revision negotiated with the server (2026-07-28, or a 2025 one). */
+  protocolVersion?: string;
+  /** Server name/version from `initialize` (or `server/discover`). */
   serverInfo?: { name: string; version: string };
   /** Server's `instructions` from `initialize`, if any. */
   instructions?: string;
@@ -57,6 +66,50 @@ export interface UpstreamOptions {
   restart: { maxRetries: number; initialDelayMs: number; maxDelayMs: number };
   /** Longest message read from a server; a longer answer fails its call with a clear error. */
   maxMessageBytes: number;
+  /** How long a stdio server may stay silent on the `server/discover` probe before it is taken for a 2025-era server. */
+  probeTimeoutMs?: number | undefined;
+  /**
+   * Answers to the requests upstream servers send the gateway's client. Each
+   * capability is declared to upstreams only when its hook is present.
+   */
+  clientRequests?: ClientRequestHooks | undefined;
+}
+
+/** A `notifications/progress` of one call, as the server sent it. */
+export interface UpstreamProgress {
+  progress: number;
+  total?: number | undefined;
+  message?: string | undefined;
+}
+
+/** MCP log levels, least severe first. */
+export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+
+/**
+ * Server→client requests, answered on the gateway's behalf (typically by
+ * forwarding to the MCP client in front). `params` is the request's params as
+ * received; the answer must be the MCP result (`CreateMessageResult`,
+ * `ElicitResult`, `ListRootsResult`). `signal` aborts when the upstream
+ * cancels or the connection closes. A hook that throws makes the upstream get
+ * a JSON-RPC error naming the server and the message (throw
+ * `ClientCannotAnswer` when no client can answer: code -32601).
+ * With 2026-07-28 servers the same hooks answer the input requests of an
+ * `input_required` result; the SDK retries the call with their answers.
+ */
+export interface ClientRequestHooks {
+  sample?(server: string, params: unknown, signal: AbortSignal): Promise<unknown>;
+  elicit?(server: string, params: unknown, signal: AbortSignal): Promise<unknown>;
+  listRoots?(server: string, signal: AbortSignal): Promise<unknown>;
+}
+
+/** What upstreams say besides tool lists and status, for the front end to forward. */
+export interface UpstreamEvents {
+  /** A `notifications/message` at or above the level set with `setLoggingLevel` (all, when none is set). */
+  onLog?(server: string, params: unknown): void;
+  /** `notifications/prompts/list_changed` or `notifications/resources/list_changed`. */
+  onListChanged?(server: string, kind: "prompts" | "resources"): void;
+  /** `notifications/resources/updated` for a subscribed resource. */
+  onResourceUpdated?(server: string, uri: string): void;
 }
 
 export const DEFAULT_UPSTREAM_OPTIONS: UpstreamOptions = {

@@ -2,7 +2,8 @@
 // A small MCP server for tests, speaking the real protocol over stdio.
 // Flags: --page-size N (paginate tools/list), --hang-list (never answer tools/list),
 // --exit-at-once CODE (print to stderr and exit before the handshake), --init-delay MS,
-// --hang-init (read stdin, never answer initialize).
+// --hang-init (read stdin, never answer initialize), --exit-on-probe / --ignore-probe (exit on, or
+// never answer, any request before `initialize`, such as a 2026-07-28 client's `server/discover`).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -166,5 +167,18 @@ async function serve() {
   // --init-delay MS: answer initialize only after MS, like a server that loads data or logs in first.
   const initDelay = Number(value("--init-delay") ?? 0);
   if (initDelay) await new Promise((resolve) => setTimeout(resolve, initDelay));
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  if (flag("--exit-on-probe") || flag("--ignore-probe")) {
+    const handle = transport.onmessage;
+    let initialized = false;
+    transport.onmessage = (message, extra) => {
+      if (message.method === "initialize") initialized = true;
+      else if (!initialized && "id" in message) {
+        if (flag("--exit-on-probe")) process.exit(3);
+        return;
+      }
+      handle?.(message, extra);
+    };
+  }
 }

@@ -3,6 +3,7 @@ import { extname } from "node:path";
 import { defineCommand } from "citty";
 import type { CodeLanguage } from "../../gateway/types.ts";
 import { CliError } from "../cli-error.ts";
+import { cliClientRequests } from "../client-requests.ts";
 import { openGateway } from "../open-gateway.ts";
 import { printExecution } from "../print-execution.ts";
 
@@ -33,7 +34,12 @@ export const runCommand = defineCommand({
     if (timeoutMs !== undefined && !(timeoutMs > 0))
       throw new CliError(`--timeout expects milliseconds, got "${args.timeout}"`);
     const language = languageOf(args.file);
-    const gateway = await openGateway({ configPath: args.config, showStatus: true, requireServers: true });
+    const gateway = await openGateway({
+      configPath: args.config,
+      showStatus: true,
+      requireServers: true,
+      clientRequests: cliClientRequests(),
+    });
     try {
       const response = await gateway.execute({ code, language, timeoutMs, typecheck: args.typecheck });
       printExecution(response);

@@ -60,6 +60,10 @@ const show = defineCommand({
   args: {
     name: { type: "positional", required: true, description: "server/tool, or tools.server.tool" },
     ...configArg,
+    json: {
+      type: "boolean",
+      description: "Print the tool's definition as the server sent it (name, inputSchema, outputSchema, ...)",
+    },
   },
   async run({ args }) {
     const gateway = await openGateway({ configPath: args.config });
@@ -72,6 +76,10 @@ const show = defineCommand({
         throw new CliError(
           `no tool named "${args.name}"${close.length ? `; did you mean ${close.join(", ")}?` : ""}`,
         );
+      }
+      if (args.json) {
+        process.stdout.write(`${JSON.stringify(tool.definition, null, 2)}\n`);
+        return;
       }
       // The declaration opens with `// <path>`; the original name goes beside it.
       const declaration = renderToolDeclaration(tool).replace(`// ${tool.path}`, `// ${toolLabel(tool)}`);
