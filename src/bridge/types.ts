@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { CatalogTool } from "../catalog/types.ts";
 
 /** The seam to upstream servers: call one tool, get the raw MCP result. */

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { formatError } from "../gateway/answer.ts";
 import type { ExecuteResponse } from "../gateway/types.ts";
 import { boundExecution } from "../output/bound-execution.ts";

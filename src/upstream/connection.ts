@@ -1,12 +1,11 @@
 import {
+  type CallToolResult,
   type Client,
   LOG_LEVEL_META_KEY,
   ProtocolError,
   SdkError,
   SdkErrorCode,
 } from "@modelcontextprotocol/client";
-// The bridge still types results with the 1.x SDK's shape; the wire data is the same.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDefinition } from "../catalog/types.ts";
 import { RateWindow } from "../limits/rate-window.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";

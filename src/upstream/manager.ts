@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { ToolDefinition } from "../catalog/types.ts";
 import { type CallOptions, UpstreamConnection } from "./connection.ts";
 import { UpstreamError } from "./errors.ts";
