@@ -5,6 +5,7 @@ import { UpstreamError } from "../upstream/errors.ts";
 import { composeMiddleware } from "./compose.ts";
 import { BridgeError, type BridgeErrorCode } from "./errors.ts";
 import { createFeatureBridge, type FeatureBridgeOptions } from "./feature-bridge.ts";
+import type { CallProgressListener } from "./progress.ts";
 import type { ResourceRoutes } from "./resource-routes.ts";
 import { shapeResult } from "./shape-result.ts";
 import type { ToolCall, ToolCallMiddleware, ToolCallStats, Upstream } from "./types.ts";
@@ -32,6 +33,8 @@ export interface ExecutionBridgeOptions {
    * count against the same call cap. `routes` also learns the `resource_link`s tool results return.
    */
   features?: Omit<FeatureBridgeOptions, "catalog" | "invoke" | "timeoutMs"> & { routes: ResourceRoutes };
+  /** Told of servers' progress and of each finished call; absent, servers are not asked for progress. */
+  onProgress?: CallProgressListener | undefined;
 }
 
 export interface ExecutionBridge {
@@ -48,11 +51,14 @@ export function createExecutionBridge(options: ExecutionBridgeOptions): Executio
   const maxToolCalls = options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   const stats: ToolCallStats = { calls: 0, failed: 0 };
   const routes = options.features?.routes;
+  const onProgress = options.onProgress;
   const handler = composeMiddleware(options.middleware ?? [], async (call: ToolCall) => {
     if (call.operation) return call.operation(call);
-    const result = await options.upstream.callTool(call.tool.server, call.tool.tool, call.args, {
+    const tool = call.tool;
+    const result = await options.upstream.callTool(tool.server, tool.tool, call.args, {
       signal: call.signal,
       timeoutMs: options.callTimeoutMs,
+      ...(onProgress && { onProgress: (progress) => onProgress({ kind: "upstream", tool, progress }) }),
     });
     routes?.rememberLinks(result, call.tool.server);
     return shapeResult(call.tool, result);
@@ -73,11 +79,16 @@ export function createExecutionBridge(options: ExecutionBridgeOptions): Executio
       );
     }
     stats.calls++;
+    let ok = false;
     try {
-      return await handler({ tool: entry, args, signal, ...(operation && { operation }) });
+      const value = await handler({ tool: entry, args, signal, ...(operation && { operation }) });
+      ok = true;
+      return value;
     } catch (error) {
       stats.failed++;
       throw toBridgeError(error, entry.server, entry.tool);
+    } finally {
+      onProgress?.({ kind: "done", tool: entry, ok, calls: stats.calls });
     }
   };
 

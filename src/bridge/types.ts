@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { CatalogTool } from "../catalog/types.ts";
+import type { UpstreamProgress } from "../upstream/types.ts";
 
 /** The seam to upstream servers: call one tool, get the raw MCP result. */
 export interface Upstream {
@@ -7,7 +8,12 @@ export interface Upstream {
     server: string,
     tool: string,
     args: unknown,
-    options: { signal?: AbortSignal | undefined; timeoutMs?: number | undefined },
+    options: {
+      signal?: AbortSignal | undefined;
+      timeoutMs?: number | undefined;
+      /** The server's progress of this call; when set, the call asks the server for it. */
+      onProgress?: ((progress: UpstreamProgress) => void) | undefined;
+    },
   ): Promise<CallToolResult>;
 }
 

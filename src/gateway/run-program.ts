@@ -30,6 +30,7 @@ import type { SkillLibrary } from "../skills/skill-library.ts";
 import type { UpstreamManager } from "../upstream/manager.ts";
 import { capOutput } from "./cap-output.ts";
 import { namesToolsOf, withPendingTools } from "./pending-tools.ts";
+import { guardProgress } from "./progress-guard.ts";
 import type { SessionStates } from "./session-state.ts";
 import type { ExecuteRequest, ExecuteResponse } from "./types.ts";
 import type { UpstreamFeatureGlue } from "./upstream-features.ts";
@@ -125,6 +126,12 @@ export async function runProgram(
     ],
     maxToolCalls: sandbox.maxToolCalls,
     callTimeoutMs: upstream.callTimeoutMs,
+    onProgress:
+      request.onProgress &&
+      guardProgress(request.onProgress, {
+        redact: (text) => deps.redactor.redact(text),
+        tokenize: privacy.pii ? (text) => deps.states.vault(session).tokenize(text) : undefined,
+      }),
     serverProblem: (server) => {
       const problem = connectionOf(deps, server)?.problem();
       return problem === undefined ? undefined : deps.redactor.redact(problem);

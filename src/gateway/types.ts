@@ -1,3 +1,4 @@
+import type { CallProgressListener } from "../bridge/progress.ts";
 import type { Config } from "../config/schema.ts";
 import type { ExecutionTokens } from "../output/accounting.ts";
 import type { BudgetedAnswer } from "../output/budget.ts";
@@ -33,6 +34,8 @@ export interface ExecuteRequest {
   strategy?: BudgetStrategy | undefined;
   /** Type-check a TypeScript program before it runs; `sandbox.typecheck` when absent. */
   typecheck?: boolean | undefined;
+  /** Told of the servers' progress of the program's calls and of each finished call (execute_code progress). */
+  onProgress?: CallProgressListener | undefined;
 }
 
 export interface ExecuteResponse extends ExecutionResult {

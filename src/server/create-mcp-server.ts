@@ -1,5 +1,6 @@
 import { McpServer, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import type { CallProgressListener } from "../bridge/progress.ts";
 import type { Gateway } from "../gateway/gateway.ts";
 import type { Approver } from "../policy/approval.ts";
 import { ApprovalRounds } from "./approval-rounds.ts";
@@ -9,6 +10,7 @@ import { compactToolList } from "./compact-tool-list.ts";
 import { registerDiscoveryTools } from "./discovery-tools.ts";
 import { elicitationApprover } from "./elicit-approval.ts";
 import { EXECUTE_CODE, executeCodeDescription, executeCodeInput } from "./execute-code-tool.ts";
+import { executionProgress } from "./execution-progress.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
 import { applyFrontEndExtensions } from "./front-end-extensions.ts";
 import { registerCatalogResources } from "./resources.ts";
@@ -78,7 +80,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   const rounds = roundsOf(gateway);
 
   const execute =
-    (args: z.infer<typeof executeCodeSchema>, ctx: ServerContext) =>
+    (args: z.infer<typeof executeCodeSchema>, ctx: ServerContext, onProgress?: CallProgressListener) =>
     async (approver: Approver | undefined, signal: AbortSignal) =>
       formatExecuteAnswer(
         await gateway.execute({
@@ -94,6 +96,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
           client: options.client,
           signal,
           approver,
+          onProgress,
         }),
       );
 
@@ -106,13 +109,15 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
     },
     async (args, ctx) => {
       const untrack = connection.track(ctx);
+      // Only with a progress token: the client asked for progress of this call.
+      const progress = executionProgress(connection, ctx);
       try {
         const state = ctx.mcpReq.requestState<string>();
         // A retry of a call that waited for approvals: no new execution, so no new admission.
         if (typeof state === "string") return await rounds.resume(state, ctx, caller.client);
         const admitted = options.admitExecution?.() ?? { ok: true };
         if (!admitted.ok) return rateLimited(admitted.retryInMs);
-        const run = execute(args, ctx);
+        const run = execute(args, ctx, progress?.listener);
         if (!isModernRequest(ctx))
           return await run(elicitationApprover(server, ctx.mcpReq.id), ctx.mcpReq.signal);
         // 2026-07-28: no server-to-client requests; approvals are input-required rounds, if the client can answer them.
@@ -120,6 +125,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
         if (!canElicit) return await run(undefined, ctx.mcpReq.signal);
         return await rounds.start(run, ctx, caller.client);
       } finally {
+        progress?.stop();
         untrack();
       }
     },
