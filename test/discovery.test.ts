@@ -153,6 +153,30 @@ describe("discovery meta-tools and resources over MCP", () => {
     assert.match(textOf(tooMany), /give 1 to 50 names \(got 51\)/);
   });
 
+  test("describe_tools shows the resources and prompts globals, as TypeScript or as the Python stub", async () => {
+    const describe = async (names: string[], language?: string) =>
+      textOf(
+        await client.callTool({
+          name: "describe_tools",
+          arguments: { names, ...(language && { language }) },
+        }),
+      );
+    const python = await describe(["resources", "prompts", "everything/get-sum"], "python");
+    // One stub declares both: shown once, beside the tool's stub.
+    assert.equal(python.match(/^class Resources:$/gm)?.length, 1, python);
+    assert.match(python, /^prompts: Prompts$/m);
+    assert.match(python, /async def read\(self, uri: str, server: str \| None = None\) -> ResourceRead:/);
+    assert.match(python, /async def get_sum\(self, \*, a: float, b: float\) -> Any:/);
+    const typescript = await describe(["resources", "prompts"]);
+    assert.match(typescript, /^declare const resources: \{$/m);
+    assert.match(typescript, /^declare const prompts: \{$/m);
+    assert.doesNotMatch(typescript, /class Resources/);
+    // A global the Python driver has no stub for says so; an unknown name is still no tool.
+    assert.match(await describe(["workspace"], "python"), /^# workspace: a global with no Python stub/m);
+    const unknown = await client.callTool({ name: "describe_tools", arguments: { names: ["context2"] } });
+    assert.equal(unknown.isError, true);
+  });
+
   test("the index follows list_changed and a server going away", async () => {
     const before = (
       await client.callTool({ name: "search_tools", arguments: { query: "zanzibar quokka", limit: 3 } })

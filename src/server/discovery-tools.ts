@@ -12,6 +12,7 @@ import {
 } from "../search/index.ts";
 import { renderSkillDeclaration, SKILLS_FOLDER, skillLabel } from "../skills/skill-documents.ts";
 import type { Caller } from "./caller.ts";
+import { describeGlobal } from "./describe-globals.ts";
 
 const MAX_DESCRIBE = 50;
 
@@ -89,6 +90,7 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway, call
   server.registerTool(
     "describe_tools",
     {
+      // Globals (`resources`, `prompts`) are described too; not said here: the starting context is at its budget.
       description: "TypeScript declarations of tools (`server/tool`) or skills (`skills/<name>`).",
       // The count is checked below rather than in the schema: every schema token is in the starting context.
       inputSchema: z.object({
@@ -108,6 +110,8 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway, call
       const comment = python ? "#" : "//";
       const parts: string[] = [];
       let missing = 0;
+      // `resources` and `prompts` share one Python stub: shown once.
+      const shown = new Set<string>();
       for (const name of names) {
         const skillName = name.startsWith(`${SKILLS_FOLDER}/`)
           ? name.slice(SKILLS_FOLDER.length + 1)
@@ -123,6 +127,12 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway, call
             ? renderPythonStub(tool, { serverTools: catalog.server(tool.serverId)?.tools ?? [tool] })
             : renderToolDeclaration(tool);
           parts.push(text.trimEnd());
+          continue;
+        }
+        const global = describeGlobal(name, python);
+        if (global !== undefined) {
+          if (!shown.has(global)) parts.push(global);
+          shown.add(global);
           continue;
         }
         missing++;
