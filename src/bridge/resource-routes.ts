@@ -55,6 +55,11 @@ export class ResourceRoutes {
     this.#templates.set(server, compiled);
   }
 
+  /** The server's resource list changed (or it reconnected): its templates are listed again when next needed. */
+  forgetTemplates(server: string): void {
+    this.#templates.delete(server);
+  }
+
   /** Whether one of `server`'s templates matches `uri`. */
   templateMatches(server: string, uri: string): boolean {
     return this.#templates.get(server)?.some((pattern) => pattern.test(uri)) ?? false;

@@ -101,6 +101,9 @@ export class Gateway {
     this.upstream = new UpstreamManager(servers, upstreamOptions, {
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
+      onListChanged: (server, kind) => {
+        if (kind === "resources") this.#features.resourcesChanged(server);
+      },
     });
     this.#features = new UpstreamFeatureGlue(this.upstream);
     syncIndexWithCatalog(

@@ -29,6 +29,14 @@ export class UpstreamFeatureGlue {
     return features;
   }
 
+  /**
+   * A server said its resources changed (`notifications/resources/list_changed`, which covers
+   * templates too): every session asks it for its templates again before routing a URI by them.
+   */
+  resourcesChanged(server: string): void {
+    for (const routes of this.#routes.values()) routes.forgetTemplates(server);
+  }
+
   /** The session's remembered URIs and templates. */
   routes(session: string): ResourceRoutes {
     let routes = this.#routes.get(session);

@@ -13,7 +13,9 @@ import { EXECUTE_CODE, executeCodeDescription, executeCodeInput } from "./execut
 import { executionProgress } from "./execution-progress.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
 import { applyFrontEndExtensions } from "./front-end-extensions.ts";
+import { guardListChanged } from "./list-changed.ts";
 import { registerCatalogResources } from "./resources.ts";
+import { onSkillsChanged } from "./skill-changes.ts";
 import { registerSkillTools } from "./skills-tool.ts";
 
 export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
@@ -138,23 +140,19 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   compactToolList(server);
   if (options.perRequest) return server;
 
-  // Servers join after `serve` starts answering; a list_changed sent before the client has
-  // initialized would break the protocol's order (a stock client sees a message it cannot place).
-  const initialized = () => server.server.getClientVersion() !== undefined;
-  for (const method of ["sendToolListChanged", "sendResourceListChanged", "sendPromptListChanged"] as const) {
-    const send = server[method].bind(server);
-    server[method] = () => {
-      if (initialized() && connection.era() === "legacy") send();
-    };
-  }
-  const stop = gateway.catalog.onChange(() => {
+  guardListChanged(server, connection);
+  const stopCatalog = gateway.catalog.onChange(() => {
     // update() notifies connected clients with tools/list_changed.
     executeCode.update({ description: executeCodeDescription(gateway.catalog, gateway.statuses()) });
-    if (server.isConnected()) server.sendResourceListChanged();
+    server.sendResourceListChanged();
   });
+  // Upstream prompts and resources are listed here only when passed through (pass-through
+  // notifies of those); the gateway's own resources are the declarations and the skills.
+  const stopSkills = onSkillsChanged(gateway, () => server.sendResourceListChanged());
   const previousOnClose = server.server.onclose;
   server.server.onclose = () => {
-    stop();
+    stopCatalog();
+    stopSkills();
     previousOnClose?.();
   };
   return server;

@@ -7,6 +7,7 @@ import { type Logger, silentLogger } from "../../gateway/logger.ts";
 import { KeyedRateWindows } from "../../limits/rate-window.ts";
 import { createMcpServer } from "../create-mcp-server.ts";
 import { ServerError } from "../errors.ts";
+import { onSkillsChanged } from "../skill-changes.ts";
 import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } from "./auth.ts";
 import { headerValue, LegacySessions } from "./legacy-sessions.ts";
 import { checkOrigin, originPolicy } from "./origin-check.ts";
@@ -100,6 +101,8 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
     modern.notify.toolsChanged();
     modern.notify.resourcesChanged();
   });
+  // A saved skill is a new `toolscript://skills/` resource.
+  const stopSkills = onSkillsChanged(gateway, () => modern.notify.resourcesChanged());
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -181,6 +184,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
     async close() {
       clearInterval(sweeper);
       stopNotify();
+      stopSkills();
       await Promise.all(sessions.ids().map((id) => sessions.close(id)));
       await modern.close().catch(() => {});
       http.closeAllConnections();
