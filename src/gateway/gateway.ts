@@ -28,20 +28,23 @@ import {
   type ToolMatch,
 } from "../search/index.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
+import type { PassThroughSource } from "../server/pass-through/source.ts";
 import type { PythonSkillProblem } from "../skills/python-skill.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
 import { openMemoryStore, openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import { describeRetry } from "../upstream/retry-text.ts";
-import type { UpstreamStatus } from "../upstream/types.ts";
+import type { ClientRequestHooks, UpstreamStatus } from "../upstream/types.ts";
 import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
+import { createPassThroughSources } from "./pass-through/sources.ts";
 import { type ProgramDeps, runProgram } from "./run-program.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
+import { UpstreamEventFanOut } from "./upstream-events.ts";
 import { UpstreamFeatureGlue } from "./upstream-features.ts";
 
 /**
@@ -57,6 +60,13 @@ export class Gateway {
   readonly searchIndex: SearchIndex = new LexicalSearchIndex();
   /** Saved skills: `save_skill`, `import ... from "skills/<name>"`, ranked in `searchIndex`. */
   readonly skills: SkillLibrary;
+  /**
+   * What the upstream servers report (tools, status, log messages, list changes, resource
+   * updates), for any part that forwards it; `on(listener)` returns the removal.
+   */
+  readonly upstreamEvents: UpstreamEventFanOut;
+  /** The hooks that answer upstreams' sampling, elicitation and roots requests (declared to them). */
+  readonly clientRequests: ClientRequestHooks | undefined;
   readonly #logger: Logger;
   /** What was last logged per server: its state with its tool count or error. */
   readonly #loggedStatus = new Map<string, string>();
@@ -82,6 +92,7 @@ export class Gateway {
   #store: Store | undefined;
   #audit: AuditLog;
   #deps: ProgramDeps | undefined;
+  #passThrough: readonly PassThroughSource[] | undefined;
   #closed = false;
 
   constructor(options: GatewayOptions) {
@@ -97,11 +108,17 @@ export class Gateway {
     this.catalog = new Catalog(servers.map((server) => server.name));
     const { upstream, sandbox, audit } = config.settings;
     this.#redactor = SecretRedactor.fromConfig(config);
+    this.clientRequests = options.clientRequests;
     const upstreamOptions = { ...upstream, clientRequests: options.clientRequests };
-    this.upstream = new UpstreamManager(servers, upstreamOptions, {
+    this.upstreamEvents = new UpstreamEventFanOut((error) =>
+      this.#logger.error(`an upstream event listener failed: ${String(error)}`),
+    );
+    // The catalog hears first: listeners added later (pass-through, the front end) see it up to date.
+    this.upstreamEvents.on({
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });
+    this.upstream = new UpstreamManager(servers, upstreamOptions, this.upstreamEvents.events);
     this.#features = new UpstreamFeatureGlue(this.upstream);
     syncIndexWithCatalog(
       this.searchIndex,
@@ -346,6 +363,16 @@ export class Gateway {
       );
     }
     return { ...shaped, tokens };
+  }
+
+  /**
+   * One source per `toolscript.passThrough` server, in config order, built once and shared
+   * by every front-end session: its calls go through the same policy, audit, limits and
+   * secret redaction as a program's.
+   */
+  passThroughSources(): readonly PassThroughSource[] {
+    this.#passThrough ??= createPassThroughSources(this.#programDeps(), this.upstreamEvents);
+    return this.#passThrough;
   }
 
   /** The parts of this gateway a run uses (run-program.ts). */

@@ -20,7 +20,7 @@ import {
 import type { FamilySpec, Merged } from "./merge.ts";
 import { mergeFamily, namedFamily, OnceWarner, uriFamily } from "./merge.ts";
 import { DEFAULT_PAGE_SIZE, page } from "./paginate.ts";
-import type { PassThroughChange, PassThroughSource } from "./source.ts";
+import type { PassThroughChange, PassThroughRequestOptions, PassThroughSource } from "./source.ts";
 import { SessionSubscriptions } from "./subscriptions.ts";
 import { toolCallFailure, toProtocolError } from "./upstream-errors.ts";
 
@@ -29,7 +29,25 @@ export interface PassThroughOptions {
   pageSize?: number;
   /** Where left-out items (name clashes) and unlistable servers are reported, once each; default stderr. */
   warn?: (message: string) => void;
+  /**
+   * Runs each forwarded request that goes to one server and may make it ask the client
+   * something (`tools/call`, `prompts/get`, `resources/read`, `completion/complete`).
+   * Default: runs it with the request's signal.
+   */
+  around?: PassThroughAround;
 }
+
+/**
+ * The gateway's hold on a forwarded request: it can mark the call in flight on `server`
+ * (so that server's sampling, elicitation and roots requests reach this client), say who
+ * calls (`caller`), and with 2026-07-28 clients answer an input-required result and
+ * resume the call on the client's retry (then `signal` is the call's own, not the request's).
+ */
+export type PassThroughAround = (
+  ctx: ServerContext,
+  server: string,
+  run: (extra: PassThroughRequestOptions) => Promise<Result>,
+) => Promise<Result>;
 
 export interface PassThroughRegistration {
   /** Stops forwarding upstream changes and drops this session's resource subscriptions. Idempotent. */
@@ -137,6 +155,7 @@ class PassThroughFrontEnd {
   private readonly compiledTemplates = new Map<string, UriTemplate | null>();
   private readonly subscriptions = new SessionSubscriptions();
   private readonly stopListening: Array<() => void>;
+  private readonly around: PassThroughAround;
   private disposed?: Promise<void>;
 
   constructor(
@@ -147,6 +166,7 @@ class PassThroughFrontEnd {
   ) {
     this.warner = new OnceWarner(options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
+    this.around = options.around ?? ((ctx, _server, run) => run({ signal: ctx.mcpReq.signal }));
     this.stopListening = sources.map((source) => source.onChanged((change) => this.onChanged(change)));
   }
 
@@ -187,30 +207,33 @@ class PassThroughFrontEnd {
       if (owner === undefined)
         return (await this.delegate("tools/call", request, ctx, "Tool")) as CallToolResult;
       const progressToken = request.params._meta?.progressToken;
-      try {
-        return await owner.source.callTool(owner.upstream.name, request.params.arguments ?? {}, {
-          signal: ctx.mcpReq.signal,
-          ...(progressToken === undefined
-            ? {}
-            : {
-                onProgress: (progress) => {
-                  void ctx.mcpReq
-                    .notify({ method: "notifications/progress", params: { ...progress, progressToken } })
-                    .catch(() => {});
-                },
-              }),
-        });
-      } catch (error) {
-        return toolCallFailure(error, owner.source.server);
-      }
+      const { source, upstream } = owner;
+      return (await this.around(ctx, source.server, async (extra) => {
+        try {
+          return await source.callTool(upstream.name, request.params.arguments ?? {}, {
+            ...extra,
+            ...(progressToken === undefined
+              ? {}
+              : {
+                  onProgress: (progress) => {
+                    void ctx.mcpReq
+                      .notify({ method: "notifications/progress", params: { ...progress, progressToken } })
+                      .catch(() => {});
+                  },
+                }),
+          });
+        } catch (error) {
+          return toolCallFailure(error, source.server);
+        }
+      })) as CallToolResult;
     });
 
     low.setRequestHandler("prompts/get", async (request, ctx) => {
       const owner = await this.owner("prompts", request.params.name, ctx);
       if (owner === undefined) return this.delegate("prompts/get", request, ctx, "Prompt") as never;
-      return this.forward(owner.source, (signal) =>
-        owner.source.getPrompt(owner.upstream.name, request.params.arguments, { signal }),
-      )(ctx);
+      return this.forward(ctx, owner.source, (extra) =>
+        owner.source.getPrompt(owner.upstream.name, request.params.arguments, extra),
+      ) as never;
     });
 
     low.setRequestHandler("resources/read", async (request, ctx) => {
@@ -220,7 +243,7 @@ class PassThroughFrontEnd {
           return this.delegate("resources/read", request, ctx, "Resource") as never;
         throw new ResourceNotFoundError(request.params.uri);
       }
-      return this.forward(source, (signal) => source.readResource(request.params.uri, { signal }))(ctx);
+      return this.forward(ctx, source, (extra) => source.readResource(request.params.uri, extra)) as never;
     });
 
     low.setRequestHandler("resources/subscribe", async (request, ctx) => {
@@ -255,14 +278,14 @@ class PassThroughFrontEnd {
         const owner = await this.owner("prompts", ref.name, ctx);
         if (owner !== undefined) {
           const params = { ...request.params, ref: { ...ref, name: owner.upstream.name } };
-          return this.forward(owner.source, (signal) => owner.source.complete(params, { signal }))(ctx);
+          return this.forward(ctx, owner.source, (extra) => owner.source.complete(params, extra)) as never;
         }
       } else if (ref.type === "ref/resource") {
         const owner = await this.owner("templates", ref.uri, ctx);
         if (owner !== undefined) {
-          return this.forward(owner.source, (signal) => owner.source.complete(request.params, { signal }))(
-            ctx,
-          );
+          return this.forward(ctx, owner.source, (extra) =>
+            owner.source.complete(request.params, extra),
+          ) as never;
         }
       }
       if (this.base.has("completion/complete"))
@@ -283,15 +306,19 @@ class PassThroughFrontEnd {
     return this.disposed;
   }
 
-  /** Runs one forwarded request, mapping the upstream's failure to a front-end error. */
-  private forward<T>(source: PassThroughSource, run: (signal: AbortSignal) => Promise<T>) {
-    return async (ctx: ServerContext): Promise<T> => {
+  /** Runs one forwarded request (through `around`), mapping the upstream's failure to a front-end error. */
+  private forward(
+    ctx: ServerContext,
+    source: PassThroughSource,
+    run: (extra: PassThroughRequestOptions) => Promise<Result>,
+  ): Promise<Result> {
+    return this.around(ctx, source.server, async (extra) => {
       try {
-        return await run(ctx.mcpReq.signal);
+        return await run(extra);
       } catch (error) {
         throw toProtocolError(error, source.server);
       }
-    };
+    });
   }
 
   /** Hands a request the pass-through does not own to the handler it replaced (McpServer's), if any. */
