@@ -28,18 +28,18 @@ import {
   type ToolMatch,
 } from "../search/index.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
-import type { PassThroughSource } from "../server/pass-through/source.ts";
 import type { PythonSkillProblem } from "../skills/python-skill.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
 import { openMemoryStore, openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import { describeRetry } from "../upstream/retry-text.ts";
-import type { ClientRequestHooks, UpstreamStatus } from "../upstream/types.ts";
+import type { ClientRequestHooks, LogLevel, UpstreamStatus } from "../upstream/types.ts";
 import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { createPassThroughSources } from "./pass-through/sources.ts";
+import { LegacyTwins } from "./pass-through/legacy-twins.ts";
+import { createPassThroughSources, type PassThroughSources } from "./pass-through/sources.ts";
 import { type ProgramDeps, runProgram } from "./run-program.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
@@ -92,7 +92,8 @@ export class Gateway {
   #store: Store | undefined;
   #audit: AuditLog;
   #deps: ProgramDeps | undefined;
-  #passThrough: readonly PassThroughSource[] | undefined;
+  #passThrough: PassThroughSources | undefined;
+  readonly #twins: LegacyTwins;
   #closed = false;
 
   constructor(options: GatewayOptions) {
@@ -119,6 +120,11 @@ export class Gateway {
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });
     this.upstream = new UpstreamManager(servers, upstreamOptions, this.upstreamEvents.events);
+    // Log messages of the 2025-era twins of passed-through servers reach the same listeners.
+    this.#twins = new LegacyTwins(config, upstreamOptions, (error) =>
+      this.#logger.error(`an upstream event listener failed: ${String(error)}`),
+    );
+    this.#twins.events.on({ onLog: (server, params) => this.upstreamEvents.events.onLog(server, params) });
     this.#features = new UpstreamFeatureGlue(this.upstream);
     syncIndexWithCatalog(
       this.searchIndex,
@@ -178,6 +184,7 @@ export class Gateway {
       );
     }
     const started = this.upstream.start();
+    this.#twins.start((server) => this.upstream.connection(server));
     if (options.waitForServers === false) return this.statuses();
     return started;
   }
@@ -366,13 +373,21 @@ export class Gateway {
   }
 
   /**
-   * One source per `toolscript.passThrough` server, in config order, built once and shared
-   * by every front-end session: its calls go through the same policy, audit, limits and
-   * secret redaction as a program's.
+   * One source per `toolscript.passThrough` server and client era, in config order, built
+   * once and shared by every front-end session: its calls go through the same policy,
+   * audit, limits and secret redaction as a program's (see LegacyTwins for the eras).
    */
-  passThroughSources(): readonly PassThroughSource[] {
-    this.#passThrough ??= createPassThroughSources(this.#programDeps(), this.upstreamEvents);
+  passThroughSources(): PassThroughSources {
+    this.#passThrough ??= createPassThroughSources(this.#programDeps(), this.upstreamEvents, this.#twins);
     return this.#passThrough;
+  }
+
+  /**
+   * Asks every upstream (the 2025-era twins of passed-through servers too) to send log
+   * messages at `level` or above only, and forwards only those.
+   */
+  async setLoggingLevel(level: LogLevel): Promise<void> {
+    await Promise.all([this.upstream.setLoggingLevel(level), this.#twins.setLoggingLevel(level)]);
   }
 
   /** The parts of this gateway a run uses (run-program.ts). */
@@ -404,6 +419,7 @@ export class Gateway {
     this.#closed = true;
     await Promise.allSettled([
       this.upstream.close(),
+      this.#twins.close(),
       this.#runtime?.close(),
       this.#python?.then((python) => python.close()),
       this.#typeChecker.close(),

@@ -144,9 +144,10 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   registerDiscoveryTools(server, gateway, caller);
   registerCatalogResources(server, gateway, caller);
   registerSkillTools(server, gateway, caller);
+  // The gateway's own definitions only: passed-through tools (added next) keep every key the upstream sent.
+  compactToolList(server);
   // Pass-through and other additions (extendFrontEnd), before connecting: capabilities are declared then.
   applyFrontEndExtensions(gateway, server, connection, caller);
-  compactToolList(server);
   if (options.perRequest) return server;
 
   // Servers join after `serve` starts answering; a list_changed sent before the client has

@@ -14,6 +14,7 @@ import type { CatalogTool, ToolDefinition } from "../../catalog/types.ts";
 import type { PolicyAction } from "../../policy/policy.ts";
 import { policyMiddleware } from "../../policy/policy-middleware.ts";
 import type { PassThroughCallOptions } from "../../server/pass-through/source.ts";
+import type { UpstreamConnection } from "../../upstream/connection.ts";
 import type { ProgramDeps } from "../run-program.ts";
 
 /** Audit records of pass-through calls from a front end that names no caller. */
@@ -21,11 +22,12 @@ export const PASS_THROUGH_SESSION = "pass-through";
 
 export async function protectedCall(
   deps: ProgramDeps,
-  server: string,
+  connection: UpstreamConnection,
   name: string,
   args: Record<string, unknown>,
   options: PassThroughCallOptions,
 ): Promise<CallToolResult> {
+  const server = connection.name;
   const caller = options.caller ?? { client: null, session: PASS_THROUGH_SESSION };
   const decisions = new WeakMap<object, PolicyAction>();
   const run = composeMiddleware(
@@ -46,7 +48,7 @@ export async function protectedCall(
     ],
     async (call) => {
       try {
-        const result = await deps.upstream.callTool(server, name, call.args, {
+        const result = await connection.callTool(name, call.args, {
           signal: call.signal,
           ...(options.onProgress && { onProgress: options.onProgress }),
         });

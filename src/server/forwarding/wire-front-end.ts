@@ -1,5 +1,6 @@
 import type { McpServer, Result, ServerContext } from "@modelcontextprotocol/server";
 import type { Gateway } from "../../gateway/gateway.ts";
+import { MODERN_REVISION } from "../../gateway/pass-through/legacy-twins.ts";
 import { approverFrom, roundsOf } from "../approval-rounds.ts";
 import type { Caller } from "../caller.ts";
 import { type ClientConnection, isModernRequest, trackKey } from "../client-connection.ts";
@@ -35,16 +36,20 @@ export function wireFrontEnd(gateway: Gateway): ClientRouter {
   const router = gateway.clientRequests instanceof ClientRouter ? gateway.clientRequests : new ClientRouter();
   routers.set(gateway, router);
   router.onLevel((level) => {
-    void gateway.upstream.setLoggingLevel(level).catch(() => {});
+    void gateway.setLoggingLevel(level).catch(() => {});
   });
   gateway.upstreamEvents.on({ onLog: (server, params) => router.log(server, params) });
   const sources = gateway.passThroughSources();
   extendFrontEnd(gateway, (server, connection, caller) => {
     const attached = router.attach(connection);
     forwardSetLevel(server, (level) => attached.setLevel(level));
-    if (sources.length > 0) {
-      registerPassThrough(server, sources, {
+    if (sources.modern.length > 0) {
+      // What a direct connection in the client's own era would show (LegacyTwins); the era is
+      // known once the client's first request arrives, before any list is built.
+      const modern = () => (connection.protocolVersion() ?? "") >= MODERN_REVISION;
+      registerPassThrough(server, () => (modern() ? sources.modern : sources.legacy), {
         around: aroundCall(gateway, router, server, connection, caller),
+        listenTo: [...sources.modern, ...sources.legacy],
       });
     }
     const previousOnClose = server.server.onclose;

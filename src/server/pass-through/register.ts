@@ -35,7 +35,18 @@ export interface PassThroughOptions {
    * Default: runs it with the request's signal.
    */
   around?: PassThroughAround;
+  /**
+   * With a source picker: every source it may pick, whose changes reach this
+   * session's clients (the picked ones are only known at the first request).
+   */
+  listenTo?: readonly PassThroughSource[];
 }
+
+/**
+ * Picks this session's sources when its first request arrives (e.g. by the client's
+ * protocol era, which is unknown before it connects); called once.
+ */
+export type SourcePicker = () => readonly PassThroughSource[];
 
 /**
  * The gateway's hold on a forwarded request: it can mark the call in flight on `server`
@@ -118,11 +129,13 @@ const MAX_LOCAL_PAGES = 100;
  */
 export function registerPassThrough(
   server: McpServer | Server,
-  sources: readonly PassThroughSource[],
+  sources: readonly PassThroughSource[] | SourcePicker,
   options: PassThroughOptions = {},
 ): PassThroughRegistration {
   const low: Server = "server" in server ? server.server : server;
-  if (sources.length === 0) return { dispose: async () => {} };
+  const picker = typeof sources === "function" ? sources : undefined;
+  const heard = picker ? (options.listenTo ?? []) : (sources as readonly PassThroughSource[]);
+  if (!picker && heard.length === 0) return { dispose: async () => {} };
   if (low.transport !== undefined) {
     throw new Error("registerPassThrough: call it before connect (capabilities are declared at initialize)");
   }
@@ -138,7 +151,7 @@ export function registerPassThrough(
     if (handler !== undefined) base.set(method, handler);
   }
   low.registerCapabilities(PASS_THROUGH_CAPABILITIES);
-  const front = new PassThroughFrontEnd(low, sources, base, options);
+  const front = new PassThroughFrontEnd(low, picker ?? (() => heard), heard, base, options);
   front.install();
   const previousOnClose = low.onclose;
   low.onclose = () => {
@@ -156,18 +169,22 @@ class PassThroughFrontEnd {
   private readonly subscriptions = new SessionSubscriptions();
   private readonly stopListening: Array<() => void>;
   private readonly around: PassThroughAround;
+  private picked?: readonly PassThroughSource[];
   private disposed?: Promise<void>;
 
   constructor(
     private readonly low: Server,
-    private readonly sources: readonly PassThroughSource[],
+    private readonly pick: SourcePicker,
+    heard: readonly PassThroughSource[],
     private readonly base: ReadonlyMap<string, StoredHandler>,
     options: PassThroughOptions,
   ) {
     this.warner = new OnceWarner(options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
     this.around = options.around ?? ((ctx, _server, run) => run({ signal: ctx.mcpReq.signal }));
-    this.stopListening = sources.map((source) => source.onChanged((change) => this.onChanged(change)));
+    this.stopListening = [...new Set(heard)].map((source) =>
+      source.onChanged((change) => this.onChanged(change)),
+    );
   }
 
   install(): void {
@@ -306,6 +323,11 @@ class PassThroughFrontEnd {
     return this.disposed;
   }
 
+  private sources(): readonly PassThroughSource[] {
+    this.picked ??= this.pick();
+    return this.picked;
+  }
+
   /** Runs one forwarded request (through `around`), mapping the upstream's failure to a front-end error. */
   private forward(
     ctx: ServerContext,
@@ -406,7 +428,7 @@ class PassThroughFrontEnd {
     const [local, remote] = await Promise.all([
       this.localItems<FamilyItems[F]>(list, field, ctx),
       Promise.all(
-        this.sources.map(async (source) => ({
+        this.sources().map(async (source) => ({
           source,
           items: await this.upstreamItems(family, source, ctx),
         })),
