@@ -23,7 +23,12 @@ export const MAX_PAUSED_EXECUTIONS = 256;
  * resolves with its answer; undefined when it cannot be asked or never comes
  * (no room to pause, the client went away, the round expired, `signal` aborted).
  */
-export type InputAsker = (request: InputRequest, signal: AbortSignal) => Promise<InputResponse | undefined>;
+export type InputAsker = (
+  request: InputRequest,
+  signal: AbortSignal,
+  /** The key to ask it under (an upstream's own key, kept); a fresh one when absent or taken. */
+  key?: string,
+) => Promise<InputResponse | undefined>;
 
 type Run<T> = (ask: InputAsker, signal: AbortSignal) => Promise<T>;
 
@@ -35,7 +40,8 @@ interface Ask {
 }
 
 interface Paused {
-  readonly id: string;
+  /** The `requestState` of its current round: a new one each round, so a stale retry cannot resume it. */
+  id: string;
   readonly client: string | null;
   readonly controller: AbortController;
   asks: Ask[];
@@ -85,11 +91,13 @@ export class InputRounds {
       seq: 0,
     };
     const full = this.#paused.size >= MAX_PAUSED_EXECUTIONS;
-    const ask: InputAsker = (request, signal) =>
+    const ask: InputAsker = (request, signal, wanted) =>
       new Promise<InputResponse | undefined>((resolve) => {
         // No room to pause one more call: unanswered, like a client that cannot answer.
         if (full || signal.aborted) return resolve(undefined);
-        const entry: Ask = { key: `${keyPrefix(request)}-${++paused.seq}`, request, resolve, sent: false };
+        const taken = wanted === undefined || paused.asks.some((other) => other.key === wanted);
+        const key = taken ? `${keyPrefix(request)}-${++paused.seq}` : wanted;
+        const entry: Ask = { key, request, resolve, sent: false };
         paused.asks.push(entry);
         signal.addEventListener(
           "abort",
@@ -146,8 +154,13 @@ export class InputRounds {
           if ("error" in paused.done) throw paused.done.error;
           return paused.done.result;
         }
-        const unsent = paused.asks.filter((ask) => !ask.sent);
+        let unsent = paused.asks.filter((ask) => !ask.sent);
         if (unsent.length > 0) {
+          // Questions asked together (an upstream's several input requests) go in one round.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (paused.done) continue;
+          unsent = paused.asks.filter((ask) => !ask.sent);
+          if (unsent.length === 0) continue;
           for (const ask of unsent) ask.sent = true;
           this.#park(paused);
           return inputRequired({
@@ -175,6 +188,8 @@ export class InputRounds {
   /** Holds the call for the client's retry, for a bounded time. */
   #park(paused: Paused): void {
     paused.attached = false;
+    this.#paused.delete(paused.id);
+    paused.id = randomBytes(18).toString("base64url");
     this.#paused.set(paused.id, paused);
     paused.timer = setTimeout(() => {
       // The client never came back: its pending questions go unanswered and the call is stopped.

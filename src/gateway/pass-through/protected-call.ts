@@ -50,6 +50,7 @@ export async function protectedCall(
       try {
         const result = await connection.callTool(name, call.args, {
           signal: call.signal,
+          ...(caller.capabilities && { clientCapabilities: answerable(caller.capabilities) }),
           ...(options.onProgress && { onProgress: options.onProgress }),
         });
         return deps.redactor.redactValue(result);
@@ -89,6 +90,15 @@ export function upstreamFailure(deps: ProgramDeps, error: unknown): Error {
   const copy = new Error(deps.redactor.redact(error instanceof Error ? error.message : String(error)));
   copy.name = error instanceof Error ? error.name : "Error";
   return copy;
+}
+
+/** Of what the client declared, what a server may ask it through the gateway. */
+function answerable(capabilities: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    ["sampling", "elicitation", "roots"].flatMap((key) =>
+      capabilities[key] === undefined ? [] : [[key, capabilities[key]]],
+    ),
+  );
 }
 
 /** The catalog's entry for the tool (policy reads its annotations); a stand-in for a name the server did not list. */

@@ -124,8 +124,14 @@ function upstreamSource(
       guarded(() => features.listResourceTemplates({ signal })) as Promise<readonly ResourceTemplateType[]>,
     readResource: (uri, { signal }) =>
       guarded(() => features.readResource(uri, { signal })) as Promise<ReadResourceResult>,
+    // Sent even when the server did not declare `completions`: it answers as it would a direct
+    // client (a 2026-07-28 server may complete without declaring it; others say "method not found").
     complete: (params, { signal }) =>
-      guarded(() => features.complete(params as CompleteParams, { signal })) as Promise<CompleteResult>,
+      guarded(() =>
+        connection.request("completion/complete", { signal }, (client, request) =>
+          client.complete(params as CompleteParams, request),
+        ),
+      ) as Promise<CompleteResult>,
     subscribeResource: async (uri) => {
       await guarded(() => features.subscribeResource(uri));
     },

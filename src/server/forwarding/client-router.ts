@@ -7,7 +7,7 @@ import type {
   ProgressToken,
 } from "@modelcontextprotocol/server";
 import { ClientCannotAnswer, isLogLevel, LOG_LEVELS } from "../../upstream/forwarding.ts";
-import type { ClientRequestHooks, LogLevel } from "../../upstream/types.ts";
+import type { ClientRequestHooks, ClientRequestInfo, LogLevel } from "../../upstream/types.ts";
 import type { InputAsker } from "../approval-rounds.ts";
 import type { ClientConnection } from "../client-connection.ts";
 
@@ -91,19 +91,30 @@ export class ClientRouter implements ClientRequestHooks {
     }
   }
 
-  readonly sample = async (server: string, params: unknown, signal: AbortSignal): Promise<unknown> => {
+  readonly sample = async (
+    server: string,
+    params: unknown,
+    signal: AbortSignal,
+    info?: ClientRequestInfo,
+  ): Promise<unknown> => {
     const answerer = this.#answerer(server, "sampling/createMessage");
     if (answerer.ask) {
       if (!answerer.connection.capabilities()?.sampling)
         throw new ClientCannotAnswer("the client did not declare the sampling capability");
-      return this.#asked(answerer.ask, { method: "sampling/createMessage", params } as InputRequest, signal);
+      const request = { method: "sampling/createMessage", params } as InputRequest;
+      return this.#asked(answerer.ask, request, signal, info);
     }
     const send = answerer.connection.sampling();
     if (!send) throw new ClientCannotAnswer("the client did not declare the sampling capability");
     return send(params as CreateMessageRequest["params"], related(answerer, signal));
   };
 
-  readonly elicit = async (server: string, params: unknown, signal: AbortSignal): Promise<unknown> => {
+  readonly elicit = async (
+    server: string,
+    params: unknown,
+    signal: AbortSignal,
+    info?: ClientRequestInfo,
+  ): Promise<unknown> => {
     const answerer = this.#answerer(server, "elicitation/create");
     const mode = (params as { mode?: unknown } | undefined)?.mode === "url" ? "url" : "form";
     if (answerer.ask) {
@@ -114,27 +125,38 @@ export class ClientRouter implements ClientRequestHooks {
         declared && declared.form === undefined && declared.url === undefined ? { form: {} } : declared;
       if (modes?.[mode] === undefined)
         throw new ClientCannotAnswer(`the client did not declare ${mode} elicitation`);
-      return this.#asked(answerer.ask, { method: "elicitation/create", params } as InputRequest, signal);
+      const request = { method: "elicitation/create", params } as InputRequest;
+      return this.#asked(answerer.ask, request, signal, info);
     }
     const send = answerer.connection.elicitation(mode);
     if (!send) throw new ClientCannotAnswer(`the client did not declare ${mode} elicitation`);
     return send(params as ElicitRequestFormParams | ElicitRequestURLParams, related(answerer, signal));
   };
 
-  readonly listRoots = async (server: string, signal: AbortSignal): Promise<unknown> => {
+  readonly listRoots = async (
+    server: string,
+    signal: AbortSignal,
+    info?: ClientRequestInfo,
+  ): Promise<unknown> => {
     const answerer = this.#answerer(server, "roots/list");
     if (answerer.ask) {
       if (!answerer.connection.capabilities()?.roots)
         throw new ClientCannotAnswer("the client did not declare the roots capability");
-      return this.#asked(answerer.ask, { method: "roots/list" } as InputRequest, signal);
+      return this.#asked(answerer.ask, { method: "roots/list" } as InputRequest, signal, info);
     }
     const send = answerer.connection.roots();
     if (!send) throw new ClientCannotAnswer("the client did not declare the roots capability");
     return send(related(answerer, signal));
   };
 
-  async #asked(ask: InputAsker, request: InputRequest, signal: AbortSignal): Promise<unknown> {
-    const answer = await ask(request, signal);
+  async #asked(
+    ask: InputAsker,
+    request: InputRequest,
+    signal: AbortSignal,
+    info: ClientRequestInfo | undefined,
+  ): Promise<unknown> {
+    // The upstream's own key, so the client sees the questions as the server put them.
+    const answer = await ask(request, signal, info?.inputKey);
     if (answer === undefined)
       throw new ClientCannotAnswer("the client did not answer (the call was cancelled or expired)");
     return answer;

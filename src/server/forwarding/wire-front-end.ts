@@ -99,7 +99,8 @@ function aroundCall(
           const end = router.begin(upstream, { connection, ask });
           try {
             const approver = canElicit ? approverFrom(ask) : undefined;
-            return await run({ signal, caller: { client: caller.client, session, approver } });
+            const capabilities = connection.capabilities();
+            return await run({ signal, caller: { client: caller.client, session, approver, capabilities } });
           } finally {
             end();
           }

@@ -1,5 +1,6 @@
 import type {
   CallToolResult,
+  ClientCapabilities,
   CompleteRequestParams,
   CompleteResult,
   GetPromptResult,
@@ -27,6 +28,8 @@ export interface PassThroughCaller {
   session: string;
   /** Asks the user about a call the policy marks for approval; absent: such calls are refused. */
   approver?: Approver | undefined;
+  /** What the client declared it can answer (sampling, elicitation, roots), for the upstream's questions. */
+  capabilities?: ClientCapabilities | undefined;
 }
 
 /** What every forwarded request carries from the front-end request that caused it. */
