@@ -38,8 +38,8 @@ import type { ClientRequestHooks, LogLevel, UpstreamStatus } from "../upstream/t
 import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { LegacyTwins } from "./pass-through/legacy-twins.ts";
-import { createPassThroughSources, type PassThroughSources } from "./pass-through/sources.ts";
+import { PassThroughHub } from "./pass-through/hub.ts";
+import type { PassThroughSources } from "./pass-through/sources.ts";
 import { type ProgramDeps, runProgram } from "./run-program.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
@@ -92,8 +92,7 @@ export class Gateway {
   #store: Store | undefined;
   #audit: AuditLog;
   #deps: ProgramDeps | undefined;
-  #passThrough: PassThroughSources | undefined;
-  readonly #twins: LegacyTwins;
+  readonly #passThrough: PassThroughHub;
   #closed = false;
 
   constructor(options: GatewayOptions) {
@@ -120,11 +119,13 @@ export class Gateway {
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
     });
     this.upstream = new UpstreamManager(servers, upstreamOptions, this.upstreamEvents.events);
-    // Log messages of the 2025-era twins of passed-through servers reach the same listeners.
-    this.#twins = new LegacyTwins(config, upstreamOptions, (error) =>
-      this.#logger.error(`an upstream event listener failed: ${String(error)}`),
+    this.#passThrough = new PassThroughHub(
+      config,
+      this.upstream,
+      upstreamOptions,
+      this.upstreamEvents,
+      (error) => this.#logger.error(`an upstream event listener failed: ${String(error)}`),
     );
-    this.#twins.events.on({ onLog: (server, params) => this.upstreamEvents.events.onLog(server, params) });
     this.#features = new UpstreamFeatureGlue(this.upstream);
     syncIndexWithCatalog(
       this.searchIndex,
@@ -184,7 +185,7 @@ export class Gateway {
       );
     }
     const started = this.upstream.start();
-    this.#twins.start((server) => this.upstream.connection(server));
+    this.#passThrough.started();
     if (options.waitForServers === false) return this.statuses();
     return started;
   }
@@ -378,8 +379,7 @@ export class Gateway {
    * audit, limits and secret redaction as a program's (see LegacyTwins for the eras).
    */
   passThroughSources(): PassThroughSources {
-    this.#passThrough ??= createPassThroughSources(this.#programDeps(), this.upstreamEvents, this.#twins);
-    return this.#passThrough;
+    return this.#passThrough.sources(this.#programDeps(), this.upstreamEvents);
   }
 
   /**
@@ -387,7 +387,7 @@ export class Gateway {
    * messages at `level` or above only, and forwards only those.
    */
   async setLoggingLevel(level: LogLevel): Promise<void> {
-    await Promise.all([this.upstream.setLoggingLevel(level), this.#twins.setLoggingLevel(level)]);
+    await Promise.all([this.upstream.setLoggingLevel(level), this.#passThrough.setLoggingLevel(level)]);
   }
 
   /** The parts of this gateway a run uses (run-program.ts). */
@@ -419,7 +419,7 @@ export class Gateway {
     this.#closed = true;
     await Promise.allSettled([
       this.upstream.close(),
-      this.#twins.close(),
+      this.#passThrough.close(),
       this.#runtime?.close(),
       this.#python?.then((python) => python.close()),
       this.#typeChecker.close(),
