@@ -7,6 +7,7 @@ import { type Logger, silentLogger } from "../../gateway/logger.ts";
 import { KeyedRateWindows } from "../../limits/rate-window.ts";
 import { createMcpServer } from "../create-mcp-server.ts";
 import { ServerError } from "../errors.ts";
+import { wireFrontEnd } from "../forwarding/wire-front-end.ts";
 import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } from "./auth.ts";
 import { headerValue, LegacySessions } from "./legacy-sessions.ts";
 import { checkOrigin, originPolicy } from "./origin-check.ts";
@@ -63,6 +64,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
   const logger = options.logger ?? silentLogger;
   const tokens = new ClientTokens({ token: options.token, clients: options.clients });
   assertAuthConfigured(options.host, tokens, options.allowUnauthenticatedLoopback);
+  wireFrontEnd(gateway);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const rates = new KeyedRateWindows(options.executionsPerMinute ?? 0);
