@@ -12,6 +12,7 @@ import { EXECUTE_CODE, executeCodeDescription, executeCodeInput } from "./execut
 import { formatExecuteAnswer } from "./format-answer.ts";
 import { applyFrontEndExtensions } from "./front-end-extensions.ts";
 import { registerCatalogResources } from "./resources.ts";
+import { attachSkillsExtension } from "./skills-extension.ts";
 import { registerSkillTools } from "./skills-tool.ts";
 
 export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
@@ -127,6 +128,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   registerDiscoveryTools(server, gateway, caller);
   registerCatalogResources(server, gateway, caller);
   registerSkillTools(server, gateway, caller);
+  attachSkillsExtension(server, gateway, caller);
   // Pass-through and other additions (extendFrontEnd), before connecting: capabilities are declared then.
   applyFrontEndExtensions(gateway, server, connection);
   compactToolList(server);
@@ -146,9 +148,14 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
     executeCode.update({ description: executeCodeDescription(gateway.catalog, gateway.statuses()) });
     if (server.isConnected()) server.sendResourceListChanged();
   });
+  // A saved skill changes resources/list (toolscript://skills/, skill://) and skills/list.
+  const stopSkills = gateway.skills.onChange(() => {
+    if (server.isConnected()) server.sendResourceListChanged();
+  });
   const previousOnClose = server.server.onclose;
   server.server.onclose = () => {
     stop();
+    stopSkills();
     previousOnClose?.();
   };
   return server;
