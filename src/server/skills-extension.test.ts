@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type Skill, SkillsClient } from "@modelcontextprotocol/client/ext/skills";
-import { ReadResourceDirectoryResultSchema } from "@modelcontextprotocol/core/ext/skills";
+import {
+  ListSkillsResultSchema,
+  ReadResourceDirectoryResultSchema,
+} from "@modelcontextprotocol/core/ext/skills";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { tempDir } from "../../test/helpers/servers.ts";
 import { Gateway } from "../gateway/gateway.ts";
@@ -163,9 +166,26 @@ describe("skills extension (SEP-2640) over a 2025-era connection", () => {
       skills.get("skill://secret/SKILL.md"),
       (error: unknown) => error instanceof ProtocolError && error.code === -32602,
     );
+    for (const uri of [
+      "skill://secret/scripts/index.ts",
+      "skill://double-it/../secret/SKILL.md",
+      "skill://double-it/scripts",
+    ])
+      await assert.rejects(
+        client.readResource({ uri }),
+        // The server reads URIs as URLs: dot segments are resolved before the lookup and in the message.
+        (error: unknown) =>
+          error instanceof ProtocolError &&
+          error.code === -32602 &&
+          error.message.includes(new URL(uri).href),
+        uri,
+      );
     await assert.rejects(
-      client.readResource({ uri: "skill://secret/scripts/index.ts" }),
-      (error: unknown) => error instanceof ProtocolError && error.code === -32602,
+      client.request({ method: "skills/list", params: { cursor: "../../etc" } }, ListSkillsResultSchema),
+      (error: unknown) =>
+        error instanceof ProtocolError &&
+        error.code === -32602 &&
+        /invalid skills\/list cursor/.test(error.message),
     );
   });
 

@@ -28,8 +28,6 @@ import type { Caller } from "./caller.ts";
 export const SKILL_BASE_URI = "skill://";
 /** Entries per `skills/list` and directory page. */
 export const SKILLS_PAGE_SIZE = 100;
-/** Built entries kept (they carry digests of every file); keyed by skill version, so never stale. */
-const ENTRY_CACHE = 512;
 
 /**
  * Serves the saved skills through the MCP skills extension (SEP-2640, the
@@ -118,24 +116,21 @@ function visibleFolders(skills: readonly SkillVersion[]): Map<string, VisibleSki
   return new Map(visible.map((entry) => [entry.folder.name, entry]));
 }
 
-const entries = new Map<string, Promise<Skill | undefined>>();
-
-/** The skill entry (digests and sizes of its files), built by the SDK's `skillEntry`, which checks the rules. */
-function entryOf({ skill, folder }: VisibleSkill): Promise<Skill | undefined> {
-  const key = JSON.stringify([folder.name, skill.name, skill.version, skill.createdAt, skill.ownerSession]);
-  let entry = entries.get(key);
-  if (!entry) {
-    if (entries.size >= ENTRY_CACHE) entries.clear();
-    entry = skillEntry(folder.name, folder.files, { baseUri: SKILL_BASE_URI }).catch((error: unknown) => {
-      // Not expected (the folder is built to the rules); the skill is left out rather than failing the listing.
-      process.stderr.write(
-        `toolscript: skills extension: skill "${skill.name}" not published: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      return undefined;
-    });
-    entries.set(key, entry);
+/**
+ * The skill entry (digests and sizes of its files), built by the SDK's `skillEntry`,
+ * which also checks the Agent Skills rules. Built per request: a few hashes of small
+ * texts, never stale.
+ */
+async function entryOf({ skill, folder }: VisibleSkill): Promise<Skill | undefined> {
+  try {
+    return await skillEntry(folder.name, folder.files, { baseUri: SKILL_BASE_URI });
+  } catch (error) {
+    // Not expected (the folder is built to the rules): the skill is left out rather than failing the listing.
+    process.stderr.write(
+      `toolscript: skills extension: skill "${skill.name}" not published: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return undefined;
   }
-  return entry;
 }
 
 /** `skill://<name>/<path>` → its parts; `path` is "" for the skill's folder itself. */
