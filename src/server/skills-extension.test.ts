@@ -233,19 +233,29 @@ describe("skills extension (SEP-2640) over stateless HTTP (2026-07-28)", () => {
     dir.remove();
   });
 
-  test("lists with cache fields, and sees a skill saved by this client, private ones included", async () => {
+  test("lists with cache fields, hears of a skill saved by this client and lists it (private ones too)", async () => {
     assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
     assert.equal(skills.supported, true);
     const empty = await skills.list();
     assert.deepEqual(empty.skills, []);
     assert.equal(empty.ttlMs, 0);
     assert.equal(empty.cacheScope, "private");
-    await saveSkill(client, {
-      name: "mine",
-      code: GREETER,
-      description: "Mine only.",
-      visibility: "private",
+    // 2026-07-28: list changes travel on a subscriptions/listen stream.
+    const announced = new Promise<void>((resolve) => {
+      client.setNotificationHandler("notifications/resources/list_changed", () => resolve());
     });
+    const subscription = await client.listen({ resourcesListChanged: true });
+    try {
+      await saveSkill(client, {
+        name: "mine",
+        code: GREETER,
+        description: "Mine only.",
+        visibility: "private",
+      });
+      await announced;
+    } finally {
+      await subscription.close();
+    }
     const listing = await skills.list();
     assert.deepEqual(
       listing.skills.map((skill) => skill.uri),
