@@ -18,7 +18,10 @@
 // go to stdout and, on a full run, to conformance/results.md.
 //
 // Options:
-//   --only server|client   one side only
+//   --only server|client|extensions
+//                          one part only; `extensions`: the SEP-2640 skills scenarios
+//                          against the gateway alone with seeded skills (see
+//                          runExtensionScenarios), also part of a full run
 //   --requirements R       one requirement set (2025-11-25 or 2026-07-28)
 //   --scenario S           one scenario (a client scenario if S is one, else a server one)
 //   --no-pass-through      do not pass the fixture through (by default the gateway's config has
@@ -31,6 +34,7 @@ import { once } from "node:events";
 import {
   createWriteStream,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -89,8 +93,8 @@ if (opts.help) {
   process.stderr.write(readFileSync(fileURLToPath(import.meta.url), "utf8").split("import ")[0]);
   process.exit(0);
 }
-if (opts.only !== undefined && !["server", "client"].includes(opts.only))
-  fail(`--only expects server or client`);
+if (opts.only !== undefined && !["server", "client", "extensions"].includes(opts.only))
+  fail(`--only expects server, client or extensions`);
 if (opts.requirements !== undefined && !REQUIREMENTS.includes(opts.requirements))
   fail(`--requirements expects one of ${REQUIREMENTS.join(", ")}`);
 
@@ -514,6 +518,12 @@ async function main() {
     if (gatewayError) sections.push(`The gateway did not start:\n\n\`\`\`\n${gatewayError}\n\`\`\`\n`);
   }
 
+  if (opts.only === "extensions" || fullRun) {
+    const extensions = await runExtensionScenarios();
+    sections.push(extensions.markdown);
+    if (extensions.failed) failed = true;
+  }
+
   if (doClient) {
     const scenarios = opts.scenario ? [opts.scenario] : CLIENT_SCENARIOS;
     const results = {};
@@ -543,6 +553,140 @@ async function main() {
   log(`outputs in ${opts.keep ? tmp : "(temporary folder removed; --keep keeps it)"}`);
   return failed ? 1 : 0;
 }
+
+// ---- Extension scenarios: saved skills over SEP-2640 (--only extensions) ----
+// The gateway alone (no upstream), its store seeded with three skills through
+// `toolscript skills import` (a camelCase name, a snake_case one, a Python one),
+// against the suite's skills-extension scenarios at 2026-07-28 (stateless) and
+// 2025-11-25 (a session), each with --force: extension scenarios are on no spec
+// timeline. Any failing scenario fails the run.
+
+export const EXTENSION_SCENARIOS = [
+  "sep-2640-skills-directory",
+  "sep-2640-skills-enumeration",
+  "sep-2640-skills-manifest",
+];
+const EXTENSION_SPEC_VERSIONS = ["2026-07-28", "2025-11-25"];
+
+/** Skill folders as `toolscript skills export` writes them: name → files. */
+const SEED_SKILLS = {
+  doubleIt: {
+    "SKILL.md":
+      "---\nname: doubleIt\ndescription: Doubles a number.\n---\n\nDoubles a number: use it for anything twice as large.\n",
+    "index.ts": "/** Doubles a number. */\nexport function double(n: number): number {\n  return n * 2;\n}\n",
+  },
+  word_count: {
+    "SKILL.md": "---\nname: word_count\ndescription: Counts words.\n---\n\nCounts the words of a text.\n",
+    "index.ts":
+      "/** Counts the words of a text. */\nexport function countWords(text: string): number {\n  return text.split(/\\s+/).filter(Boolean).length;\n}\n",
+  },
+  shout: {
+    "SKILL.md": "---\nname: shout\ndescription: Shouts.\n---\n\nUpper-cases a text (a Python skill).\n",
+    "index.py": 'def shout(text: str) -> str:\n    """Upper-cases text."""\n    return text.upper()\n',
+  },
+};
+
+async function runExtensionScenarios() {
+  const seed = join(tmp, "extension-skills");
+  for (const [name, files] of Object.entries(SEED_SKILLS)) {
+    mkdirSync(join(seed, name), { recursive: true });
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(seed, name, file), text);
+  }
+  const configFile = join(tmp, "extension-gateway.config.json");
+  const config = {
+    mcpServers: {},
+    toolscript: {
+      server: { http: { allowUnauthenticatedLoopback: true } },
+      storage: { dir: join(tmp, "extension-store") },
+    },
+  };
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+  const cli = join(root, "bin", "toolscript.js");
+  const rows = [];
+  const notRun = (why) => {
+    log(`extension scenarios: ${why}`);
+    return {
+      failed: true,
+      markdown: `### Extension scenarios (SEP-2640 skills), the gateway alone\n\nNot run: ${why}\n`,
+    };
+  };
+  log(`seeding ${Object.keys(SEED_SKILLS).length} skills: toolscript skills import`);
+  const imported = await run(process.execPath, [cli, "skills", "import", seed, "--config", configFile], {
+    timeoutMs: LIMITS.startMs,
+    logFile: join(tmp, "extension-import.log"),
+  });
+  if (imported.code !== 0)
+    return notRun(`toolscript skills import failed (log: ${join(tmp, "extension-import.log")})`);
+
+  const port = await freePort();
+  log(`starting toolscript serve --http 127.0.0.1:${port} (no upstream, seeded skills)`);
+  const gateway = start(
+    process.execPath,
+    [cli, "serve", "--http", `127.0.0.1:${port}`, "--config", configFile],
+    {
+      logFile: join(tmp, "extension-gateway.log"),
+    },
+  );
+  try {
+    await waitForPort(port, gateway, "the gateway (extension scenarios)");
+    const url = `http://localhost:${port}/mcp`;
+    for (const scenario of EXTENSION_SCENARIOS) {
+      const row = { scenario, results: {} };
+      for (const version of EXTENSION_SPEC_VERSIONS) {
+        const out = join(tmp, `extension-${scenario}-${version}`);
+        // --force: extension scenarios are on no spec timeline, so the suite skips them at any named version.
+        const args = [
+          suiteBin,
+          "server",
+          "--url",
+          url,
+          "--scenario",
+          scenario,
+          "--spec-version",
+          version,
+          "--force",
+        ];
+        args.push("-o", out, "--timeout", String(LIMITS.scenarioMs));
+        const result = await run(node22, args, { timeoutMs: LIMITS.clientScenarioMs, logFile: `${out}.log` });
+        const entry = addCrashed(readResults(out, "server"), `${out}.log`)[scenario] ?? {
+          passed: 0,
+          failed: 0,
+          ok: false,
+          firstFailure: result.timedOut ? "timed out" : "no checks.json written",
+        };
+        // An undeclared extension skips every check: that is no pass.
+        if (entry.ok && entry.passed === 0)
+          Object.assign(entry, { ok: false, firstFailure: "no check passed" });
+        row.results[version] = entry;
+        log(`  ${scenario} at ${version}: ${cell(entry)}`);
+      }
+      rows.push(row);
+    }
+  } catch (error) {
+    return notRun(error.message);
+  } finally {
+    await stop(gateway);
+  }
+  const ok = (row) => EXTENSION_SPEC_VERSIONS.every((version) => row.results[version]?.ok);
+  const firstFailure = (row) =>
+    EXTENSION_SPEC_VERSIONS.map((version) => row.results[version]).find((entry) => !entry?.ok)
+      ?.firstFailure ?? "";
+  const lines = [
+    "### Extension scenarios (SEP-2640 skills), the gateway alone",
+    "",
+    `\`toolscript serve --http\` with no upstream and ${Object.keys(SEED_SKILLS).length} skills imported into its store (\`${Object.keys(SEED_SKILLS).join("`, `")}\`); ${rows.filter(ok).length}/${rows.length} scenarios pass at every version. The suite runs them at a named version only with \`--force\` (extension scenarios are on no spec timeline).`,
+    "",
+    `| scenario | ${EXTENSION_SPEC_VERSIONS.join(" | ")} | first failing check |`,
+    `|---|${EXTENSION_SPEC_VERSIONS.map(() => "---|").join("")}---|`,
+    ...rows.map(
+      (row) =>
+        `| ${row.scenario} | ${EXTENSION_SPEC_VERSIONS.map((version) => cell(row.results[version])).join(" | ")} | ${ok(row) ? "" : firstFailure(row)} |`,
+    ),
+    "",
+  ];
+  return { failed: !rows.every(ok), markdown: lines.join("\n") };
+}
+// ---- end of the extension scenarios ----
 
 async function nodeVersion(binary) {
   const child = spawn(binary, ["--version"], { stdio: ["ignore", "pipe", "ignore"] });

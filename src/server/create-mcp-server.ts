@@ -18,6 +18,7 @@ import { formatExecuteAnswer } from "./format-answer.ts";
 import { routerOf } from "./forwarding/wire-front-end.ts";
 import { applyFrontEndExtensions } from "./front-end-extensions.ts";
 import { registerCatalogResources } from "./resources.ts";
+import { attachSkillsExtension } from "./skills-extension.ts";
 import { registerSkillTools } from "./skills-tool.ts";
 
 export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
@@ -144,6 +145,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   registerDiscoveryTools(server, gateway, caller);
   registerCatalogResources(server, gateway, caller);
   registerSkillTools(server, gateway, caller);
+  attachSkillsExtension(server, gateway, caller);
   // The gateway's own definitions only: passed-through tools (added next) keep every key the upstream sent.
   compactToolList(server);
   // Pass-through and other additions (extendFrontEnd), before connecting: capabilities are declared then.
@@ -164,9 +166,14 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
     executeCode.update({ description: executeCodeDescription(gateway.catalog, gateway.statuses()) });
     if (server.isConnected()) server.sendResourceListChanged();
   });
+  // A saved skill changes resources/list (toolscript://skills/, skill://) and skills/list.
+  const stopSkills = gateway.skills.onChange(() => {
+    if (server.isConnected()) server.sendResourceListChanged();
+  });
   const previousOnClose = server.server.onclose;
   server.server.onclose = () => {
     stop();
+    stopSkills();
     previousOnClose?.();
   };
   return server;

@@ -102,6 +102,8 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
     modern.notify.toolsChanged();
     modern.notify.resourcesChanged();
   });
+  // A saved skill changes resources/list and skills/list (the skills extension).
+  const stopSkillsNotify = gateway.skills.onChange(() => modern.notify.resourcesChanged());
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -183,6 +185,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
     async close() {
       clearInterval(sweeper);
       stopNotify();
+      stopSkillsNotify();
       await Promise.all(sessions.ids().map((id) => sessions.close(id)));
       await modern.close().catch(() => {});
       http.closeAllConnections();
