@@ -245,6 +245,37 @@ describe("parseConfig: defaults and resolution", () => {
     });
   });
 
+  it("reads a server's era and upstream.probeTimeoutMs; refuses an unknown era", () => {
+    const config = parseConfig(
+      {
+        mcpServers: {
+          old: { command: "node", args: ["s.js"], era: "legacy" },
+          remote: { url: "https://example.invalid/mcp", era: "auto" },
+          plain: { command: "node" },
+        },
+        toolscript: { upstream: { probeTimeoutMs: 1500 } },
+      },
+      options,
+    );
+    assert.deepEqual(
+      config.servers.map((server) => [server.name, server.era]),
+      [
+        ["old", "legacy"],
+        ["remote", "auto"],
+        ["plain", undefined],
+      ],
+    );
+    assert.equal(config.settings.upstream.probeTimeoutMs, 1500);
+    assert.throws(
+      () => parseConfig({ mcpServers: { old: { command: "node", era: "2025" } } }, options),
+      /mcpServers\.old\.era/,
+    );
+    assert.throws(
+      () => parseConfig({ toolscript: { upstream: { probeTimeoutMs: 5 } } }, options),
+      /upstream\.probeTimeoutMs/,
+    );
+  });
+
   it("merges a partial section with the defaults", () => {
     const { settings } = parseConfig(
       { toolscript: { sandbox: { memoryMb: 256 }, upstream: { restart: { maxRetries: 0 } } } },

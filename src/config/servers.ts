@@ -23,6 +23,8 @@ export interface StdioServerConfig {
   disabled: boolean;
   /** Per-call timeout for this server, overriding `upstream.callTimeoutMs`. */
   timeoutMs?: number;
+  /** Which protocol era to speak: "auto" (default) probes for 2026-07-28, "legacy" speaks 2025. */
+  era?: ServerEra;
 }
 
 /** A remote server reached over Streamable HTTP or legacy SSE. */
@@ -35,12 +37,20 @@ export interface HttpServerConfig {
   transport: HttpTransport;
   disabled: boolean;
   timeoutMs?: number;
+  era?: ServerEra;
 }
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
 /** A server config before its `mcpServers` key is attached. */
 export type UnnamedServerConfig = Omit<StdioServerConfig, "name"> | Omit<HttpServerConfig, "name">;
+
+/**
+ * "auto": probe for protocol 2026-07-28 and fall back to a 2025 revision; "legacy": always the
+ * 2025 `initialize` handshake (for a server whose 2026-07-28 side offers less, or misbehaves on the probe).
+ */
+export const SERVER_ERAS = ["auto", "legacy"] as const;
+export type ServerEra = (typeof SERVER_ERAS)[number];
 
 export const SERVER_TYPES = ["stdio", "http", "sse", "streamable-http"] as const;
 
@@ -64,6 +74,8 @@ export const serverEntrySchema = z.strictObject({
   timeout: z.number().positive().optional(),
   /** Unambiguous ToolScript spelling, in milliseconds. */
   timeoutMs: z.int().positive().optional(),
+  /** ToolScript: the protocol era to speak with this server (see SERVER_ERAS). */
+  era: z.enum(SERVER_ERAS).optional(),
 });
 
 export type ServerEntry = z.output<typeof serverEntrySchema>;
@@ -115,6 +127,7 @@ export function resolveServerEntry(
       ...(cwd === undefined ? {} : { cwd }),
       disabled,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(entry.era === undefined ? {} : { era: entry.era }),
     };
   }
 
@@ -135,6 +148,7 @@ export function resolveServerEntry(
       transport: entry.type === "sse" ? "sse" : entry.type === undefined ? "auto" : "streamable-http",
       disabled,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(entry.era === undefined ? {} : { era: entry.era }),
     };
   }
 

@@ -120,6 +120,11 @@ const upstreamSchema = z.strictObject({
   maxArgumentBytes: int(1024, 8 * 1024 * 1024).default(DEFAULT_UPSTREAM_MAX_ARGUMENT_BYTES),
   /** Bytes of one message from a server; a larger answer fails its call (the server is not trusted to be small). */
   maxMessageBytes: int(64 * 1024, 1024 * 1024 * 1024).default(DEFAULT_UPSTREAM_MAX_MESSAGE_BYTES),
+  /**
+   * How long a stdio server may stay silent on the 2026-07-28 `server/discover` probe before it is
+   * taken for a 2025-era server (absent: the upstream layer's default).
+   */
+  probeTimeoutMs: int(100, 600_000).optional(),
 });
 
 const outputSchema = z

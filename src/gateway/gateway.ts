@@ -34,14 +34,17 @@ import { openMemoryStore, openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import { describeRetry } from "../upstream/retry-text.ts";
-import type { UpstreamStatus } from "../upstream/types.ts";
+import type { ClientRequestHooks, LogLevel, UpstreamStatus } from "../upstream/types.ts";
 import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
+import { PassThroughHub } from "./pass-through/hub.ts";
+import type { PassThroughSources } from "./pass-through/sources.ts";
 import { type ProgramDeps, runProgram } from "./run-program.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
+import { UpstreamEventFanOut } from "./upstream-events.ts";
 import { UpstreamFeatureGlue } from "./upstream-features.ts";
 
 /**
@@ -57,6 +60,13 @@ export class Gateway {
   readonly searchIndex: SearchIndex = new LexicalSearchIndex();
   /** Saved skills: `save_skill`, `import ... from "skills/<name>"`, ranked in `searchIndex`. */
   readonly skills: SkillLibrary;
+  /**
+   * What the upstream servers report (tools, status, log messages, list changes, resource
+   * updates), for any part that forwards it; `on(listener)` returns the removal.
+   */
+  readonly upstreamEvents: UpstreamEventFanOut;
+  /** The hooks that answer upstreams' sampling, elicitation and roots requests (declared to them). */
+  readonly clientRequests: ClientRequestHooks | undefined;
   readonly #logger: Logger;
   /** What was last logged per server: its state with its tool count or error. */
   readonly #loggedStatus = new Map<string, string>();
@@ -82,6 +92,7 @@ export class Gateway {
   #store: Store | undefined;
   #audit: AuditLog;
   #deps: ProgramDeps | undefined;
+  readonly #passThrough: PassThroughHub;
   #closed = false;
 
   constructor(options: GatewayOptions) {
@@ -97,14 +108,27 @@ export class Gateway {
     this.catalog = new Catalog(servers.map((server) => server.name));
     const { upstream, sandbox, audit } = config.settings;
     this.#redactor = SecretRedactor.fromConfig(config);
+    this.clientRequests = options.clientRequests;
     const upstreamOptions = { ...upstream, clientRequests: options.clientRequests };
-    this.upstream = new UpstreamManager(servers, upstreamOptions, {
+    this.upstreamEvents = new UpstreamEventFanOut((error) =>
+      this.#logger.error(`an upstream event listener failed: ${String(error)}`),
+    );
+    // The catalog hears first: listeners added later (pass-through, the front end) see it up to date.
+    this.upstreamEvents.on({
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
       onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
       onListChanged: (server, kind) => {
         if (kind === "resources") this.#features.resourcesChanged(server);
       },
     });
+    this.upstream = new UpstreamManager(servers, upstreamOptions, this.upstreamEvents.events);
+    this.#passThrough = new PassThroughHub(
+      config,
+      this.upstream,
+      upstreamOptions,
+      this.upstreamEvents,
+      (error) => this.#logger.error(`an upstream event listener failed: ${String(error)}`),
+    );
     this.#features = new UpstreamFeatureGlue(this.upstream);
     syncIndexWithCatalog(
       this.searchIndex,
@@ -164,6 +188,7 @@ export class Gateway {
       );
     }
     const started = this.upstream.start();
+    this.#passThrough.started();
     if (options.waitForServers === false) return this.statuses();
     return started;
   }
@@ -351,6 +376,23 @@ export class Gateway {
     return { ...shaped, tokens };
   }
 
+  /**
+   * One source per `toolscript.passThrough` server and client era, in config order, built
+   * once and shared by every front-end session: its calls go through the same policy,
+   * audit, limits and secret redaction as a program's (see LegacyTwins for the eras).
+   */
+  passThroughSources(): PassThroughSources {
+    return this.#passThrough.sources(this.#programDeps(), this.upstreamEvents);
+  }
+
+  /**
+   * Asks every upstream (the 2025-era twins of passed-through servers too) to send log
+   * messages at `level` or above only, and forwards only those.
+   */
+  async setLoggingLevel(level: LogLevel): Promise<void> {
+    await Promise.all([this.upstream.setLoggingLevel(level), this.#passThrough.setLoggingLevel(level)]);
+  }
+
   /** The parts of this gateway a run uses (run-program.ts). */
   #programDeps(): ProgramDeps {
     this.#deps ??= {
@@ -380,6 +422,7 @@ export class Gateway {
     this.#closed = true;
     await Promise.allSettled([
       this.upstream.close(),
+      this.#passThrough.close(),
       this.#runtime?.close(),
       this.#python?.then((python) => python.close()),
       this.#typeChecker.close(),

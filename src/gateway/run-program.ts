@@ -10,6 +10,7 @@ import { auditMiddleware } from "../audit/audit-middleware.ts";
 import type { ViolationCounter } from "../audit/violations.ts";
 import { argumentLimitMiddleware } from "../bridge/argument-limit.ts";
 import { createExecutionBridge } from "../bridge/execution-bridge.ts";
+import { inFlightMiddleware } from "../bridge/in-flight.ts";
 import { secretRedactionMiddleware } from "../bridge/redact-secrets.ts";
 import type { ArgumentValidator } from "../bridge/validate.ts";
 import type { Catalog } from "../catalog/catalog.ts";
@@ -121,6 +122,7 @@ export async function runProgram(
         ? [privacyMiddleware(deps.states.vault(session), { exclude: deps.privacyExclude })]
         : []),
       deps.validator.middleware(),
+      ...(request.inFlight ? [inFlightMiddleware(request.inFlight)] : []),
       // Innermost: nothing outside it (privacy, audit, the sandbox) ever holds an upstream secret.
       secretRedactionMiddleware(deps.redactor),
     ],

@@ -28,6 +28,13 @@ export interface ExecuteRequest {
   signal?: AbortSignal | undefined;
   /** Asks the user about calls the policy marks for approval; without it they are refused. */
   approver?: Approver | undefined;
+  /**
+   * Called as each tool call of the program goes to its server, with that server's
+   * name; the returned function when it ends. The front end marks the call in
+   * flight, so what that server asks meanwhile (sampling, elicitation, roots) goes
+   * to the client that ran the program.
+   */
+  inFlight?: ((server: string) => () => void) | undefined;
   /** Token budget of the answer, capped by `output.maxTokensLimit`. */
   maxTokens?: number | undefined;
   /** How to reduce an answer over budget. */

@@ -89,6 +89,16 @@ export function isModernRequest(ctx: ServerContext): boolean {
   return envelope?.[ENVELOPE_VERSION_KEY] !== undefined;
 }
 
+/**
+ * The key `track(ctx)` files a request under: its progress token, else its id (without a
+ * token the request is still tracked: log messages and requests to the client ride its
+ * stream). Pass it as `relatedTo` to send a request to the client with that request.
+ */
+export function trackKey(ctx: ServerContext): ProgressToken {
+  const token = (ctx.mcpReq._meta as { progressToken?: ProgressToken } | undefined)?.progressToken;
+  return token ?? `request:${String(ctx.mcpReq.id)}`;
+}
+
 function createClientConnection(mcp: McpServer): ClientConnection {
   const server = mcp.server;
   /** In-flight requests by progress token, most recent last. */
@@ -152,9 +162,7 @@ function createClientConnection(mcp: McpServer): ClientConnection {
     },
     track(ctx) {
       lastModern = isModernRequest(ctx);
-      const token = (ctx.mcpReq._meta as { progressToken?: ProgressToken } | undefined)?.progressToken;
-      // Without a progress token the request is still tracked (log messages ride its stream).
-      const key: ProgressToken = token ?? `request:${String(ctx.mcpReq.id)}`;
+      const key = trackKey(ctx);
       inFlight.set(key, ctx);
       return () => {
         if (inFlight.get(key) === ctx) inFlight.delete(key);

@@ -1,21 +1,27 @@
-import { McpServer, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  McpServer,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { CallProgressListener } from "../bridge/progress.ts";
 import type { Gateway } from "../gateway/gateway.ts";
 import type { Approver } from "../policy/approval.ts";
-import { ApprovalRounds } from "./approval-rounds.ts";
+import { approverFrom, roundsOf } from "./approval-rounds.ts";
 import { callerOf } from "./caller.ts";
-import { connectionOf, isModernRequest } from "./client-connection.ts";
+import { connectionOf, isModernRequest, trackKey } from "./client-connection.ts";
 import { compactToolList } from "./compact-tool-list.ts";
 import { registerDiscoveryTools } from "./discovery-tools.ts";
 import { elicitationApprover } from "./elicit-approval.ts";
 import { EXECUTE_CODE, executeCodeDescription, executeCodeInput } from "./execute-code-tool.ts";
 import { executionProgress } from "./execution-progress.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
+import { routerOf } from "./forwarding/wire-front-end.ts";
 import { applyFrontEndExtensions } from "./front-end-extensions.ts";
 import { guardListChanged } from "./list-changed.ts";
 import { registerCatalogResources } from "./resources.ts";
-import { onSkillsChanged } from "./skill-changes.ts";
+import { attachSkillsExtension } from "./skills-extension.ts";
 import { registerSkillTools } from "./skills-tool.ts";
 
 export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
@@ -39,18 +45,6 @@ export interface McpServerOptions {
    * keeps no catalog listener (the handler notifies `subscriptions/listen` streams instead).
    */
   perRequest?: boolean;
-}
-
-/** Paused executions (multi round-trip approvals) of each gateway: they outlive the per-request servers. */
-const roundsByGateway = new WeakMap<Gateway, ApprovalRounds>();
-
-function roundsOf(gateway: Gateway): ApprovalRounds {
-  let rounds = roundsByGateway.get(gateway);
-  if (!rounds) {
-    rounds = new ApprovalRounds();
-    roundsByGateway.set(gateway, rounds);
-  }
-  return rounds;
 }
 
 /**
@@ -83,7 +77,11 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
 
   const execute =
     (args: z.infer<typeof executeCodeSchema>, ctx: ServerContext, onProgress?: CallProgressListener) =>
-    async (approver: Approver | undefined, signal: AbortSignal) =>
+    async (
+      approver: Approver | undefined,
+      signal: AbortSignal,
+      inFlight: ((server: string) => () => void) | undefined,
+    ) =>
       formatExecuteAnswer(
         await gateway.execute({
           code: args.code,
@@ -98,6 +96,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
           client: options.client,
           signal,
           approver,
+          inFlight,
           onProgress,
         }),
       );
@@ -116,16 +115,34 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
       try {
         const state = ctx.mcpReq.requestState<string>();
         // A retry of a call that waited for approvals: no new execution, so no new admission.
-        if (typeof state === "string") return await rounds.resume(state, ctx, caller.client);
+        if (typeof state === "string")
+          return (await rounds.resume(state, ctx, caller.client)) as CallToolResult | InputRequiredResult;
         const admitted = options.admitExecution?.() ?? { ok: true };
         if (!admitted.ok) return rateLimited(admitted.retryInMs);
         const run = execute(args, ctx, progress?.listener);
-        if (!isModernRequest(ctx))
-          return await run(elicitationApprover(server, ctx.mcpReq.id), ctx.mcpReq.signal);
-        // 2026-07-28: no server-to-client requests; approvals are input-required rounds, if the client can answer them.
+        // The program's tool calls are in flight on their servers: what those servers ask goes to this client.
+        const router = routerOf(gateway);
+        if (!isModernRequest(ctx)) {
+          const relatedTo = trackKey(ctx);
+          return await run(
+            elicitationApprover(server, ctx.mcpReq.id),
+            ctx.mcpReq.signal,
+            router && ((name) => router.begin(name, { connection, relatedTo })),
+          );
+        }
+        // 2026-07-28: no server-to-client requests; approvals and the upstreams' questions are
+        // input-required rounds (approvals only if the client can answer elicitations).
         const canElicit = server.server.getClientCapabilities()?.elicitation !== undefined;
-        if (!canElicit) return await run(undefined, ctx.mcpReq.signal);
-        return await rounds.start(run, ctx, caller.client);
+        return await rounds.start(
+          (ask, signal) =>
+            run(
+              canElicit ? approverFrom(ask) : undefined,
+              signal,
+              router && ((name) => router.begin(name, { connection, ask })),
+            ).catch(executionFailed),
+          ctx,
+          caller.client,
+        );
       } finally {
         progress?.stop();
         untrack();
@@ -135,9 +152,11 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   registerDiscoveryTools(server, gateway, caller);
   registerCatalogResources(server, gateway, caller);
   registerSkillTools(server, gateway, caller);
-  // Pass-through and other additions (extendFrontEnd), before connecting: capabilities are declared then.
-  applyFrontEndExtensions(gateway, server, connection);
+  attachSkillsExtension(server, gateway, caller);
+  // The gateway's own definitions only: passed-through tools (added next) keep every key the upstream sent.
   compactToolList(server);
+  // Pass-through and other additions (extendFrontEnd), before connecting: capabilities are declared then.
+  applyFrontEndExtensions(gateway, server, connection, caller);
   if (options.perRequest) return server;
 
   guardListChanged(server, connection);
@@ -147,8 +166,9 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
     server.sendResourceListChanged();
   });
   // Upstream prompts and resources are listed here only when passed through (pass-through
-  // notifies of those); the gateway's own resources are the declarations and the skills.
-  const stopSkills = onSkillsChanged(gateway, () => server.sendResourceListChanged());
+  // notifies of those). A saved skill changes resources/list (toolscript://skills/, skill://)
+  // and skills/list.
+  const stopSkills = gateway.skills.onChange(() => server.sendResourceListChanged());
   const previousOnClose = server.server.onclose;
   server.server.onclose = () => {
     stopCatalog();
@@ -159,6 +179,18 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
 }
 
 const executeCodeSchema = z.object(executeCodeInput);
+
+function executionFailed(error: unknown) {
+  return {
+    content: [
+      {
+        type: "text" as const,
+        text: `execution failed: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ],
+    isError: true,
+  };
+}
 
 function rateLimited(retryInMs: number) {
   const seconds = Math.ceil(retryInMs / 1000);

@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Gateway } from "../gateway/gateway.ts";
+import type { Caller } from "./caller.ts";
 import type { ClientConnection } from "./client-connection.ts";
 
 /**
@@ -8,7 +9,7 @@ import type { ClientConnection } from "./client-connection.ts";
  * pass-through of upstream tools, prompts, resources, templates, completions
  * and subscriptions: capabilities can only be declared before connecting.
  */
-export type FrontEndExtension = (server: McpServer, connection: ClientConnection) => void;
+export type FrontEndExtension = (server: McpServer, connection: ClientConnection, caller: Caller) => void;
 
 const extensions = new WeakMap<Gateway, FrontEndExtension[]>();
 
@@ -28,6 +29,7 @@ export function applyFrontEndExtensions(
   gateway: Gateway,
   server: McpServer,
   connection: ClientConnection,
+  caller: Caller,
 ): void {
-  for (const extension of extensions.get(gateway) ?? []) extension(server, connection);
+  for (const extension of extensions.get(gateway) ?? []) extension(server, connection, caller);
 }

@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { Gateway } from "../gateway/gateway.ts";
 import { renderSkillDeclaration } from "../skills/skill-documents.ts";
 import type { Caller } from "./caller.ts";
-import { skillsChanged } from "./skill-changes.ts";
 
 export const SAVE_SKILL = "save_skill";
 /** Longest skill description; checked in the handler, not the schema (schema text is in every starting context). */
@@ -46,8 +45,6 @@ export function registerSkillTools(server: McpServer, gateway: Gateway, caller: 
           visibility: args.visibility,
           language: args.language,
         });
-        // The skills resource list changed, for this client and (a shared skill) every other.
-        skillsChanged(gateway);
         return {
           content: [{ type: "text", text: renderSkillDeclaration(saved) }],
           structuredContent: {

@@ -1,6 +1,7 @@
 import { serveStdio as serveStdioEntry } from "@modelcontextprotocol/server/stdio";
 import type { Gateway } from "../gateway/gateway.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
+import { wireFrontEnd } from "./forwarding/wire-front-end.ts";
 
 /**
  * Serves the gateway on this process's stdin/stdout, to clients of either era
@@ -11,6 +12,7 @@ export async function serveStdio(gateway: Gateway): Promise<void> {
     process.stdin.once("end", () => resolve());
     process.stdin.once("close", () => resolve());
   });
+  wireFrontEnd(gateway);
   const handle = serveStdioEntry(() => createMcpServer(gateway), {
     onerror: (error) => process.stderr.write(`[toolscript] stdio: ${error.message}\n`),
   });

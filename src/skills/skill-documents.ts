@@ -22,6 +22,12 @@ export function skillExports(skill: Pick<SkillVersion, "declaration" | "language
   return declaredExports(skill.declaration);
 }
 
+/** The names a program imports from a skill by name: its value exports but `default`. */
+export function importableNames(skill: Pick<SkillVersion, "declaration" | "language">): string[] {
+  const { names, types } = skillExports(skill);
+  return names.filter((name) => name !== "default" && !types.includes(name));
+}
+
 /** How a skill is listed: `skills/<name> (python)`; TypeScript, the default, unmarked. */
 export function skillLabel(skill: Pick<SkillVersion, "name" | "language">): string {
   return skill.language === "python" ? `${skillPath(skill.name)} (python)` : skillPath(skill.name);
@@ -61,7 +67,7 @@ export function skillMatch(skill: SkillVersion, hit: SearchHit, score: number): 
 }
 
 /** The import line for a skill in its own language, or "" when it exports nothing to import. */
-function importLine(skill: SkillVersion, values: readonly string[]): string {
+export function importLine(skill: SkillVersion, values: readonly string[]): string {
   if (values.length === 0) return "";
   if (skill.language === "python")
     return `from skills.${pythonModuleName(skill.name)} import ${values.join(", ")}`;
@@ -79,9 +85,7 @@ export function renderSkillDeclaration(
 ): string {
   const python = skill.language === "python";
   const comment = python ? "#" : "//";
-  const { names, types } = skillExports(skill);
-  const values = names.filter((name) => name !== "default" && !types.includes(name));
-  const line = importLine(skill, values);
+  const line = importLine(skill, importableNames(skill));
   const header = `${comment} ${skillPath(skill.name)} (version ${skill.version}, ${skill.visibility}${skill.authorSession ? `, by session ${skill.authorSession}` : ""}${python ? ", Python" : ""})`;
   const mismatch =
     options.language !== undefined && options.language !== skill.language

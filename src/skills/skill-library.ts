@@ -44,6 +44,9 @@ export interface SaveSkillRequest {
   language?: SkillLanguage | undefined;
 }
 
+/** Told the name of a skill saved or removed. */
+export type SkillChangeListener = (name: string) => void;
+
 export interface SavedSkill extends SkillVersion {
   exports: string[];
   imports: string[];
@@ -60,6 +63,7 @@ export class SkillLibrary {
   readonly #index: SearchIndex;
   readonly #validatePython: PythonSkillValidator | undefined;
   readonly #modules = new Map<string, Promise<CompiledSkill>>();
+  readonly #listeners = new Set<SkillChangeListener>();
   #indexed: Store | undefined;
 
   constructor(options: SkillLibraryOptions) {
@@ -67,6 +71,16 @@ export class SkillLibrary {
     this.#catalog = options.catalog;
     this.#index = options.index;
     this.#validatePython = options.validatePythonSkill;
+  }
+
+  /**
+   * Calls `listener` after each save or removal through this library (not for
+   * changes another process makes to the store): front ends announce
+   * `resources/list_changed`. Returns its removal.
+   */
+  onChange(listener: SkillChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**
@@ -109,6 +123,7 @@ export class SkillLibrary {
     });
     this.#syncIndex(store);
     this.#index.add([skillDocument(saved)]);
+    this.#changed(saved.name);
     return { ...saved, exports: checked.exports, imports: checked.imports };
   }
 
@@ -172,6 +187,7 @@ export class SkillLibrary {
     });
     this.#syncIndex(store);
     this.#index.add([skillDocument(saved)]);
+    this.#changed(saved.name);
     return { ...saved, exports: checked.exports, imports: checked.imports.map((entry) => entry.module) };
   }
 
@@ -205,7 +221,10 @@ export class SkillLibrary {
   remove(name: string, viewer: SkillViewer = {}): boolean {
     const store = this.#open();
     const removed = store.removeSkill(name, viewer);
-    if (removed) this.#index.remove([skillPath(name)]);
+    if (removed) {
+      this.#index.remove([skillPath(name)]);
+      this.#changed(name);
+    }
     return removed;
   }
 
@@ -265,6 +284,16 @@ export class SkillLibrary {
         : undefined,
     );
     return matches.slice(0, limit);
+  }
+
+  #changed(name: string): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(name);
+      } catch {
+        // A listener's failure (a closed connection) must not fail the save that already happened.
+      }
+    }
   }
 
   #open(): Store {

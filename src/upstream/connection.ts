@@ -1,5 +1,6 @@
 import {
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type Client,
   LOG_LEVEL_META_KEY,
   ProtocolError,
@@ -39,6 +40,13 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
   /** Progress the server reports for this call (the SDK sends a progress token only when this is set). */
   onProgress?: ((progress: UpstreamProgress) => void) | undefined;
+  /**
+   * 2026-07-28 servers read the client's capabilities from each request: what the
+   * calling client can answer (sampling, elicitation, roots), sent instead of the
+   * gateway's own so the server does not ask what nobody can answer. Ignored in 2025
+   * (capabilities are fixed at initialize there).
+   */
+  clientCapabilities?: Record<string, unknown> | undefined;
 }
 
 /**
@@ -227,11 +235,18 @@ export class UpstreamConnection {
       const definition = this.#tools.find((candidate) => candidate.name === tool);
       // 2026-07-28 servers take the log level per request; 2025 ones keep what `logging/setLevel` set.
       const level = this.#logLevel;
-      const meta = level !== undefined &&
-        client.getProtocolEra() === "modern" && { [LOG_LEVEL_META_KEY]: level };
+      const modern = client.getProtocolEra() === "modern";
+      const meta = modern && {
+        ...(level !== undefined && { [LOG_LEVEL_META_KEY]: level }),
+        ...(options.clientCapabilities && { [CLIENT_CAPABILITIES_META_KEY]: options.clientCapabilities }),
+      };
       try {
         const result: unknown = await client.callTool(
-          { name: tool, arguments: (args ?? {}) as Record<string, unknown>, ...(meta && { _meta: meta }) },
+          {
+            name: tool,
+            arguments: (args ?? {}) as Record<string, unknown>,
+            ...(meta && Object.keys(meta).length > 0 && { _meta: meta }),
+          },
           {
             timeout: timeoutMs,
             signal: call.signal,

@@ -7,7 +7,7 @@ import {
   ProtocolError,
 } from "@modelcontextprotocol/client";
 import { messageOf } from "./connect.ts";
-import type { ClientRequestHooks, LogLevel, UpstreamEvents } from "./types.ts";
+import type { ClientRequestHooks, ClientRequestInfo, LogLevel, UpstreamEvents } from "./types.ts";
 
 /** Severity order of MCP log levels (RFC 5424), least severe first. */
 export const LOG_LEVELS: readonly LogLevel[] = [
@@ -79,19 +79,25 @@ export function registerForwarding(
   const sample = hooks?.sample;
   if (sample) {
     client.setRequestHandler("sampling/createMessage", async (request, ctx) =>
-      answer(server, "sampling/createMessage", () => sample(server, request.params, ctx.mcpReq.signal)),
+      answer(server, "sampling/createMessage", () =>
+        sample(server, request.params, ctx.mcpReq.signal, requestInfo(client, ctx.mcpReq.id)),
+      ),
     );
   }
   const elicit = hooks?.elicit;
   if (elicit) {
     client.setRequestHandler("elicitation/create", async (request, ctx) =>
-      answer(server, "elicitation/create", () => elicit(server, request.params, ctx.mcpReq.signal)),
+      answer(server, "elicitation/create", () =>
+        elicit(server, request.params, ctx.mcpReq.signal, requestInfo(client, ctx.mcpReq.id)),
+      ),
     );
   }
   const listRoots = hooks?.listRoots;
   if (listRoots) {
     client.setRequestHandler("roots/list", async (_request, ctx) =>
-      answer(server, "roots/list", () => listRoots(server, ctx.mcpReq.signal)),
+      answer(server, "roots/list", () =>
+        listRoots(server, ctx.mcpReq.signal, requestInfo(client, ctx.mcpReq.id)),
+      ),
     );
   }
 }
@@ -112,6 +118,14 @@ export async function listenForListChanges(client: Client): Promise<McpSubscript
   };
   if (Object.keys(filter).length === 0) return undefined;
   return client.listen(filter);
+}
+
+/**
+ * On a 2026-07-28 connection a server cannot send requests: the SDK dispatches the input
+ * requests of an `input_required` result to the same handlers, with the entry's key as the id.
+ */
+function requestInfo(client: Client, id: unknown): ClientRequestInfo {
+  return client.getProtocolEra() === "modern" && typeof id === "string" ? { inputKey: id } : {};
 }
 
 /** Runs a hook; its failure becomes an error answer that says which server asked and why it failed. */

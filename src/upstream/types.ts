@@ -97,9 +97,29 @@ export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "crit
  * `input_required` result; the SDK retries the call with their answers.
  */
 export interface ClientRequestHooks {
-  sample?(server: string, params: unknown, signal: AbortSignal): Promise<unknown>;
-  elicit?(server: string, params: unknown, signal: AbortSignal): Promise<unknown>;
-  listRoots?(server: string, signal: AbortSignal): Promise<unknown>;
+  sample?(
+    server: string,
+    params: unknown,
+    signal: AbortSignal,
+    request?: ClientRequestInfo,
+  ): Promise<unknown>;
+  elicit?(
+    server: string,
+    params: unknown,
+    signal: AbortSignal,
+    request?: ClientRequestInfo,
+  ): Promise<unknown>;
+  listRoots?(server: string, signal: AbortSignal, request?: ClientRequestInfo): Promise<unknown>;
+}
+
+/** What is known of one server→client request besides its params. */
+export interface ClientRequestInfo {
+  /**
+   * With a 2026-07-28 server: the key of this input request in the server's
+   * `input_required` result (a proxy asking its own client keeps it, so the
+   * client sees the server's own keys).
+   */
+  inputKey?: string | undefined;
 }
 
 /** What upstreams say besides tool lists and status, for the front end to forward. */

@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
 import { loadConfig } from "../../config/load.ts";
+import { ClientRouter } from "../../server/forwarding/client-router.ts";
 import { assertAuthConfigured, ClientTokens } from "../../server/http/auth.ts";
 import { serveHttp } from "../../server/http/http-server.ts";
 import { serveStdio } from "../../server/stdio.ts";
@@ -50,7 +51,14 @@ export const serveCommand = defineCommand({
         new ClientTokens({ token, clients: http.clients }),
         http.allowUnauthenticatedLoopback,
       );
-    const gateway = await openGateway({ config, showStatus: true, logChanges: true, waitForServers: false });
+    // Upstreams' sampling, elicitation and roots requests go to the front-end clients (declared to them).
+    const gateway = await openGateway({
+      config,
+      showStatus: true,
+      logChanges: true,
+      waitForServers: false,
+      clientRequests: new ClientRouter(),
+    });
     if (!address) {
       closeOnSignals(gateway, () => exitProcess(0));
       await serveStdio(gateway);

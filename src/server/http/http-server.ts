@@ -7,7 +7,7 @@ import { type Logger, silentLogger } from "../../gateway/logger.ts";
 import { KeyedRateWindows } from "../../limits/rate-window.ts";
 import { createMcpServer } from "../create-mcp-server.ts";
 import { ServerError } from "../errors.ts";
-import { onSkillsChanged } from "../skill-changes.ts";
+import { wireFrontEnd } from "../forwarding/wire-front-end.ts";
 import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } from "./auth.ts";
 import { headerValue, LegacySessions } from "./legacy-sessions.ts";
 import { checkOrigin, originPolicy } from "./origin-check.ts";
@@ -64,6 +64,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
   const logger = options.logger ?? silentLogger;
   const tokens = new ClientTokens({ token: options.token, clients: options.clients });
   assertAuthConfigured(options.host, tokens, options.allowUnauthenticatedLoopback);
+  wireFrontEnd(gateway);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
   const rates = new KeyedRateWindows(options.executionsPerMinute ?? 0);
@@ -101,8 +102,8 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
     modern.notify.toolsChanged();
     modern.notify.resourcesChanged();
   });
-  // A saved skill is a new `toolscript://skills/` resource.
-  const stopSkills = onSkillsChanged(gateway, () => modern.notify.resourcesChanged());
+  // A saved skill changes resources/list and skills/list (the skills extension).
+  const stopSkillsNotify = gateway.skills.onChange(() => modern.notify.resourcesChanged());
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -184,7 +185,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
     async close() {
       clearInterval(sweeper);
       stopNotify();
-      stopSkills();
+      stopSkillsNotify();
       await Promise.all(sessions.ids().map((id) => sessions.close(id)));
       await modern.close().catch(() => {});
       http.closeAllConnections();

@@ -20,7 +20,7 @@ import {
 import type { FamilySpec, Merged } from "./merge.ts";
 import { mergeFamily, namedFamily, OnceWarner, uriFamily } from "./merge.ts";
 import { DEFAULT_PAGE_SIZE, page } from "./paginate.ts";
-import type { PassThroughChange, PassThroughSource } from "./source.ts";
+import type { PassThroughChange, PassThroughRequestOptions, PassThroughSource } from "./source.ts";
 import { SessionSubscriptions } from "./subscriptions.ts";
 import { toolCallFailure, toProtocolError } from "./upstream-errors.ts";
 
@@ -29,7 +29,36 @@ export interface PassThroughOptions {
   pageSize?: number;
   /** Where left-out items (name clashes) and unlistable servers are reported, once each; default stderr. */
   warn?: (message: string) => void;
+  /**
+   * Runs each forwarded request that goes to one server and may make it ask the client
+   * something (`tools/call`, `prompts/get`, `resources/read`, `completion/complete`).
+   * Default: runs it with the request's signal.
+   */
+  around?: PassThroughAround;
+  /**
+   * With a source picker: every source it may pick, whose changes reach this
+   * session's clients (the picked ones are only known at the first request).
+   */
+  listenTo?: readonly PassThroughSource[];
 }
+
+/**
+ * Picks this session's sources when its first request arrives (e.g. by the client's
+ * protocol era, which is unknown before it connects); called once.
+ */
+export type SourcePicker = () => readonly PassThroughSource[];
+
+/**
+ * The gateway's hold on a forwarded request: it can mark the call in flight on `server`
+ * (so that server's sampling, elicitation and roots requests reach this client), say who
+ * calls (`caller`), and with 2026-07-28 clients answer an input-required result and
+ * resume the call on the client's retry (then `signal` is the call's own, not the request's).
+ */
+export type PassThroughAround = (
+  ctx: ServerContext,
+  server: string,
+  run: (extra: PassThroughRequestOptions) => Promise<Result>,
+) => Promise<Result>;
 
 export interface PassThroughRegistration {
   /** Stops forwarding upstream changes and drops this session's resource subscriptions. Idempotent. */
@@ -100,11 +129,13 @@ const MAX_LOCAL_PAGES = 100;
  */
 export function registerPassThrough(
   server: McpServer | Server,
-  sources: readonly PassThroughSource[],
+  sources: readonly PassThroughSource[] | SourcePicker,
   options: PassThroughOptions = {},
 ): PassThroughRegistration {
   const low: Server = "server" in server ? server.server : server;
-  if (sources.length === 0) return { dispose: async () => {} };
+  const picker = typeof sources === "function" ? sources : undefined;
+  const heard = picker ? (options.listenTo ?? []) : (sources as readonly PassThroughSource[]);
+  if (!picker && heard.length === 0) return { dispose: async () => {} };
   if (low.transport !== undefined) {
     throw new Error("registerPassThrough: call it before connect (capabilities are declared at initialize)");
   }
@@ -120,7 +151,7 @@ export function registerPassThrough(
     if (handler !== undefined) base.set(method, handler);
   }
   low.registerCapabilities(PASS_THROUGH_CAPABILITIES);
-  const front = new PassThroughFrontEnd(low, sources, base, options);
+  const front = new PassThroughFrontEnd(low, picker ?? (() => heard), heard, base, options);
   front.install();
   const previousOnClose = low.onclose;
   low.onclose = () => {
@@ -137,17 +168,23 @@ class PassThroughFrontEnd {
   private readonly compiledTemplates = new Map<string, UriTemplate | null>();
   private readonly subscriptions = new SessionSubscriptions();
   private readonly stopListening: Array<() => void>;
+  private readonly around: PassThroughAround;
+  private picked?: readonly PassThroughSource[];
   private disposed?: Promise<void>;
 
   constructor(
     private readonly low: Server,
-    private readonly sources: readonly PassThroughSource[],
+    private readonly pick: SourcePicker,
+    heard: readonly PassThroughSource[],
     private readonly base: ReadonlyMap<string, StoredHandler>,
     options: PassThroughOptions,
   ) {
     this.warner = new OnceWarner(options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
-    this.stopListening = sources.map((source) => source.onChanged((change) => this.onChanged(change)));
+    this.around = options.around ?? ((ctx, _server, run) => run({ signal: ctx.mcpReq.signal }));
+    this.stopListening = [...new Set(heard)].map((source) =>
+      source.onChanged((change) => this.onChanged(change)),
+    );
   }
 
   install(): void {
@@ -187,30 +224,33 @@ class PassThroughFrontEnd {
       if (owner === undefined)
         return (await this.delegate("tools/call", request, ctx, "Tool")) as CallToolResult;
       const progressToken = request.params._meta?.progressToken;
-      try {
-        return await owner.source.callTool(owner.upstream.name, request.params.arguments ?? {}, {
-          signal: ctx.mcpReq.signal,
-          ...(progressToken === undefined
-            ? {}
-            : {
-                onProgress: (progress) => {
-                  void ctx.mcpReq
-                    .notify({ method: "notifications/progress", params: { ...progress, progressToken } })
-                    .catch(() => {});
-                },
-              }),
-        });
-      } catch (error) {
-        return toolCallFailure(error, owner.source.server);
-      }
+      const { source, upstream } = owner;
+      return (await this.around(ctx, source.server, async (extra) => {
+        try {
+          return await source.callTool(upstream.name, request.params.arguments ?? {}, {
+            ...extra,
+            ...(progressToken === undefined
+              ? {}
+              : {
+                  onProgress: (progress) => {
+                    void ctx.mcpReq
+                      .notify({ method: "notifications/progress", params: { ...progress, progressToken } })
+                      .catch(() => {});
+                  },
+                }),
+          });
+        } catch (error) {
+          return toolCallFailure(error, source.server);
+        }
+      })) as CallToolResult;
     });
 
     low.setRequestHandler("prompts/get", async (request, ctx) => {
       const owner = await this.owner("prompts", request.params.name, ctx);
       if (owner === undefined) return this.delegate("prompts/get", request, ctx, "Prompt") as never;
-      return this.forward(owner.source, (signal) =>
-        owner.source.getPrompt(owner.upstream.name, request.params.arguments, { signal }),
-      )(ctx);
+      return this.forward(ctx, owner.source, (extra) =>
+        owner.source.getPrompt(owner.upstream.name, request.params.arguments, extra),
+      ) as never;
     });
 
     low.setRequestHandler("resources/read", async (request, ctx) => {
@@ -220,7 +260,7 @@ class PassThroughFrontEnd {
           return this.delegate("resources/read", request, ctx, "Resource") as never;
         throw new ResourceNotFoundError(request.params.uri);
       }
-      return this.forward(source, (signal) => source.readResource(request.params.uri, { signal }))(ctx);
+      return this.forward(ctx, source, (extra) => source.readResource(request.params.uri, extra)) as never;
     });
 
     low.setRequestHandler("resources/subscribe", async (request, ctx) => {
@@ -255,14 +295,14 @@ class PassThroughFrontEnd {
         const owner = await this.owner("prompts", ref.name, ctx);
         if (owner !== undefined) {
           const params = { ...request.params, ref: { ...ref, name: owner.upstream.name } };
-          return this.forward(owner.source, (signal) => owner.source.complete(params, { signal }))(ctx);
+          return this.forward(ctx, owner.source, (extra) => owner.source.complete(params, extra)) as never;
         }
       } else if (ref.type === "ref/resource") {
         const owner = await this.owner("templates", ref.uri, ctx);
         if (owner !== undefined) {
-          return this.forward(owner.source, (signal) => owner.source.complete(request.params, { signal }))(
-            ctx,
-          );
+          return this.forward(ctx, owner.source, (extra) =>
+            owner.source.complete(request.params, extra),
+          ) as never;
         }
       }
       if (this.base.has("completion/complete"))
@@ -283,15 +323,24 @@ class PassThroughFrontEnd {
     return this.disposed;
   }
 
-  /** Runs one forwarded request, mapping the upstream's failure to a front-end error. */
-  private forward<T>(source: PassThroughSource, run: (signal: AbortSignal) => Promise<T>) {
-    return async (ctx: ServerContext): Promise<T> => {
+  private sources(): readonly PassThroughSource[] {
+    this.picked ??= this.pick();
+    return this.picked;
+  }
+
+  /** Runs one forwarded request (through `around`), mapping the upstream's failure to a front-end error. */
+  private forward(
+    ctx: ServerContext,
+    source: PassThroughSource,
+    run: (extra: PassThroughRequestOptions) => Promise<Result>,
+  ): Promise<Result> {
+    return this.around(ctx, source.server, async (extra) => {
       try {
-        return await run(ctx.mcpReq.signal);
+        return await run(extra);
       } catch (error) {
         throw toProtocolError(error, source.server);
       }
-    };
+    });
   }
 
   /** Hands a request the pass-through does not own to the handler it replaced (McpServer's), if any. */
@@ -379,7 +428,7 @@ class PassThroughFrontEnd {
     const [local, remote] = await Promise.all([
       this.localItems<FamilyItems[F]>(list, field, ctx),
       Promise.all(
-        this.sources.map(async (source) => ({
+        this.sources().map(async (source) => ({
           source,
           items: await this.upstreamItems(family, source, ctx),
         })),

@@ -1,5 +1,6 @@
 import type {
   CallToolResult,
+  ClientCapabilities,
   CompleteRequestParams,
   CompleteResult,
   GetPromptResult,
@@ -10,6 +11,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from "@modelcontextprotocol/server";
+import type { Approver } from "../../policy/approval.ts";
 
 /** One `notifications/progress` of an upstream call, without its token (the front end adds the client's). */
 export interface PassThroughProgress {
@@ -18,10 +20,24 @@ export interface PassThroughProgress {
   message?: string;
 }
 
+/** Who a forwarded request comes from, for the gateway's audit and policy. */
+export interface PassThroughCaller {
+  /** The HTTP client's name; null: the local client (stdio). */
+  client: string | null;
+  /** The session its audit records name. */
+  session: string;
+  /** Asks the user about a call the policy marks for approval; absent: such calls are refused. */
+  approver?: Approver | undefined;
+  /** What the client declared it can answer (sampling, elicitation, roots), for the upstream's questions. */
+  capabilities?: ClientCapabilities | undefined;
+}
+
 /** What every forwarded request carries from the front-end request that caused it. */
 export interface PassThroughRequestOptions {
   /** Aborted when the client cancels, or the front-end connection closes. */
   signal: AbortSignal;
+  /** Absent when the front end says nothing of its client (tests, embedding). */
+  caller?: PassThroughCaller | undefined;
 }
 
 export interface PassThroughCallOptions extends PassThroughRequestOptions {

@@ -1,8 +1,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 
-/** Codes whose `data` is part of the contract (the URI not found; the URL to open), so it is kept. */
-const CODES_WITH_SAFE_DATA = new Set<number>([ProtocolErrorCode.ResourceNotFound, -32042]);
+/**
+ * Codes whose `data` is part of the contract (the URI not found; the URL to open; the
+ * client capabilities the call requires), so it is kept.
+ */
+const CODES_WITH_SAFE_DATA = new Set<number>([ProtocolErrorCode.ResourceNotFound, -32042, -32021]);
 
 // The SDKs prefix their own messages: 1.x "MCP error -32602: ...", which the front end would double.
 const SDK_PREFIX = /^MCP error -?\d+: /;
