@@ -151,7 +151,21 @@ export function registerPassThrough(
     if (handler !== undefined) base.set(method, handler);
   }
   low.registerCapabilities(PASS_THROUGH_CAPABILITIES);
-  const front = new PassThroughFrontEnd(low, picker ?? (() => heard), heard, base, options);
+  // Through McpServer's own send*ListChanged when there is one: the front end guards those
+  // (never before a 2025-era client initialized; listen streams for 2026-07-28).
+  const listChanged: ListChangedSender =
+    "server" in server
+      ? {
+          tools: async () => server.sendToolListChanged(),
+          prompts: async () => server.sendPromptListChanged(),
+          resources: async () => server.sendResourceListChanged(),
+        }
+      : {
+          tools: () => low.sendToolListChanged(),
+          prompts: () => low.sendPromptListChanged(),
+          resources: () => low.sendResourceListChanged(),
+        };
+  const front = new PassThroughFrontEnd(low, picker ?? (() => heard), heard, base, options, listChanged);
   front.install();
   const previousOnClose = low.onclose;
   low.onclose = () => {
@@ -159,6 +173,12 @@ export function registerPassThrough(
     void front.dispose();
   };
   return { dispose: () => front.dispose() };
+}
+
+interface ListChangedSender {
+  tools(): Promise<void>;
+  prompts(): Promise<void>;
+  resources(): Promise<void>;
 }
 
 class PassThroughFrontEnd {
@@ -178,6 +198,7 @@ class PassThroughFrontEnd {
     heard: readonly PassThroughSource[],
     private readonly base: ReadonlyMap<string, StoredHandler>,
     options: PassThroughOptions,
+    private readonly listChanged: ListChangedSender,
   ) {
     this.warner = new OnceWarner(options.warn ?? ((message) => process.stderr.write(`${message}\n`)));
     this.pageSize = Math.max(1, options.pageSize ?? DEFAULT_PAGE_SIZE);
@@ -495,16 +516,16 @@ class PassThroughFrontEnd {
     switch (change.kind) {
       case "tools":
         delete this.indexes.tools;
-        quietly(() => this.low.sendToolListChanged());
+        quietly(() => this.listChanged.tools());
         return;
       case "prompts":
         delete this.indexes.prompts;
-        quietly(() => this.low.sendPromptListChanged());
+        quietly(() => this.listChanged.prompts());
         return;
       case "resources":
         delete this.indexes.resources;
         delete this.indexes.templates;
-        quietly(() => this.low.sendResourceListChanged());
+        quietly(() => this.listChanged.resources());
         return;
       case "resource-updated":
         if (this.subscriptions.has(change.uri))
