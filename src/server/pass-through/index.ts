@@ -1,5 +1,11 @@
-export type { PassThroughAround, PassThroughOptions, PassThroughRegistration } from "./register.ts";
-export { PASS_THROUGH_CAPABILITIES, registerPassThrough } from "./register.ts";
+export type {
+  PassThroughAround,
+  PassThroughOptions,
+  PassThroughRegistration,
+  SourcePicker,
+} from "./options.ts";
+export { PASS_THROUGH_CAPABILITIES } from "./options.ts";
+export { registerPassThrough } from "./register.ts";
 export type {
   PassThroughCaller,
   PassThroughCallOptions,

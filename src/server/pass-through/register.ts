@@ -1,119 +1,25 @@
-import type {
-  CallToolResult,
-  JSONRPCRequest,
-  McpServer,
-  Prompt,
-  Resource,
-  ResourceTemplateType,
-  Result,
-  Server,
-  ServerCapabilities,
-  ServerContext,
-  Tool,
-} from "@modelcontextprotocol/server";
+import type { CallToolResult, McpServer, Result, Server, ServerContext } from "@modelcontextprotocol/server";
+
 import {
   ProtocolError,
   ProtocolErrorCode,
   ResourceNotFoundError,
   UriTemplate,
 } from "@modelcontextprotocol/server";
+import { FAMILIES, type Family, type FamilyItems, METHODS, type StoredHandler } from "./families.ts";
 import type { FamilySpec, Merged } from "./merge.ts";
-import { mergeFamily, namedFamily, OnceWarner, uriFamily } from "./merge.ts";
+import { mergeFamily, OnceWarner } from "./merge.ts";
+import {
+  PASS_THROUGH_CAPABILITIES,
+  type PassThroughAround,
+  type PassThroughOptions,
+  type PassThroughRegistration,
+  type SourcePicker,
+} from "./options.ts";
 import { DEFAULT_PAGE_SIZE, page } from "./paginate.ts";
 import type { PassThroughChange, PassThroughRequestOptions, PassThroughSource } from "./source.ts";
 import { SessionSubscriptions } from "./subscriptions.ts";
 import { toolCallFailure, toProtocolError } from "./upstream-errors.ts";
-
-export interface PassThroughOptions {
-  /** Items per page of the merged lists (default 500). */
-  pageSize?: number;
-  /** Where left-out items (name clashes) and unlistable servers are reported, once each; default stderr. */
-  warn?: (message: string) => void;
-  /**
-   * Runs each forwarded request that goes to one server and may make it ask the client
-   * something (`tools/call`, `prompts/get`, `resources/read`, `completion/complete`).
-   * Default: runs it with the request's signal.
-   */
-  around?: PassThroughAround;
-  /**
-   * With a source picker: every source it may pick, whose changes reach this
-   * session's clients (the picked ones are only known at the first request).
-   */
-  listenTo?: readonly PassThroughSource[];
-}
-
-/**
- * Picks this session's sources when its first request arrives (e.g. by the client's
- * protocol era, which is unknown before it connects); called once.
- */
-export type SourcePicker = () => readonly PassThroughSource[];
-
-/**
- * The gateway's hold on a forwarded request: it can mark the call in flight on `server`
- * (so that server's sampling, elicitation and roots requests reach this client), say who
- * calls (`caller`), and with 2026-07-28 clients answer an input-required result and
- * resume the call on the client's retry (then `signal` is the call's own, not the request's).
- */
-export type PassThroughAround = (
-  ctx: ServerContext,
-  server: string,
-  run: (extra: PassThroughRequestOptions) => Promise<Result>,
-) => Promise<Result>;
-
-export interface PassThroughRegistration {
-  /** Stops forwarding upstream changes and drops this session's resource subscriptions. Idempotent. */
-  dispose(): Promise<void>;
-}
-
-/**
- * Declared up front for every pass-through front end: the SDK takes capabilities only
- * before connect, and a server that is down at start may come back with any of them.
- * A family no upstream offers just lists empty.
- */
-export const PASS_THROUGH_CAPABILITIES = {
-  tools: { listChanged: true },
-  prompts: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  completions: {},
-} as const satisfies ServerCapabilities;
-
-type StoredHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
-type Family = "tools" | "prompts" | "resources" | "templates";
-interface FamilyItems {
-  tools: Tool;
-  prompts: Prompt;
-  resources: Resource;
-  templates: ResourceTemplateType;
-}
-
-const FAMILIES: { [F in Family]: { list: string; field: string; spec: FamilySpec<FamilyItems[F]> } } = {
-  tools: { list: "tools/list", field: "tools", spec: namedFamily<Tool>("tool") },
-  prompts: { list: "prompts/list", field: "prompts", spec: namedFamily<Prompt>("prompt") },
-  resources: {
-    list: "resources/list",
-    field: "resources",
-    spec: uriFamily<Resource>("resource", (r) => r.uri),
-  },
-  templates: {
-    list: "resources/templates/list",
-    field: "resourceTemplates",
-    spec: uriFamily<ResourceTemplateType>("resource template", (t) => t.uriTemplate),
-  },
-};
-
-// The handlers this module installs; each delegates what it does not own to the one it replaced.
-const METHODS = [
-  "tools/list",
-  "tools/call",
-  "prompts/list",
-  "prompts/get",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "completion/complete",
-] as const;
 
 const MAX_LOCAL_PAGES = 100;
 
@@ -210,35 +116,14 @@ class PassThroughFrontEnd {
 
   install(): void {
     const low = this.low;
-    low.setRequestHandler("tools/list", async (request, ctx) => {
-      const { items, nextCursor } = page(
-        (await this.index("tools", ctx, true)).items,
-        request.params?.cursor,
-        this.pageSize,
-      );
-      return { tools: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
-    });
-    low.setRequestHandler("prompts/list", async (request, ctx) => {
-      const { items, nextCursor } = page(
-        (await this.index("prompts", ctx, true)).items,
-        request.params?.cursor,
-        this.pageSize,
-      );
-      return { prompts: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
-    });
-    low.setRequestHandler("resources/list", async (request, ctx) => {
-      const { items, nextCursor } = page(
-        (await this.index("resources", ctx, true)).items,
-        request.params?.cursor,
-        this.pageSize,
-      );
-      return { resources: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
-    });
-    low.setRequestHandler("resources/templates/list", async (request, ctx) => {
-      const merged = await this.index("templates", ctx, true);
-      const { items, nextCursor } = page(merged.items, request.params?.cursor, this.pageSize);
-      return { resourceTemplates: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
-    });
+    for (const family of ["tools", "prompts", "resources", "templates"] as const) {
+      const { list, field } = FAMILIES[family];
+      low.setRequestHandler(list as "tools/list", async (request, ctx) => {
+        const merged = await this.index(family, ctx, true);
+        const { items, nextCursor } = page<unknown>(merged.items, request.params?.cursor, this.pageSize);
+        return { [field]: items, ...(nextCursor === undefined ? {} : { nextCursor }) } as never;
+      });
+    }
 
     low.setRequestHandler("tools/call", async (request, ctx) => {
       const owner = await this.owner("tools", request.params.name, ctx);
