@@ -12,9 +12,10 @@ import { RateWindow } from "../limits/rate-window.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";
 import { messageOf, type OpenedClient, openClient } from "./connect.ts";
 import { UpstreamError } from "./errors.ts";
-import { clientCapabilities, listenForListChanges, registerForwarding } from "./forwarding.ts";
+import { clientCapabilities, registerForwarding } from "./forwarding.ts";
 import { listAllTools } from "./list-tools.ts";
 import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
+import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 import { describeRetry } from "./retry-text.ts";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type {
@@ -76,6 +77,9 @@ export class UpstreamConnection {
   #waiters = new Set<() => void>();
   #connecting: AbortController | undefined;
   #refreshing: Promise<void> | undefined;
+  readonly #subscriptions = new ResourceSubscriptions((error) => {
+    if (this.#state === "ready") this.#error = error;
+  });
   /** Least severe log level forwarded (and asked of servers that declare `logging`); undefined: all. */
   #logLevel: LogLevel | undefined;
 
@@ -163,10 +167,7 @@ export class UpstreamConnection {
       this.#setState("ready");
       this.#events.onToolsChanged(this.name, tools);
       void this.#applyLogLevel(opened.client);
-      listenForListChanges(opened.client).catch((error: unknown) => {
-        // Calls still work; only later list changes go unseen until the next reconnect.
-        if (this.#opened === opened) this.#error = `subscriptions/listen failed: ${messageOf(error)}`;
-      });
+      this.#subscriptions.connected(opened.client, (uri) => this.#subscribe(uri, {}));
     } catch (error) {
       if (this.#isClosed()) return;
       const opened = this.#opened;
@@ -292,6 +293,7 @@ export class UpstreamConnection {
     this.#connecting?.abort(new Error("gateway is shutting down"));
     const opened = this.#opened;
     this.#opened = undefined;
+    this.#subscriptions.disconnected();
     await opened?.client.close().catch(() => {});
     await opened?.transport.close().catch(() => {});
   }
@@ -390,6 +392,7 @@ export class UpstreamConnection {
   #onTransportClosed(opened: OpenedClient): void {
     if (this.#opened !== opened || this.#state === "closed") return;
     this.#opened = undefined;
+    this.#subscriptions.disconnected();
     const exit = opened.stdio?.exit;
     this.#lastClosedBecause = opened.stdio?.closedBecause;
     if (Date.now() - this.#readySince < STABLE_AFTER_MS) this.#failures = this.#flappedFailures;
@@ -438,6 +441,32 @@ export class UpstreamConnection {
   /** What the server declared in `initialize`; undefined while it is not connected. */
   serverCapabilities(): ReturnType<Client["getServerCapabilities"]> {
     return this.#opened?.client.getServerCapabilities();
+  }
+
+  /**
+   * Subscribes to a resource's updates (`onResourceUpdated`), kept across reconnects: on a
+   * 2026-07-28 connection by reopening the listen stream with the URI in its filter.
+   */
+  async subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
+    const client = this.#opened?.client;
+    if (client === undefined || !this.#subscriptions.listens(client)) await this.#subscribe(uri, options);
+    await this.#subscriptions.add(uri);
+  }
+
+  async unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
+    const client = this.#opened?.client;
+    await this.#subscriptions.remove(uri);
+    if (client === undefined || !this.#subscriptions.listens(client)) {
+      await this.request(`resources/unsubscribe ${uri}`, options, (c, request) =>
+        c.unsubscribeResource({ uri }, request),
+      );
+    }
+  }
+
+  #subscribe(uri: string, options: CallOptions): Promise<unknown> {
+    return this.request(`resources/subscribe ${uri}`, options, (client, request) =>
+      client.subscribeResource({ uri }, request),
+    );
   }
 
   /**

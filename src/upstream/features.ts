@@ -74,6 +74,9 @@ export interface FeatureConnection {
     options: CallOptions,
     send: (client: FeatureClient, request: FeatureRequestOptions) => Promise<T>,
   ): Promise<T>;
+  /** Subscriptions outlive reconnects and, on 2026-07-28 servers, ride the listen stream: the connection keeps them. */
+  subscribeResource(uri: string, options: CallOptions): Promise<void>;
+  unsubscribeResource(uri: string, options: CallOptions): Promise<void>;
 }
 
 /** At most this many pages of one list: a server that keeps answering with a cursor does not hold a call forever. */
@@ -161,19 +164,15 @@ export class UpstreamFeatures {
     );
   }
 
-  subscribeResource(uri: string, options: CallOptions = {}): Promise<unknown> {
+  subscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
     if (this.capabilities()?.resources?.subscribe !== true) {
       throw this.#unsupported(`resources/subscribe ${uri}`, "resource subscriptions");
     }
-    return this.#connection.request(`resources/subscribe ${uri}`, options, (client, request) =>
-      client.subscribeResource({ uri }, request),
-    );
+    return this.#connection.subscribeResource(uri, options);
   }
 
-  unsubscribeResource(uri: string, options: CallOptions = {}): Promise<unknown> {
-    return this.#connection.request(`resources/unsubscribe ${uri}`, options, (client, request) =>
-      client.unsubscribeResource({ uri }, request),
-    );
+  unsubscribeResource(uri: string, options: CallOptions = {}): Promise<void> {
+    return this.#connection.unsubscribeResource(uri, options);
   }
 
   async #allPages(

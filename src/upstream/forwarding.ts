@@ -2,7 +2,6 @@ import {
   type Client,
   type ClientCapabilities,
   INTERNAL_ERROR,
-  type McpSubscription,
   METHOD_NOT_FOUND,
   ProtocolError,
 } from "@modelcontextprotocol/client";
@@ -100,24 +99,6 @@ export function registerForwarding(
       ),
     );
   }
-}
-
-/**
- * On a 2026-07-28 connection a server sends list changes only on a
- * `subscriptions/listen` stream; they then reach the same notification
- * handlers as on a 2025 connection. Opens one for the lists the server says
- * change; undefined on a 2025 connection or when there is nothing to listen to.
- */
-export async function listenForListChanges(client: Client): Promise<McpSubscription | undefined> {
-  if (client.getProtocolEra() !== "modern") return undefined;
-  const capabilities = client.getServerCapabilities();
-  const filter = {
-    ...(capabilities?.tools?.listChanged && { toolsListChanged: true }),
-    ...(capabilities?.prompts?.listChanged && { promptsListChanged: true }),
-    ...(capabilities?.resources?.listChanged && { resourcesListChanged: true }),
-  };
-  if (Object.keys(filter).length === 0) return undefined;
-  return client.listen(filter);
 }
 
 /**

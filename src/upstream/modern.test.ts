@@ -5,6 +5,7 @@ import { after, before, describe, test } from "node:test";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, inputRequired, inputResponse, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { UpstreamFeatures } from "./features.ts";
 import { UpstreamManager } from "./manager.ts";
 import type { ClientRequestHooks } from "./types.ts";
 
@@ -22,7 +23,10 @@ function textOf(result: { content?: unknown }): string {
  * `requestState`, as multi round-trip requests do (SEP-2322).
  */
 function modernServer(withExtra: boolean): McpServer {
-  const server = new McpServer({ name: "modern-loopback", version: "1.0.0" });
+  const server = new McpServer(
+    { name: "modern-loopback", version: "1.0.0" },
+    { capabilities: { resources: { subscribe: true, listChanged: true } } },
+  );
   if (withExtra) {
     server.registerTool("extra", { inputSchema: { note: z.string().optional() } }, async ({ note }) => ({
       content: [{ type: "text", text: note ?? "x" }],
@@ -70,6 +74,7 @@ describe("a 2026-07-28 server over HTTP (SDK 2.x loopback)", () => {
   let url = "";
   const asked: string[] = [];
   const changed: string[] = [];
+  const updated: string[] = [];
   const hooks: ClientRequestHooks = {
     async elicit(server, params) {
       asked.push(`elicit:${server}:${(params as { message?: string }).message}`);
@@ -92,7 +97,10 @@ describe("a 2026-07-28 server over HTTP (SDK 2.x loopback)", () => {
     manager = new UpstreamManager(
       [{ kind: "http", name: "modern", url, headers: {}, transport: "auto", disabled: false }],
       { ...FAST, clientRequests: hooks },
-      { onListChanged: (server, kind) => changed.push(`${server}:${kind}`) },
+      {
+        onListChanged: (server, kind) => changed.push(`${server}:${kind}`),
+        onResourceUpdated: (server, uri) => updated.push(`${server}:${uri}`),
+      },
     );
     await manager.start();
   });
@@ -142,6 +150,28 @@ describe("a 2026-07-28 server over HTTP (SDK 2.x loopback)", () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     assert.deepEqual([...changed].sort(), ["modern:prompts", "modern:resources"]);
+  });
+
+  test("a subscribed resource's updates arrive on the listen stream; after unsubscribing they stop", async () => {
+    const features = new UpstreamFeatures(manager.connection("modern"));
+    await features.subscribeResource("test://readme");
+    handler.notify.resourceUpdated("test://other");
+    handler.notify.resourceUpdated("test://readme");
+    for (let waited = 0; updated.length === 0; waited += 25) {
+      assert.ok(waited < 10_000, "no resources/updated arrived");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.deepEqual(updated, ["modern:test://readme"]);
+    await features.unsubscribeResource("test://readme");
+    handler.notify.resourceUpdated("test://readme");
+    // A list change sent after it arrives on the same reopened stream: had the update been sent, it came first.
+    const before = changed.length;
+    handler.notify.resourcesChanged();
+    for (let waited = 0; changed.length === before; waited += 25) {
+      assert.ok(waited < 10_000, "the reopened stream carried no list change");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.deepEqual(updated, ["modern:test://readme"]);
   });
 
   test('era "legacy" skips the probe: the same server is spoken to in a 2025 revision', async () => {
