@@ -1,7 +1,5 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { Client as Client2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioTransport2 } from "@modelcontextprotocol/client/stdio";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -10,7 +8,8 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { cliArgs, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
+import { serveStdioFolder } from "./helpers/serve-stdio.ts";
+import { SCRIPTED_JS } from "./helpers/servers.ts";
 
 // A client of `toolscript serve` (stdio) hears when what it can list changed: a server's
 // tools (execute_code's description, the declaration resources) and the saved skills.
@@ -38,26 +37,9 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 describe("toolscript serve (stdio): list_changed to clients of both eras", () => {
-  const dir = tempDir("e2e-list-changed");
-  const params = () => ({
-    command: process.execPath,
-    args: cliArgs("serve"),
-    cwd: dir.path,
-    stderr: "ignore" as const,
-    env: { ...(process.env as Record<string, string>), NO_COLOR: "1" },
-  });
-
-  before(() => {
-    writeFileSync(
-      join(dir.path, "toolscript.config.json"),
-      JSON.stringify({
-        mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
-        toolscript: {
-          sandbox: { timeoutMs: 10_000, memoryMb: 64 },
-          storage: { dir: join(dir.path, "data") },
-        },
-      }),
-    );
+  const { dir, params } = serveStdioFolder("e2e-list-changed", {
+    mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
+    toolscript: { sandbox: { timeoutMs: 10_000, memoryMb: 64 } },
   });
   after(() => dir.remove());
 

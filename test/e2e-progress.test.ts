@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { Client as Client2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioTransport2 } from "@modelcontextprotocol/client/stdio";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioTransport1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cliArgs, EVERYTHING_JS, tempDir } from "./helpers/servers.ts";
+import { serveStdioFolder } from "./helpers/serve-stdio.ts";
+import { EVERYTHING_JS } from "./helpers/servers.ts";
 
 // Progress of the tool calls a program makes, forwarded as progress of its execute_code call:
 // `toolscript serve` on stdio with server-everything, whose long-running tool reports each step.
@@ -42,26 +41,9 @@ function assertForwarded(seen: readonly Seen[]): void {
 }
 
 describe("toolscript serve (stdio): progress of a program's tool calls", () => {
-  const dir = tempDir("e2e-progress");
-  const params = () => ({
-    command: process.execPath,
-    args: cliArgs("serve"),
-    cwd: dir.path,
-    stderr: "ignore" as const,
-    env: { ...(process.env as Record<string, string>), NO_COLOR: "1" },
-  });
-
-  before(() => {
-    writeFileSync(
-      join(dir.path, "toolscript.config.json"),
-      JSON.stringify({
-        mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, "stdio"] } },
-        toolscript: {
-          sandbox: { runtime: "isolate", timeoutMs: 20_000, memoryMb: 64, python: { pool: 1 } },
-          storage: { dir: join(dir.path, "data") },
-        },
-      }),
-    );
+  const { dir, params } = serveStdioFolder("e2e-progress", {
+    mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_JS, "stdio"] } },
+    toolscript: { sandbox: { runtime: "isolate", timeoutMs: 20_000, memoryMb: 64, python: { pool: 1 } } },
   });
   after(() => dir.remove());
 

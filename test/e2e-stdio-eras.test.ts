@@ -1,37 +1,19 @@
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { Client as Client2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioTransport2 } from "@modelcontextprotocol/client/stdio";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioTransport1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cliArgs, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
+import { serveStdioFolder } from "./helpers/serve-stdio.ts";
+import { SCRIPTED_JS } from "./helpers/servers.ts";
 
 // `toolscript serve` on stdio driven by a stock SDK 1.x client (2025-era handshake)
 // and by the 2.x client negotiating protocol 2026-07-28 (server/discover, no initialize).
 
 describe("toolscript serve (stdio), both protocol eras", () => {
-  const dir = tempDir("e2e-stdio-eras");
-  const params = () => ({
-    command: process.execPath,
-    args: cliArgs("serve"),
-    cwd: dir.path,
-    stderr: "ignore" as const,
-    env: { ...(process.env as Record<string, string>), NO_COLOR: "1" },
-  });
-
-  before(() => {
-    writeFileSync(
-      join(dir.path, "toolscript.config.json"),
-      JSON.stringify({
-        mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
-        toolscript: {
-          sandbox: { timeoutMs: 10_000, memoryMb: 64 },
-          storage: { dir: join(dir.path, "data") },
-        },
-      }),
-    );
+  const { dir, params } = serveStdioFolder("e2e-stdio-eras", {
+    mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
+    toolscript: { sandbox: { timeoutMs: 10_000, memoryMb: 64 } },
   });
   after(() => dir.remove());
 
