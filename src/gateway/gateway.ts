@@ -235,6 +235,11 @@ export class Gateway {
     return checkPythonSyntax(runtime, skill);
   }
 
+  /** `value` with configured secrets redacted: for what leaves the gateway other than answers (e.g. upstream logs). */
+  redact<T>(value: T): T {
+    return this.#redactor.redactValue(value);
+  }
+
   /** Each upstream's state; error texts and stderr tails are redacted of configured secrets. */
   statuses(): UpstreamStatus[] {
     return this.upstream.statuses().map((status) => this.#redactor.redactValue(status));

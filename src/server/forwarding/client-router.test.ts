@@ -119,4 +119,26 @@ describe("ClientRouter", () => {
     assert.deepEqual(a.logs, [{ level: "warning", data: "careful" }]);
     assert.deepEqual(b.logs, []);
   });
+
+  it("while a client's call is in flight on a server, that server's logs go to that client only", () => {
+    const router = new ClientRouter();
+    const a = connection("a");
+    const b = connection("b");
+    router.attach(a.handle);
+    router.attach(b.handle);
+    const end = router.begin("s", { connection: b.handle });
+    router.log("s", { level: "info", data: "during b's call" });
+    router.log("other", { level: "info", data: "unrelated server" });
+    end();
+    router.log("s", { level: "info", data: "after the call" });
+    assert.deepEqual(a.logs, [
+      { level: "info", data: "unrelated server" },
+      { level: "info", data: "after the call" },
+    ]);
+    assert.deepEqual(b.logs, [
+      { level: "info", data: "during b's call" },
+      { level: "info", data: "unrelated server" },
+      { level: "info", data: "after the call" },
+    ]);
+  });
 });

@@ -81,12 +81,20 @@ export class ClientRouter implements ClientRequestHooks {
     };
   }
 
-  /** An upstream's log message, to every connected client (each drops levels below its own). */
+  /**
+   * An upstream's log message (each client drops levels below its own). While calls are in
+   * flight on that server it goes only to their clients: what a server logs during one
+   * client's call is not another client's business. Otherwise to every connected client.
+   */
   log(server: string, params: unknown): void {
     const { level, data, logger } = (params ?? {}) as { level?: unknown; data?: unknown; logger?: unknown };
     if (!isLogLevel(level)) return;
     const name = typeof logger === "string" ? logger : server;
-    for (const { connection } of this.#attached) {
+    const calling = this.#inFlight.get(server);
+    const targets = calling?.length
+      ? new Set(calling.map((answerer) => answerer.connection))
+      : new Set([...this.#attached].map((entry) => entry.connection));
+    for (const connection of targets) {
       void connection.log(level as LoggingLevel, data, name).catch(() => {});
     }
   }

@@ -38,7 +38,7 @@ export function wireFrontEnd(gateway: Gateway): ClientRouter {
   router.onLevel((level) => {
     void gateway.setLoggingLevel(level).catch(() => {});
   });
-  gateway.upstreamEvents.on({ onLog: (server, params) => router.log(server, params) });
+  gateway.upstreamEvents.on({ onLog: (server, params) => router.log(server, gateway.redact(params)) });
   const sources = gateway.passThroughSources();
   extendFrontEnd(gateway, (server, connection, caller) => {
     const attached = router.attach(connection);
