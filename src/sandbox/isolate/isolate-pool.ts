@@ -1,4 +1,5 @@
 import ivm from "isolated-vm";
+import { exitWithoutIsolateTeardown } from "./exit-without-teardown.ts";
 import { PRELUDE_FILE_NAME, PRELUDE_SOURCE } from "./prelude.ts";
 
 /** An isolate with its context and prelude ready, used for exactly one execution. */
@@ -34,6 +35,7 @@ let preludeCache: ivm.ExternalCopy<ArrayBuffer> | undefined;
 
 /** Creates an isolate, a context and runs the prelude in it. */
 export async function prepareIsolate(memoryMb: number): Promise<PreparedIsolate> {
+  exitWithoutIsolateTeardown();
   let prepared: PreparedIsolate | undefined;
   let lost: string | undefined;
   // Without this handler isolated-vm aborts the whole process: one hostile program would end every session.
