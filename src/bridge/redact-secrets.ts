@@ -10,8 +10,9 @@ import type { ToolCallMiddleware } from "./types.ts";
  * spaced out or as char codes, which no output filter recognises.
  */
 export function secretRedactionMiddleware(redactor: SecretRedactor): ToolCallMiddleware {
-  if (redactor.size === 0) return (call, next) => next(call);
   return async (call, next) => {
+    // Checked per call: secrets such as OAuth tokens are added while the gateway runs.
+    if (redactor.size === 0) return next(call);
     let value: unknown;
     try {
       value = await next(call);

@@ -3,6 +3,7 @@ import { ConfigError } from "../config/errors.ts";
 import { CliError } from "./cli-error.ts";
 import { forStream } from "./colour.ts";
 import { auditCommand } from "./commands/audit.ts";
+import { authCommand } from "./commands/auth.ts";
 import { demoCommand } from "./commands/demo.ts";
 import { runCommand } from "./commands/run.ts";
 import { serveCommand } from "./commands/serve.ts";
@@ -19,6 +20,7 @@ export const rootCommand = defineCommand({
     tools: toolsCommand,
     skills: skillsCommand,
     audit: auditCommand,
+    auth: authCommand,
     demo: demoCommand,
   },
 });

@@ -57,6 +57,8 @@ export async function openGateway(options: OpenGatewayOptions): Promise<Gateway>
     config,
     ...(options.logChanges && { logger: stderrLogger() }),
     ...(options.clientRequests && { clientRequests: options.clientRequests }),
+    // A command run by a person may ask them to approve an OAuth login in the browser.
+    interactiveLogin: true,
   });
   let statuses: Awaited<ReturnType<Gateway["start"]>>;
   try {

@@ -4,6 +4,7 @@ import type { UpstreamStatus } from "../upstream/types.ts";
 const MARK: Record<UpstreamStatus["state"], string> = {
   ready: "ok",
   connecting: "..",
+  needs_login: "??",
   restarting: "!!",
   failed: "XX",
   disabled: "--",
@@ -19,7 +20,9 @@ export function formatStatuses(statuses: readonly UpstreamStatus[]): string {
     const detail =
       status.state === "ready"
         ? `${status.toolCount} tools${status.restarts ? `, ${status.restarts} restarts` : ""}`
-        : `${status.state}${status.error ? `: ${status.error}` : ""}${retryNote(status)}`;
+        : status.state === "needs_login"
+          ? `needs login: run \`${status.login?.command ?? `toolscript auth login ${status.server}`}\`${status.login?.url ? ` or open ${status.login.url}` : ""}`
+          : `${status.state}${status.error ? `: ${status.error}` : ""}${retryNote(status)}`;
     lines.push(`[${MARK[status.state]}] ${status.server.padEnd(width)}  ${transport.padEnd(15)} ${detail}`);
     if (status.state !== "ready" && status.stderrTail) {
       for (const line of status.stderrTail.split("\n").slice(-5)) lines.push(`       | ${line}`);

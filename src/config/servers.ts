@@ -38,6 +38,21 @@ export interface HttpServerConfig {
   disabled: boolean;
   timeoutMs?: number;
   era?: ServerEra;
+  /** OAuth client settings; without them the server may still ask for OAuth, then the client registers itself. */
+  oauth?: OAuthSettings;
+}
+
+/** A server entry's `oauth` key (the names Claude Code's config uses where they exist). */
+export interface OAuthSettings {
+  /** A client registered with the authorization server beforehand. */
+  clientId?: string;
+  clientSecret?: string;
+  /** An https URL of a Client ID Metadata Document, used as the client id where the server supports it. */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for, space-separated; default: what the server's challenge or metadata says. */
+  scopes?: string;
+  /** Loopback port of the redirect URI; default: one chosen on first login and kept. */
+  callbackPort?: number;
 }
 
 export type ServerConfig = StdioServerConfig | HttpServerConfig;
@@ -76,6 +91,15 @@ export const serverEntrySchema = z.strictObject({
   timeoutMs: z.int().positive().optional(),
   /** ToolScript: the protocol era to speak with this server (see SERVER_ERAS). */
   era: z.enum(SERVER_ERAS).optional(),
+  oauth: z
+    .strictObject({
+      clientId: z.string().min(1).optional(),
+      clientSecret: z.string().min(1).optional(),
+      clientMetadataUrl: z.string().min(1).optional(),
+      scopes: z.union([z.string(), z.array(z.string().min(1))]).optional(),
+      callbackPort: z.int().min(1).max(65535).optional(),
+    })
+    .optional(),
 });
 
 export type ServerEntry = z.output<typeof serverEntrySchema>;
@@ -118,6 +142,7 @@ export function resolveServerEntry(
       report(["type"], `type "${entry.type}" is for remote servers, which need "url" instead of "command"`);
     }
     if (entry.headers !== undefined) report(["headers"], 'only applies to remote servers (with "url")');
+    if (entry.oauth !== undefined) report(["oauth"], 'only applies to remote servers (with "url")');
     const cwd = entry.cwd === undefined ? undefined : resolve(ctx.baseDir, expand(entry.cwd, ["cwd"]));
     return {
       kind: "stdio",
@@ -140,6 +165,7 @@ export function resolveServerEntry(
     // An unresolved reference was reported already (or the server is disabled): keep the text.
     const url = interpolate(entry.url, ctx.env).ok ? checkUrl(rawUrl, report) : rawUrl;
     const headers = expandRecord(entry.headers, "headers");
+    const oauth = entry.oauth && resolveOAuth(entry.oauth, expand, report);
     if (url === undefined) return undefined;
     return {
       kind: "http",
@@ -149,11 +175,49 @@ export function resolveServerEntry(
       disabled,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(entry.era === undefined ? {} : { era: entry.era }),
+      ...(oauth && { oauth }),
     };
   }
 
   report([], 'must have "command" (stdio server) or "url" (remote server)');
   return undefined;
+}
+
+function resolveOAuth(
+  raw: NonNullable<ServerEntry["oauth"]>,
+  expand: (text: string, path: PathSegment[]) => string,
+  report: ReportIssue,
+): OAuthSettings {
+  const oauth: OAuthSettings = {};
+  if (raw.clientId !== undefined) oauth.clientId = expand(raw.clientId, ["oauth", "clientId"]);
+  if (raw.clientSecret !== undefined)
+    oauth.clientSecret = expand(raw.clientSecret, ["oauth", "clientSecret"]);
+  if (raw.clientSecret !== undefined && raw.clientId === undefined) {
+    report(["oauth", "clientSecret"], 'needs "clientId": a secret belongs to a pre-registered client');
+  }
+  if (raw.clientMetadataUrl !== undefined) {
+    const text = expand(raw.clientMetadataUrl, ["oauth", "clientMetadataUrl"]);
+    let url: URL | undefined;
+    try {
+      url = new URL(text);
+    } catch {}
+    // The spec's rule for Client ID Metadata Documents: https, with a path.
+    if (url?.protocol !== "https:" || url.pathname === "/") {
+      report(
+        ["oauth", "clientMetadataUrl"],
+        "must be an https URL with a path (a Client ID Metadata Document)",
+      );
+    } else oauth.clientMetadataUrl = url.href;
+  }
+  if (raw.scopes !== undefined) {
+    const scopes = Array.isArray(raw.scopes)
+      ? raw.scopes.map((scope, index) => expand(scope, ["oauth", "scopes", index]))
+      : expand(raw.scopes, ["oauth", "scopes"]).split(/\s+/);
+    const joined = scopes.filter((scope) => scope.length > 0).join(" ");
+    if (joined) oauth.scopes = joined;
+  }
+  if (raw.callbackPort !== undefined) oauth.callbackPort = raw.callbackPort;
+  return oauth;
 }
 
 /** Normalized href, or undefined after reporting. Never echoes the URL: it may hold a secret. */

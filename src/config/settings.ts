@@ -125,6 +125,8 @@ const upstreamSchema = z.strictObject({
    * taken for a 2025-era server (absent: the upstream layer's default).
    */
   probeTimeoutMs: int(100, 600_000).optional(),
+  /** How long an OAuth login may wait for a person to approve in the browser (absent: 5 minutes). */
+  loginTimeoutMs: int(1000, 3_600_000).optional(),
 });
 
 const outputSchema = z

@@ -1,6 +1,9 @@
 import { AuditLog } from "../audit/audit-log.ts";
 import { recordExecution } from "../audit/execution-record.ts";
 import { ViolationCounter, type ViolationKind } from "../audit/violations.ts";
+import { Authorizations } from "../auth/authorizations.ts";
+import { CredentialVault } from "../auth/credential-vault.ts";
+import { oauthSettingsOf } from "../auth/oauth-settings.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { renderTree } from "../catalog/declaration/tree.ts";
@@ -67,6 +70,11 @@ export class Gateway {
   readonly upstreamEvents: UpstreamEventFanOut;
   /** The hooks that answer upstreams' sampling, elicitation and roots requests (declared to them). */
   readonly clientRequests: ClientRequestHooks | undefined;
+  /** OAuth of the HTTP upstreams (logins, tokens, status). */
+  readonly authorizations: Authorizations;
+  #credentials: CredentialVault | undefined;
+  /** The data directory, when the store is the database in it (the credential key file lives there). */
+  #storeDir: string | undefined;
   readonly #logger: Logger;
   /** What was last logged per server: its state with its tool count or error. */
   readonly #loggedStatus = new Map<string, string>();
@@ -109,7 +117,19 @@ export class Gateway {
     const { upstream, sandbox, audit } = config.settings;
     this.#redactor = SecretRedactor.fromConfig(config);
     this.clientRequests = options.clientRequests;
-    const upstreamOptions = { ...upstream, clientRequests: options.clientRequests };
+    this.authorizations = new Authorizations({
+      credentials: () => this.#credentialVault(),
+      settings: oauthSettingsOf(config),
+      interactive: options.interactiveLogin ?? false,
+      loginTimeoutMs: upstream.loginTimeoutMs,
+      openUrl: options.openUrl,
+      onSecret: (...secrets) => this.#redactor.add(...secrets),
+    });
+    const upstreamOptions = {
+      ...upstream,
+      clientRequests: options.clientRequests,
+      authorize: this.authorizations.authorize,
+    };
     this.upstreamEvents = new UpstreamEventFanOut((error) =>
       this.#logger.error(`an upstream event listener failed: ${String(error)}`),
     );
@@ -171,6 +191,7 @@ export class Gateway {
       const dir = this.config.settings.storage.dir;
       try {
         this.#store = openStore({ dir });
+        this.#storeDir = dir;
       } catch (error) {
         // Serving without persistence beats not serving: say so loudly, keep everything else working.
         this.#logger.warn(
@@ -191,6 +212,16 @@ export class Gateway {
     this.#passThrough.started();
     if (options.waitForServers === false) return this.statuses();
     return started;
+  }
+
+  /** OAuth credentials, sealed in the store (opened in start(): connections only ask after it). */
+  #credentialVault(): CredentialVault {
+    this.#credentials ??= CredentialVault.open({
+      store: this.#store ?? openMemoryStore(),
+      dataDir: this.#storeDir,
+      logger: this.#logger,
+    });
+    return this.#credentials;
   }
 
   /** The sandbox tier, started on first need; a tier that cannot start fails loudly. */
@@ -423,6 +454,7 @@ export class Gateway {
   }
 
   async close(): Promise<void> {
+    this.authorizations.close();
     if (this.#closed) return;
     this.#closed = true;
     await Promise.allSettled([

@@ -69,6 +69,14 @@ export interface GatewayOptions {
   store?: Store;
   /** Answers to sampling, elicitation and roots requests from upstream servers (see ClientRequestHooks). */
   clientRequests?: ClientRequestHooks;
+  /**
+   * OAuth logins: may the gateway ask a person (open `$BROWSER` and wait for the
+   * redirect) when an HTTP server needs one? Default false: such a server waits
+   * in `needs_login` until `toolscript auth login` stores a token. The CLI says yes.
+   */
+  interactiveLogin?: boolean;
+  /** Shows an authorization URL to the person (default: `$BROWSER`, xdg-open or open, and stderr). */
+  openUrl?: (url: string) => Promise<unknown>;
 }
 
 export const DEFAULT_SESSION = "default";

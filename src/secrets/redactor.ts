@@ -11,23 +11,29 @@ export const REDACTED = "[REDACTED]";
  * environment to code; the answer still never carries it.
  */
 export class SecretRedactor {
-  readonly #secrets: string[];
-  readonly #pattern: RegExp | undefined;
+  #secrets: string[] = [];
+  #pattern: RegExp | undefined;
 
   constructor(secrets: Iterable<string>) {
-    // Longest first, so a secret containing another is replaced whole.
+    this.add(...secrets);
+  }
+
+  /**
+   * Redacts these too from now on: secrets that appear while the gateway runs
+   * (OAuth tokens obtained from an authorization server).
+   */
+  add(...secrets: string[]): void {
     // A secret inside JSON text (a tool answering with serialized JSON) appears with its escapes.
-    const all = [...secrets].flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]);
-    this.#secrets = [...new Set(all)]
-      .filter((secret) => secret.length >= MIN_SECRET_LENGTH)
-      .sort((a, b) => b.length - a.length);
-    this.#pattern =
-      this.#secrets.length === 0
-        ? undefined
-        : new RegExp(
-            this.#secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
-            "g",
-          );
+    const fresh = secrets
+      .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)])
+      .filter((secret) => secret.length >= MIN_SECRET_LENGTH && !this.#secrets.includes(secret));
+    if (fresh.length === 0) return;
+    // Longest first, so a secret containing another is replaced whole.
+    this.#secrets = [...new Set([...this.#secrets, ...fresh])].sort((a, b) => b.length - a.length);
+    this.#pattern = new RegExp(
+      this.#secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
+      "g",
+    );
   }
 
   static fromConfig(config: Config): SecretRedactor {
@@ -38,6 +44,7 @@ export class SecretRedactor {
         secrets.push(...Object.values(server.headers));
         // `Bearer abc` leaks as `abc` too.
         for (const value of Object.values(server.headers)) secrets.push(...value.split(/\s+/).slice(1));
+        if (server.oauth?.clientSecret) secrets.push(server.oauth.clientSecret);
       }
     }
     const token = config.settings.server.http.token;

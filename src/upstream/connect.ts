@@ -1,4 +1,5 @@
 import {
+  type AuthProvider,
   Client,
   type ClientCapabilities,
   SSEClientTransport,
@@ -28,6 +29,8 @@ export interface OpenOptions {
   /** Capabilities declared to the server (sampling, elicitation, roots: only those the gateway can answer). */
   capabilities?: ClientCapabilities | undefined;
   probeTimeoutMs?: number | undefined;
+  /** OAuth: a token on each request, a login or refresh on 401. */
+  authProvider?: AuthProvider | undefined;
 }
 
 /**
@@ -82,18 +85,23 @@ export async function openClient(
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
+  const authProvider = options.authProvider;
   // Remote answers are bounded like stdio ones (the SDK reads HTTP bodies whole, however large).
   const fetch = limitedFetch(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   if (config.transport !== "sse") {
     const client = newClient();
-    const transport = new StreamableHTTPClientTransport(url, { requestInit, fetch });
+    const transport = new StreamableHTTPClientTransport(url, {
+      requestInit,
+      fetch,
+      ...(authProvider && { authProvider }),
+    });
     try {
       await connectOrClose(client, transport, signal);
       return { client, transport, kind: "streamable-http" };
     } catch (error) {
       if (config.transport === "streamable-http" || signal.aborted) throw error;
       const client2 = newClient(true);
-      const sse = new SSEClientTransport(url, { requestInit, fetch });
+      const sse = new SSEClientTransport(url, { requestInit, fetch, ...(authProvider && { authProvider }) });
       try {
         await connectOrClose(client2, sse, signal);
         return { client: client2, transport: sse, kind: "sse" };
@@ -106,7 +114,11 @@ export async function openClient(
   }
   // The legacy SSE transport predates 2026-07-28: no probe, the plain 2025 handshake.
   const client = newClient(true);
-  const transport = new SSEClientTransport(url, { requestInit, fetch });
+  const transport = new SSEClientTransport(url, {
+    requestInit,
+    fetch,
+    ...(authProvider && { authProvider }),
+  });
   await connectOrClose(client, transport, signal);
   return { client, transport, kind: "sse" };
 }

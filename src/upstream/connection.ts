@@ -2,6 +2,7 @@ import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type Client,
+  InsufficientScopeError,
   LOG_LEVEL_META_KEY,
   ProtocolError,
   SdkError,
@@ -20,6 +21,7 @@ import { describeRetry } from "./retry-text.ts";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type {
   LogLevel,
+  UpstreamAuthorization,
   UpstreamEvents,
   UpstreamOptions,
   UpstreamProgress,
@@ -30,6 +32,8 @@ import type {
 
 /** A connection that stayed up this long resets the restart budget. */
 const STABLE_AFTER_MS = 10_000;
+/** Re-authorizations for a wider scope one request may cause before it fails. */
+const MAX_STEP_UPS = 2;
 
 export interface ConnectionEvents extends UpstreamEvents {
   onToolsChanged(server: string, tools: readonly ToolDefinition[]): void;
@@ -82,6 +86,10 @@ export class UpstreamConnection {
   });
   /** Least severe log level forwarded (and asked of servers that declare `logging`); undefined: all. */
   #logLevel: LogLevel | undefined;
+  /** OAuth, for an HTTP server without an Authorization header of its own. */
+  readonly #auth: UpstreamAuthorization | undefined;
+  /** Re-arms the connect timeout of the attempt under way (paused while a login waits for a person). */
+  #connectTimer: { pause(): void; resume(): void } | undefined;
 
   constructor(config: UpstreamServerConfig, options: UpstreamOptions, events: ConnectionEvents) {
     this.config = config;
@@ -90,6 +98,9 @@ export class UpstreamConnection {
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
     this.#rate = new RateWindow(options.callsPerMinute);
     if (config.disabled) this.#state = "disabled";
+    const ownAuthorization = config.kind === "http" && hasAuthorizationHeader(config.headers);
+    this.#auth = config.kind === "http" && !ownAuthorization ? options.authorize?.(config) : undefined;
+    if (this.#auth) this.#auth.onPendingChange = (pending) => this.#onLoginPending(pending !== undefined);
   }
 
   get name(): string {
@@ -121,6 +132,12 @@ export class UpstreamConnection {
       }),
       ...(this.#error !== undefined && { error: this.#error }),
       ...(this.#stderrTail && { stderrTail: this.#stderrTail }),
+      ...(this.#state === "needs_login" && {
+        login: {
+          command: `toolscript auth login ${this.name}`,
+          ...(this.#auth?.pending && { url: this.#auth.pending.url }),
+        },
+      }),
       ...(protocolVersion && { protocolVersion }),
       ...(info && { serverInfo: { name: info.name, version: info.version } }),
       ...(instructions && { instructions }),
@@ -135,10 +152,17 @@ export class UpstreamConnection {
     if (this.#failures === 0) this.#setState("connecting");
     const controller = new AbortController();
     this.#connecting = controller;
-    const timer = setTimeout(
-      () => controller.abort(new Error(`no answer within ${this.#options.connectTimeoutMs} ms`)),
-      this.#options.connectTimeoutMs,
-    );
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => controller.abort(new Error(`no answer within ${this.#options.connectTimeoutMs} ms`)),
+        this.#options.connectTimeoutMs,
+      );
+    };
+    arm();
+    // A person approving in a browser takes the login timeout, not the connect timeout.
+    this.#connectTimer = { pause: () => clearTimeout(timer), resume: arm };
     const attempt: { stdio?: ProcessGroupStdioTransport } = {};
     try {
       const opened = await openClient(
@@ -150,6 +174,7 @@ export class UpstreamConnection {
           maxMessageBytes: this.#options.maxMessageBytes,
           capabilities: clientCapabilities(this.#options.clientRequests),
           probeTimeoutMs: this.#options.probeTimeoutMs,
+          authProvider: this.#auth?.transportProvider,
         },
       );
       if (this.#isClosed()) {
@@ -179,11 +204,30 @@ export class UpstreamConnection {
         : exit && !isSpawnError(error)
           ? `process exited during start-up${describeExit(exit)}`
           : messageOf(error);
-      this.#fail(why, attempt.stdio);
+      this.#fail(why, attempt.stdio, isLoginRequired(error));
     } finally {
       clearTimeout(timer);
       this.#connecting = undefined;
+      this.#connectTimer = undefined;
     }
+  }
+
+  #onLoginPending(pending: boolean): void {
+    if (this.#isClosed()) return;
+    if (pending) {
+      this.#connectTimer?.pause();
+      this.#setState("needs_login");
+    } else {
+      this.#connectTimer?.resume();
+      if (this.#state === "needs_login" && this.#connecting) this.#setState("connecting");
+    }
+  }
+
+  /** True while the first attempt, or a login a person is completing, may still make the server ready. */
+  #starting(): boolean {
+    return (
+      this.#state === "connecting" || (this.#state === "needs_login" && this.#auth?.pending !== undefined)
+    );
   }
 
   /**
@@ -192,7 +236,7 @@ export class UpstreamConnection {
    * bounded by the connect timeout.
    */
   settled(signal?: AbortSignal): Promise<void> {
-    if (this.#state !== "connecting" || signal?.aborted) return Promise.resolve();
+    if (!this.#starting() || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.#waiters.delete(done);
@@ -211,6 +255,10 @@ export class UpstreamConnection {
     const why = this.#error ? `: ${this.#error}` : "";
     const { maxRetries } = this.#options.restart;
     if (state === "connecting") return `still starting (no answer to initialize yet)`;
+    if (state === "needs_login") {
+      const url = this.#auth?.pending?.url;
+      return `waiting for an OAuth login: run \`toolscript auth login ${this.name}\`${url ? ` or open ${url}` : ""}`;
+    }
     if (state === "restarting") return `restarting (attempt ${this.#failures} of ${maxRetries})${why}`;
     if (state === "failed") return `failed${why}; ${describeRetry(this.#nextRetryAt)}`;
     return state;
@@ -226,7 +274,7 @@ export class UpstreamConnection {
         { server: this.name, tool, callsPerMinute: this.#options.callsPerMinute },
       );
     }
-    if (this.#state === "connecting") await this.settled(options.signal);
+    if (this.#starting()) await this.settled(options.signal);
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
       // The SDK never removes its abort listener; a per-call signal keeps a
@@ -242,20 +290,22 @@ export class UpstreamConnection {
         ...(options.clientCapabilities && { [CLIENT_CAPABILITIES_META_KEY]: options.clientCapabilities }),
       };
       try {
-        const result: unknown = await client.callTool(
-          {
-            name: tool,
-            arguments: (args ?? {}) as Record<string, unknown>,
-            ...(meta && Object.keys(meta).length > 0 && { _meta: meta }),
-          },
-          {
-            timeout: timeoutMs,
-            signal: call.signal,
-            ...(onProgress && { onprogress: (progress: UpstreamProgress) => onProgress(progress) }),
-            // The catalog's definition lets the SDK mirror `x-mcp-header` parameters (SEP-2243)
-            // and validate structured output without a cached `tools/list` of its own.
-            ...(definition && { toolDefinition: definition as never }),
-          },
+        const result: unknown = await this.#withStepUp(() =>
+          client.callTool(
+            {
+              name: tool,
+              arguments: (args ?? {}) as Record<string, unknown>,
+              ...(meta && Object.keys(meta).length > 0 && { _meta: meta }),
+            },
+            {
+              timeout: timeoutMs,
+              signal: call.signal,
+              ...(onProgress && { onprogress: (progress: UpstreamProgress) => onProgress(progress) }),
+              // The catalog's definition lets the SDK mirror `x-mcp-header` parameters (SEP-2243)
+              // and validate structured output without a cached `tools/list` of its own.
+              ...(definition && { toolDefinition: definition as never }),
+            },
+          ),
         );
         return result as CallToolResult;
       } catch (error) {
@@ -285,8 +335,30 @@ export class UpstreamConnection {
     return this.#refreshing;
   }
 
+  /**
+   * Sends a request again after a `403 insufficient_scope` once the user granted the wider
+   * scope (a new authorization), a bounded number of times: a server that keeps refusing fails.
+   */
+  async #withStepUp<T>(send: () => Promise<T>): Promise<T> {
+    for (let stepUps = 0; ; stepUps++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (!(error instanceof InsufficientScopeError) || this.#auth === undefined) throw error;
+        if (stepUps >= MAX_STEP_UPS) {
+          throw new Error(
+            `the server still answers 403 insufficient_scope${error.requiredScope ? ` (needs "${error.requiredScope}")` : ""} after ${MAX_STEP_UPS} re-authorizations`,
+            { cause: error },
+          );
+        }
+        await this.#auth.stepUp(error.requiredScope, error.resourceMetadataUrl);
+      }
+    }
+  }
+
   async close(): Promise<void> {
     if (this.#state === "closed") return;
+    this.#auth?.close();
     this.#setState("closed");
     clearTimeout(this.#restartTimer);
     this.#nextRetryAt = undefined;
@@ -399,7 +471,7 @@ export class UpstreamConnection {
     this.#fail(this.#lastClosedBecause ?? `connection closed${exit ? describeExit(exit) : ""}`, opened.stdio);
   }
 
-  #fail(message: string, stdio: ProcessGroupStdioTransport | undefined): void {
+  #fail(message: string, stdio: ProcessGroupStdioTransport | undefined, loginRequired = false): void {
     this.#error = message;
     // A server that is down offers no tools: search and listings stop showing them until it is back.
     if (this.#tools.length > 0) {
@@ -421,7 +493,8 @@ export class UpstreamConnection {
       void this.start();
     }, delay);
     this.#restartTimer.unref();
-    this.#setState(failed ? "failed" : "restarting");
+    // Retries still run: a login made meanwhile by `toolscript auth login` in another process is picked up.
+    this.#setState(loginRequired ? "needs_login" : failed ? "failed" : "restarting");
   }
 
   /** A method, not an inline check: the state changes across awaits. */
@@ -431,7 +504,7 @@ export class UpstreamConnection {
 
   #setState(state: UpstreamState): void {
     this.#state = state;
-    if (state !== "connecting") for (const wake of [...this.#waiters]) wake();
+    if (!this.#starting()) for (const wake of [...this.#waiters]) wake();
     this.#events.onStatusChanged(this.status());
   }
 
@@ -487,12 +560,12 @@ export class UpstreamConnection {
         { server: this.name, request: label, callsPerMinute: this.#options.callsPerMinute },
       );
     }
-    if (this.#state === "connecting") await this.settled(options.signal);
+    if (this.#starting()) await this.settled(options.signal);
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
       const call = linkedController(options.signal);
       try {
-        return await send(client, { timeout: timeoutMs, signal: call.signal });
+        return await this.#withStepUp(() => send(client, { timeout: timeoutMs, signal: call.signal }));
       } catch (error) {
         throw this.#callError(label, error, timeoutMs, options.signal);
       } finally {
@@ -500,6 +573,18 @@ export class UpstreamConnection {
       }
     }, options.signal);
   }
+}
+
+function hasAuthorizationHeader(headers: Record<string, string>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
+}
+
+/** The auth layer's "a person must log in" (src/auth/errors.ts), however deep the transport wrapped it. */
+function isLoginRequired(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if ((cause as { code?: unknown }).code === "auth.login_required") return true;
+  }
+  return false;
 }
 
 function linkedController(parent: AbortSignal | undefined): { signal: AbortSignal; unlink(): void } {

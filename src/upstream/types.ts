@@ -27,7 +27,36 @@ export type UpstreamServerConfig =
 /** "auto" probes for 2026-07-28 and falls back to 2025; "legacy" always uses the 2025 `initialize` handshake. */
 export type UpstreamEra = "auto" | "legacy";
 
-export type UpstreamState = "connecting" | "ready" | "restarting" | "failed" | "disabled" | "closed";
+export type UpstreamState =
+  | "connecting"
+  /** An HTTP server that wants an OAuth login nobody has completed yet (`login` says how). */
+  | "needs_login"
+  | "ready"
+  | "restarting"
+  | "failed"
+  | "disabled"
+  | "closed";
+
+/** A login waiting for a person: the URL to open and the shell command that does it. */
+export interface UpstreamLogin {
+  url?: string | undefined;
+  command: string;
+}
+
+/**
+ * OAuth for one HTTP server as its connection uses it (src/auth/server-authorization.ts):
+ * the SDK auth provider its transport sends requests with, and the step-up after a
+ * `403 insufficient_scope`.
+ */
+export interface UpstreamAuthorization {
+  readonly transportProvider: import("@modelcontextprotocol/client").AuthProvider;
+  /** Set while a login waits for a person. */
+  readonly pending: { url: string; command: string } | undefined;
+  onPendingChange: ((pending: { url: string; command: string } | undefined) => void) | undefined;
+  stepUp(scope: string | undefined, resourceMetadataUrl: URL | undefined): Promise<void>;
+  /** Ends a login waiting for a person. */
+  close(): void;
+}
 
 /** What `toolscript serve` and `tools list` show for each server. */
 export interface UpstreamStatus {
@@ -39,6 +68,8 @@ export interface UpstreamStatus {
   error?: string;
   /** Last lines the server wrote to stderr (stdio only). */
   stderrTail?: string;
+  /** While `needs_login`: how to log in. */
+  login?: UpstreamLogin;
   restarts: number;
   /** When the next restart attempt starts (ISO time), while one is scheduled. */
   nextRetryAt?: string;
@@ -73,6 +104,10 @@ export interface UpstreamOptions {
    * capability is declared to upstreams only when its hook is present.
    */
   clientRequests?: ClientRequestHooks | undefined;
+  /** OAuth for an HTTP server; undefined: requests go with the configured headers only. */
+  authorize?:
+    | ((config: UpstreamServerConfig & { kind: "http" }) => UpstreamAuthorization | undefined)
+    | undefined;
 }
 
 /** A `notifications/progress` of one call, as the server sent it. */

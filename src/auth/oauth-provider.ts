@@ -1,0 +1,172 @@
+import { randomBytes } from "node:crypto";
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
+import type { OAuthSettings } from "../config/servers.ts";
+import { CALLBACK_PATH } from "./loopback-callback.ts";
+import { type CredentialStore, loadCredentials, type ServerCredentials } from "./stored-credentials.ts";
+
+export const CLIENT_NAME = "ToolScript";
+
+/**
+ * The SDK's view of one server's OAuth client (its `auth()` drives discovery,
+ * registration, PKCE, the exchange and refreshes). Everything it saves goes to
+ * the encrypted credential store at once, so another process (`toolscript auth
+ * login` beside a running `serve`) sees it; the PKCE verifier and `state` of a
+ * flow in progress stay in memory.
+ */
+export class GatewayOAuthProvider implements OAuthClientProvider {
+  readonly #server: string;
+  readonly #url: string;
+  readonly #settings: OAuthSettings;
+  readonly #store: CredentialStore;
+  /** Called by `auth()` when the user must approve in a browser. */
+  onRedirect: (url: URL) => void | Promise<void> = () => {};
+  #verifier = "";
+  #state = "";
+  /** Port the redirect listener of the flow in progress listens on. */
+  #port: number | undefined;
+
+  constructor(server: string, url: string, settings: OAuthSettings, store: CredentialStore) {
+    this.#server = server;
+    this.#url = url;
+    this.#settings = settings;
+    this.#store = store;
+  }
+
+  /** The record as stored now (re-read each time: another process may have logged in). */
+  credentials(): ServerCredentials {
+    return loadCredentials(this.#store, this.#server, this.#url);
+  }
+
+  #update(change: (credentials: ServerCredentials) => void): void {
+    const credentials = this.credentials();
+    change(credentials);
+    this.#store.put(this.#server, credentials);
+  }
+
+  /** The port the next redirect URI uses: the configured one, the one registrations were made with, or none yet. */
+  preferredPort(): number | undefined {
+    return this.#settings.callbackPort ?? this.credentials().redirectPort;
+  }
+
+  /** Starts a flow: the listener's port and a fresh `state`. */
+  beginFlow(port: number): string {
+    this.#port = port;
+    this.#state = randomBytes(24).toString("base64url");
+    if (this.credentials().redirectPort !== port && this.#settings.callbackPort === undefined) {
+      // Dynamic registrations name their redirect URI: a new port needs a new registration.
+      this.#update((credentials) => {
+        credentials.redirectPort = port;
+        credentials.clients = {};
+      });
+    }
+    return this.#state;
+  }
+
+  get redirectUrl(): string {
+    // Always defined: without one the SDK would take this for a machine-to-machine client.
+    const port = this.#port ?? this.preferredPort() ?? 0;
+    return `http://127.0.0.1:${port}${CALLBACK_PATH}`;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.#settings.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: CLIENT_NAME,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      ...(this.#settings.clientSecret === undefined &&
+        this.#settings.clientId === undefined && { token_endpoint_auth_method: "none" }),
+      ...(this.#settings.scopes && { scope: this.#settings.scopes }),
+    };
+  }
+
+  state(): string {
+    return this.#state;
+  }
+
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
+    if (this.#settings.clientId !== undefined) {
+      return {
+        client_id: this.#settings.clientId,
+        ...(this.#settings.clientSecret !== undefined && { client_secret: this.#settings.clientSecret }),
+      };
+    }
+    const clients = this.credentials().clients;
+    if (ctx?.issuer !== undefined) return clients[ctx.issuer];
+    return Object.values(clients).at(-1);
+  }
+
+  saveClientInformation(
+    information: StoredOAuthClientInformation,
+    ctx?: OAuthClientInformationContext,
+  ): void {
+    // A pre-registered client lives in the config; the store never shadows it.
+    if (this.#settings.clientId !== undefined) return;
+    const issuer = ctx?.issuer ?? information.issuer ?? "";
+    this.#update((credentials) => {
+      credentials.clients[issuer] = information;
+    });
+  }
+
+  tokens(): StoredOAuthTokens | undefined {
+    return this.credentials().tokens?.value;
+  }
+
+  saveTokens(tokens: StoredOAuthTokens): void {
+    this.#update((credentials) => {
+      const previous = credentials.tokens?.value;
+      // A refresh answer may leave the refresh token out: the old one stays valid (RFC 6749 §6).
+      const refresh =
+        tokens.refresh_token ?? (previous?.issuer === tokens.issuer ? previous?.refresh_token : undefined);
+      credentials.tokens = {
+        value: { ...tokens, ...(refresh !== undefined && { refresh_token: refresh }) },
+        savedAt: Date.now(),
+      };
+    });
+  }
+
+  redirectToAuthorization(url: URL): void | Promise<void> {
+    return this.onRedirect(url);
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.#verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    return this.#verifier;
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#update((credentials) => {
+      credentials.discovery = state;
+    });
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.credentials().discovery;
+  }
+
+  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+    if (scope === "verifier") {
+      this.#verifier = "";
+      return;
+    }
+    this.#update((credentials) => {
+      if (scope === "all" || scope === "client") credentials.clients = {};
+      if (scope === "all" || scope === "tokens") credentials.tokens = undefined;
+      if (scope === "all" || scope === "discovery") credentials.discovery = undefined;
+    });
+  }
+}

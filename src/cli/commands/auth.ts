@@ -1,0 +1,150 @@
+import { defineCommand } from "citty";
+import { Authorizations } from "../../auth/authorizations.ts";
+import { CredentialVault } from "../../auth/credential-vault.ts";
+import { oauthSettingsOf } from "../../auth/oauth-settings.ts";
+import type { AuthorizationStatus } from "../../auth/server-authorization.ts";
+import { loadConfig } from "../../config/load.ts";
+import type { Config } from "../../config/schema.ts";
+import type { HttpServerConfig } from "../../config/servers.ts";
+import { openStore } from "../../store/sqlite-store.ts";
+import type { Store } from "../../store/types.ts";
+import { CliError } from "../cli-error.ts";
+
+const configArg = {
+  type: "string",
+  description: "Config file (default: ./.mcp.json, else ./toolscript.config.json)",
+  valueHint: "FILE",
+} as const;
+
+/** The store and OAuth side of the config, without connecting any server. */
+async function openAuth(configPath: string | undefined): Promise<{
+  config: Config;
+  store: Store;
+  authorizations: Authorizations;
+  vault: CredentialVault;
+}> {
+  const config = await loadConfig({ path: configPath, cwd: process.cwd(), env: process.env });
+  const dir = config.settings.storage.dir;
+  const store = openStore({ dir });
+  const vault = CredentialVault.open({
+    store,
+    dataDir: dir,
+    logger: { warn: (m) => process.stderr.write(`toolscript: ${m}\n`) },
+  });
+  const authorizations = new Authorizations({
+    credentials: () => vault,
+    settings: oauthSettingsOf(config),
+    interactive: true,
+    loginTimeoutMs: config.settings.upstream.loginTimeoutMs,
+  });
+  return { config, store, authorizations, vault };
+}
+
+function httpServer(config: Config, name: string): HttpServerConfig {
+  const server = config.servers.find((candidate) => candidate.name === name);
+  if (!server) {
+    const known = config.servers
+      .filter((candidate) => candidate.kind === "http")
+      .map((candidate) => candidate.name);
+    throw new CliError(
+      `no server "${name}" in the config${known.length ? ` (remote servers: ${known.join(", ")})` : ""}`,
+    );
+  }
+  if (server.kind !== "http")
+    throw new CliError(`server "${name}" is a stdio server: OAuth is for remote (url) servers`);
+  return server;
+}
+
+const login = defineCommand({
+  meta: { name: "login", description: "Authorize ToolScript with a remote server (opens the browser)" },
+  args: {
+    server: { type: "positional", description: "Server name in mcpServers", required: true },
+    config: configArg,
+  },
+  async run({ args }) {
+    const { config, store, authorizations } = await openAuth(args.config);
+    try {
+      const server = httpServer(config, args.server);
+      const authorization = authorizations.forServer(server.name, server.url);
+      process.stderr.write(`toolscript: logging in to ${server.name} (${server.url})\n`);
+      await authorization.login();
+      process.stderr.write(`toolscript: ${describe(authorization.status())}\n`);
+    } finally {
+      store.close();
+    }
+  },
+});
+
+const status = defineCommand({
+  meta: { name: "status", description: "Show the OAuth state of remote servers" },
+  args: {
+    server: { type: "positional", description: "Only this server", required: false },
+    config: configArg,
+    json: { type: "boolean", description: "A JSON array" },
+  },
+  async run({ args }) {
+    const { config, store, authorizations, vault } = await openAuth(args.config);
+    try {
+      const servers = args.server
+        ? [httpServer(config, args.server)]
+        : config.servers.filter((server): server is HttpServerConfig => server.kind === "http");
+      const statuses = servers.map((server) => {
+        if (Object.keys(server.headers).some((name) => name.toLowerCase() === "authorization")) {
+          return { server: server.name, url: server.url, state: "no oauth" as const, refreshable: false };
+        }
+        return authorizations.forServer(server.name, server.url).status();
+      });
+      if (args.json) process.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
+      else for (const entry of statuses) process.stdout.write(`${describe(entry)}\n`);
+      if (!args.json && servers.length === 0)
+        process.stderr.write("toolscript: no remote servers in the config\n");
+      else if (!args.json) process.stderr.write(`credentials key: ${vault.keySource}\n`);
+    } finally {
+      store.close();
+    }
+  },
+});
+
+const logout = defineCommand({
+  meta: { name: "logout", description: "Forget the tokens and client registration of a remote server" },
+  args: {
+    server: { type: "positional", description: "Server name in mcpServers", required: true },
+    config: configArg,
+  },
+  async run({ args }) {
+    const { config, store, authorizations } = await openAuth(args.config);
+    try {
+      const server = httpServer(config, args.server);
+      const had = authorizations.forServer(server.name, server.url).logout();
+      process.stderr.write(
+        `toolscript: ${had ? `logged out of ${server.name}` : `${server.name} had no stored tokens`}\n`,
+      );
+    } finally {
+      store.close();
+    }
+  },
+});
+
+export const authCommand = defineCommand({
+  meta: { name: "auth", description: "OAuth logins to remote MCP servers: login, status, logout" },
+  subCommands: { login, status, logout },
+});
+
+type ShownStatus =
+  | AuthorizationStatus
+  | { server: string; url: string; state: "no oauth"; refreshable: boolean };
+
+function describe(status: ShownStatus): string {
+  if (status.state === "no oauth")
+    return `${status.server}: no oauth (an Authorization header is configured)`;
+  if (status.state === "needs login")
+    return `${status.server}: needs login (toolscript auth login ${status.server})`;
+  const parts = [`${status.server}: ${status.state}`];
+  if ("expiresAt" in status && status.expiresAt) {
+    parts.push(`${status.state === "expired" ? "expired" : "expires"} ${status.expiresAt}`);
+  }
+  if (status.refreshable) parts.push("refreshable");
+  if ("scopes" in status && status.scopes) parts.push(`scopes "${status.scopes}"`);
+  if ("issuer" in status && status.issuer) parts.push(`issuer ${status.issuer}`);
+  return parts.join(", ");
+}
