@@ -135,10 +135,9 @@ export function authTable(plan, results) {
       const key = `${scenario}@${version}`;
       return planned.has(key) ? cellOf(results[key]) : "—";
     });
-    const failure = columns
-      .map((version) => results[`${scenario}@${version}`])
-      .find((result) => result && !result.ok)?.firstFailure;
-    return `| ${scenario} | ${cells.join(" | ")} | ${failure ?? ""} |`;
+    const failing = columns.find((version) => results[`${scenario}@${version}`]?.ok === false);
+    const failure = failing ? `${failing}: ${results[`${scenario}@${failing}`].firstFailure ?? ""}` : "";
+    return `| ${scenario} | ${cells.join(" | ")} | ${failure} |`;
   });
   const ran = plan.runs.map((run) => results[runKey(run)]).filter(Boolean);
   const header = columns.map((version) =>
