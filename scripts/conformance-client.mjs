@@ -9,17 +9,30 @@
 // and runs one program through `toolscript run`, which connects, lists the
 // tools and calls what the scenario needs. It never talks MCP itself.
 //
+// Authorization scenarios (auth/*): the server entry gets an `oauth` object —
+// `clientMetadataUrl` (the Client ID Metadata Document URL the suite's
+// auth/basic-cimd expects) and, when MCP_CONFORMANCE_CONTEXT carries them
+// (auth/pre-registration), `clientId`/`clientSecret` — and `toolscript run`
+// gets BROWSER: an executable wrapper, written here, that runs
+// test/fixtures/browser-follow.mjs with this Node (a command with no spaces,
+// however ToolScript splits $BROWSER). The browser script follows the suite's
+// authorization server to ToolScript's loopback callback; the URLs it visited
+// are printed to stderr at the end (the suite keeps them in stderr.txt).
+//
 // Bounded: the program has a wall-clock limit and `toolscript run` is ended
-// (its process group, which this script started) after RUN_LIMIT_MS.
+// (its process group, which this script started) after RUN_LIMIT_MS
+// (TOOLSCRIPT_CONFORMANCE_RUN_LIMIT_MS when set: the auth scenarios' shorter limit).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const RUN_LIMIT_MS = 50_000; // the suite waits 60 s for this script
+const RUN_LIMIT_MS = Number(process.env.TOOLSCRIPT_CONFORMANCE_RUN_LIMIT_MS) || 50_000; // the suite waits 60 s
 const PROGRAM_LIMIT_MS = 30_000;
 const CONNECT_LIMIT_MS = 10_000;
+/** The Client ID Metadata Document URL the suite's auth/basic-cimd scenario expects as client_id. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const url = process.argv.at(-1);
@@ -69,21 +82,44 @@ const plan = Array.isArray(context.toolCalls)
   ? { mode: "toolCalls", toolCalls: context.toolCalls }
   : (PLANS[scenario] ?? { mode: "callAll" });
 
-const dir = mkdtempSync(join(process.env.TOOLSCRIPT_CONFORMANCE_TMP ?? tmpdir(), `client-${scenario}-`));
+const auth = scenario.startsWith("auth/");
+const dir = mkdtempSync(
+  join(process.env.TOOLSCRIPT_CONFORMANCE_TMP ?? tmpdir(), `client-${scenario.replaceAll("/", "-")}-`),
+);
 const configFile = join(dir, "toolscript.config.json");
 const programFile = join(dir, "program.ts");
+const browserLog = join(dir, "browser.log");
+const oauth = auth
+  ? {
+      clientMetadataUrl: CLIENT_METADATA_URL,
+      ...(typeof context.client_id === "string" ? { clientId: context.client_id } : {}),
+      ...(typeof context.client_secret === "string" ? { clientSecret: context.client_secret } : {}),
+    }
+  : undefined;
 writeFileSync(
   configFile,
   `${JSON.stringify(
     {
-      mcpServers: { s: { url } },
-      // A shorter connect timeout than the default 30 s keeps a failing connect within the suite's 60 s.
-      toolscript: { storage: { dir: join(dir, "store") }, upstream: { connectTimeoutMs: CONNECT_LIMIT_MS } },
+      mcpServers: { s: { url, ...(oauth ? { oauth } : {}) } },
+      toolscript: {
+        storage: { dir: join(dir, "store") },
+        // A shorter connect timeout than the default 30 s keeps a failing connect within the suite's limit;
+        // an authorization (discovery, registration, the browser, the token) takes longer than a plain connect.
+        upstream: { connectTimeoutMs: auth ? RUN_LIMIT_MS - 5_000 : CONNECT_LIMIT_MS },
+      },
     },
     null,
     2,
   )}\n`,
 );
+// $BROWSER: one executable path, whatever the node binary's or the repo's path holds.
+const browser = join(dir, "browser");
+if (auth) {
+  const follow = join(root, "test", "fixtures", "browser-follow.mjs");
+  const quote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
+  writeFileSync(browser, `#!/bin/sh\nexec ${quote(process.execPath)} ${quote(follow)} "$@"\n`);
+  chmodSync(browser, 0o755);
+}
 // The echo plan reads the focal tool's definition as the gateway's upstream client
 // received and kept it (a program sees tools as functions, not schemas).
 if (plan.mode === "echoSchema") {
@@ -143,7 +179,12 @@ const child = spawn(
     String(PROGRAM_LIMIT_MS),
     "--no-typecheck",
   ],
-  { cwd: dir, detached: true, stdio: ["ignore", "inherit", "inherit"] },
+  {
+    cwd: dir,
+    detached: true,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: auth ? { ...process.env, BROWSER: browser, TOOLSCRIPT_TEST_BROWSER_LOG: browserLog } : process.env,
+  },
 );
 
 function killGroup(signal) {
@@ -165,6 +206,12 @@ for (const signal of ["SIGINT", "SIGTERM"])
 child.on("exit", (code, signal) => {
   clearTimeout(timer);
   killGroup("SIGTERM"); // anything the run left behind in its group
+  if (auth)
+    process.stderr.write(
+      existsSync(browserLog)
+        ? `conformance-client: the browser visited:\n${readFileSync(browserLog, "utf8")}`
+        : "conformance-client: the browser was not started\n",
+    );
   rmSync(dir, { recursive: true, force: true });
   process.exit(code ?? (signal ? 1 : 0));
 });

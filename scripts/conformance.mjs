@@ -12,18 +12,24 @@
 //   client side: the suite's CLIENT scenarios, each driving
 //     scripts/conformance-client.mjs, which runs a program through
 //     `toolscript run` against the suite's mock server.
+//   client authorization: the suite's `auth/*` client scenarios of both
+//     requirement sets, each at its revision, the same way, with an `oauth`
+//     server entry and BROWSER set to test/fixtures/browser-follow.mjs
+//     (scripts/conformance-auth.mjs says which and renders their table).
 //
 // Loopback only, bounded in time, and it ends only the processes it started
 // (each in its own process group). Progress goes to stderr; the Markdown tables
 // go to stdout and, on a full run, to conformance/results.md.
 //
 // Options:
-//   --only server|client|extensions
-//                          one part only; `extensions`: the SEP-2640 skills scenarios
+//   --only server|client|auth|extensions
+//                          one part only (`client`: the client scenarios and the auth ones;
+//                          `auth`: the client authorization scenarios only); `extensions`: the SEP-2640 skills scenarios
 //                          against the gateway alone with seeded skills (see
 //                          runExtensionScenarios), also part of a full run
-//   --requirements R       one requirement set (2025-11-25 or 2026-07-28)
-//   --scenario S           one scenario (a client scenario if S is one, else a server one)
+//   --requirements R       one requirement set (2025-11-25 or 2026-07-28); auth scenarios: only R's
+//   --scenario S           one scenario (a client scenario if S is one, auth/* at each set that
+//                          lists it or at --requirements R, else a server one)
 //   --no-pass-through      do not pass the fixture through (by default the gateway's config has
 //                          toolscript.passThrough.everything.prefix = "": the suite then sees
 //                          the fixture's tools, prompts and resources on the gateway's front end)
@@ -46,6 +52,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { authPlan, authTable, runAuthScenarios } from "./conformance-auth.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const sub = join(root, "conformance");
@@ -76,6 +83,11 @@ const LIMITS = {
   scenarioMs: 20_000, // the suite's own per-scenario timeout
   serverSetMs: 6 * 60_000, // one `conformance server --requirements R`
   clientScenarioMs: 90_000, // one `conformance client --scenario S`
+  authScenarioMs: 45_000, // one auth scenario (the suite waits authClientMs for the client)
+  authClientMs: 30_000, // the suite's --timeout for the client of an auth scenario
+  authRunMs: 25_000, // conformance-client.mjs ends `toolscript run` after this
+  authBudgetMs: 5 * 60_000, // all auth scenarios; what has not started by then is reported, not run
+  authConcurrency: 2, // auth scenarios at a time (each: the suite, toolscript run, the browser script)
 };
 
 const { values: opts } = parseArgs({
@@ -93,8 +105,8 @@ if (opts.help) {
   process.stderr.write(readFileSync(fileURLToPath(import.meta.url), "utf8").split("import ")[0]);
   process.exit(0);
 }
-if (opts.only !== undefined && !["server", "client", "extensions"].includes(opts.only))
-  fail(`--only expects server, client or extensions`);
+if (opts.only !== undefined && !["server", "client", "auth", "extensions"].includes(opts.only))
+  fail(`--only expects server, client, auth or extensions`);
 if (opts.requirements !== undefined && !REQUIREMENTS.includes(opts.requirements))
   fail(`--requirements expects one of ${REQUIREMENTS.join(", ")}`);
 
@@ -288,9 +300,17 @@ function readResults(dir, kind) {
   const pattern = kind
     ? new RegExp(`^${kind}-(.+)-(\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z)$`)
     : /^(.+)-(\d{4}-\d{2}-\d{2}T[\d-]+Z)$/;
-  for (const entry of readdirSync(dir).sort()) {
-    const match = pattern.exec(entry);
-    const file = join(dir, entry, "checks.json");
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    const match = pattern.exec(entry.name);
+    // A scenario name with a slash (auth/basic-cimd) is a folder (auth/) of result folders.
+    if (!match && entry.isDirectory() && !kind) {
+      for (const [name, result] of Object.entries(readResults(join(dir, entry.name))))
+        results[`${entry.name}/${name}`] = result;
+      continue;
+    }
+    const file = join(dir, entry.name, "checks.json");
     if (!match || !existsSync(file)) continue;
     let checks;
     try {
@@ -380,19 +400,26 @@ async function runServerSuite(url, label, requirement) {
   };
 }
 
-async function runClientScenario(scenario) {
-  const out = join(tmp, `client-${scenario}`);
+/**
+ * One `conformance client --scenario S` run. For auth scenarios: `version` (--spec-version)
+ * and shorter limits (the suite's client timeout, the run's own, and the client script's).
+ */
+async function runClientScenario(scenario, { version, suiteTimeoutMs = 60_000, timeoutMs, env = {} } = {}) {
+  const out = join(tmp, `client-${scenario.replaceAll("/", "-")}${version ? `-${version}` : ""}`);
   const command = `${process.execPath} ${clientScript}`;
   if (/\s/.test(process.execPath) || /\s/.test(clientScript))
     throw new Error(
       "the node binary or the repo path contains a space: the suite splits --command on spaces",
     );
-  log(`client scenario ${scenario}`);
-  const result = await run(
-    node22,
-    [suiteBin, "client", "--command", command, "--scenario", scenario, "-o", out, "--timeout", "60000"],
-    { timeoutMs: LIMITS.clientScenarioMs, logFile: `${out}.log`, env: { TOOLSCRIPT_CONFORMANCE_TMP: tmp } },
-  );
+  log(`client scenario ${scenario}${version ? ` at ${version}` : ""}`);
+  const args = [suiteBin, "client", "--command", command, "--scenario", scenario, "-o", out];
+  if (version) args.push("--spec-version", version);
+  args.push("--timeout", String(suiteTimeoutMs));
+  const result = await run(node22, args, {
+    timeoutMs: timeoutMs ?? LIMITS.clientScenarioMs,
+    logFile: `${out}.log`,
+    env: { TOOLSCRIPT_CONFORMANCE_TMP: tmp, ...env },
+  });
   const results = addCrashed(readResults(out), `${out}.log`);
   const entry = results[scenario] ?? {
     passed: 0,
@@ -471,9 +498,13 @@ async function main() {
   }, LIMITS.overallMs);
   overall.unref();
 
+  const authScenario = opts.scenario?.startsWith("auth/") ?? false;
   const clientScenario = opts.scenario !== undefined && CLIENT_SCENARIOS.includes(opts.scenario);
-  const doServer = opts.only ? opts.only === "server" : !opts.scenario || !clientScenario;
-  const doClient = opts.only ? opts.only === "client" : !opts.scenario || clientScenario;
+  const doServer = opts.only ? opts.only === "server" : !opts.scenario || (!clientScenario && !authScenario);
+  const doClient = opts.only ? opts.only === "client" && !authScenario : !opts.scenario || clientScenario;
+  const doAuth = opts.only
+    ? ["client", "auth"].includes(opts.only) && (!opts.scenario || authScenario)
+    : !opts.scenario || authScenario;
   const requirements = opts.requirements ? [opts.requirements] : opts.scenario ? [undefined] : REQUIREMENTS;
   const fullRun = !opts.only && !opts.requirements && !opts.scenario;
 
@@ -532,6 +563,29 @@ async function main() {
       log(`  ${scenario}: ${cell(results[scenario])}`);
     }
     sections.push(clientTable(results));
+    if (Object.values(results).some((result) => !result.ok)) failed = true;
+  }
+
+  if (doAuth) {
+    const plan = authPlan(join(sub, "node_modules", "@modelcontextprotocol", "conformance"), {
+      requirements: opts.requirements,
+      scenario: authScenario ? opts.scenario : undefined,
+    });
+    log(
+      `client authorization scenarios: ${plan.runs.length} runs, ${LIMITS.authConcurrency} at a time, within ${LIMITS.authBudgetMs / 60_000} min`,
+    );
+    const results = await runAuthScenarios(
+      plan.runs,
+      (entry) =>
+        runClientScenario(entry.scenario, {
+          version: entry.version,
+          suiteTimeoutMs: LIMITS.authClientMs,
+          timeoutMs: LIMITS.authScenarioMs,
+          env: { TOOLSCRIPT_CONFORMANCE_RUN_LIMIT_MS: String(LIMITS.authRunMs) },
+        }),
+      { concurrency: LIMITS.authConcurrency, budgetMs: LIMITS.authBudgetMs, log },
+    );
+    sections.push(authTable(plan, results));
     if (Object.values(results).some((result) => !result.ok)) failed = true;
   }
 
