@@ -2,7 +2,6 @@ import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type Client,
-  InsufficientScopeError,
   LOG_LEVEL_META_KEY,
   ProtocolError,
   SdkError,
@@ -15,13 +14,13 @@ import { messageOf, type OpenedClient, openClient } from "./connect.ts";
 import { UpstreamError } from "./errors.ts";
 import { clientCapabilities, registerForwarding } from "./forwarding.ts";
 import { listAllTools } from "./list-tools.ts";
+import { isLoginRequired, LoginGate } from "./login-gate.ts";
 import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 import { describeRetry } from "./retry-text.ts";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type {
   LogLevel,
-  UpstreamAuthorization,
   UpstreamEvents,
   UpstreamOptions,
   UpstreamProgress,
@@ -32,8 +31,6 @@ import type {
 
 /** A connection that stayed up this long resets the restart budget. */
 const STABLE_AFTER_MS = 10_000;
-/** Re-authorizations for a wider scope one request may cause before it fails. */
-const MAX_STEP_UPS = 2;
 
 export interface ConnectionEvents extends UpstreamEvents {
   onToolsChanged(server: string, tools: readonly ToolDefinition[]): void;
@@ -86,8 +83,7 @@ export class UpstreamConnection {
   });
   /** Least severe log level forwarded (and asked of servers that declare `logging`); undefined: all. */
   #logLevel: LogLevel | undefined;
-  /** OAuth, for an HTTP server without an Authorization header of its own. */
-  readonly #auth: UpstreamAuthorization | undefined;
+  readonly #login: LoginGate;
   /** Re-arms the connect timeout of the attempt under way (paused while a login waits for a person). */
   #connectTimer: { pause(): void; resume(): void } | undefined;
 
@@ -98,9 +94,9 @@ export class UpstreamConnection {
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
     this.#rate = new RateWindow(options.callsPerMinute);
     if (config.disabled) this.#state = "disabled";
-    const ownAuthorization = config.kind === "http" && hasAuthorizationHeader(config.headers);
-    this.#auth = config.kind === "http" && !ownAuthorization ? options.authorize?.(config) : undefined;
-    if (this.#auth) this.#auth.onPendingChange = (pending) => this.#onLoginPending(pending !== undefined);
+    this.#login = new LoginGate(config, options.authorize, options.clientRequests?.elicit, (waiting) =>
+      this.#onLoginPending(waiting),
+    );
   }
 
   get name(): string {
@@ -132,12 +128,7 @@ export class UpstreamConnection {
       }),
       ...(this.#error !== undefined && { error: this.#error }),
       ...(this.#stderrTail && { stderrTail: this.#stderrTail }),
-      ...(this.#state === "needs_login" && {
-        login: {
-          command: `toolscript auth login ${this.name}`,
-          ...(this.#auth?.pending && { url: this.#auth.pending.url }),
-        },
-      }),
+      ...(this.#state === "needs_login" && { login: this.#login.login() }),
       ...(protocolVersion && { protocolVersion }),
       ...(info && { serverInfo: { name: info.name, version: info.version } }),
       ...(instructions && { instructions }),
@@ -174,7 +165,7 @@ export class UpstreamConnection {
           maxMessageBytes: this.#options.maxMessageBytes,
           capabilities: clientCapabilities(this.#options.clientRequests),
           probeTimeoutMs: this.#options.probeTimeoutMs,
-          authProvider: this.#auth?.transportProvider,
+          authProvider: this.#login.transportProvider,
         },
       );
       if (this.#isClosed()) {
@@ -226,7 +217,7 @@ export class UpstreamConnection {
   /** True while the first attempt, or a login a person is completing, may still make the server ready. */
   #starting(): boolean {
     return (
-      this.#state === "connecting" || (this.#state === "needs_login" && this.#auth?.pending !== undefined)
+      this.#state === "connecting" || (this.#state === "needs_login" && this.#login.waiting)
     );
   }
 
@@ -255,10 +246,7 @@ export class UpstreamConnection {
     const why = this.#error ? `: ${this.#error}` : "";
     const { maxRetries } = this.#options.restart;
     if (state === "connecting") return `still starting (no answer to initialize yet)`;
-    if (state === "needs_login") {
-      const url = this.#auth?.pending?.url;
-      return `waiting for an OAuth login: run \`toolscript auth login ${this.name}\`${url ? ` or open ${url}` : ""}`;
-    }
+    if (state === "needs_login") return this.#login.problem();
     if (state === "restarting") return `restarting (attempt ${this.#failures} of ${maxRetries})${why}`;
     if (state === "failed") return `failed${why}; ${describeRetry(this.#nextRetryAt)}`;
     return state;
@@ -274,7 +262,10 @@ export class UpstreamConnection {
         { server: this.name, tool, callsPerMinute: this.#options.callsPerMinute },
       );
     }
-    if (this.#starting()) await this.settled(options.signal);
+    if (this.#starting()) {
+      this.#login.askClientToLogIn(options.signal);
+      await this.settled(options.signal);
+    }
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
       // The SDK never removes its abort listener; a per-call signal keeps a
@@ -290,7 +281,7 @@ export class UpstreamConnection {
         ...(options.clientCapabilities && { [CLIENT_CAPABILITIES_META_KEY]: options.clientCapabilities }),
       };
       try {
-        const result: unknown = await this.#withStepUp(() =>
+        const result: unknown = await this.#login.withStepUp(() =>
           client.callTool(
             {
               name: tool,
@@ -335,30 +326,9 @@ export class UpstreamConnection {
     return this.#refreshing;
   }
 
-  /**
-   * Sends a request again after a `403 insufficient_scope` once the user granted the wider
-   * scope (a new authorization), a bounded number of times: a server that keeps refusing fails.
-   */
-  async #withStepUp<T>(send: () => Promise<T>): Promise<T> {
-    for (let stepUps = 0; ; stepUps++) {
-      try {
-        return await send();
-      } catch (error) {
-        if (!(error instanceof InsufficientScopeError) || this.#auth === undefined) throw error;
-        if (stepUps >= MAX_STEP_UPS) {
-          throw new Error(
-            `the server still answers 403 insufficient_scope${error.requiredScope ? ` (needs "${error.requiredScope}")` : ""} after ${MAX_STEP_UPS} re-authorizations`,
-            { cause: error },
-          );
-        }
-        await this.#auth.stepUp(error.requiredScope, error.resourceMetadataUrl);
-      }
-    }
-  }
-
   async close(): Promise<void> {
     if (this.#state === "closed") return;
-    this.#auth?.close();
+    this.#login.close();
     this.#setState("closed");
     clearTimeout(this.#restartTimer);
     this.#nextRetryAt = undefined;
@@ -560,12 +530,15 @@ export class UpstreamConnection {
         { server: this.name, request: label, callsPerMinute: this.#options.callsPerMinute },
       );
     }
-    if (this.#starting()) await this.settled(options.signal);
+    if (this.#starting()) {
+      this.#login.askClientToLogIn(options.signal);
+      await this.settled(options.signal);
+    }
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
       const call = linkedController(options.signal);
       try {
-        return await this.#withStepUp(() => send(client, { timeout: timeoutMs, signal: call.signal }));
+        return await this.#login.withStepUp(() => send(client, { timeout: timeoutMs, signal: call.signal }));
       } catch (error) {
         throw this.#callError(label, error, timeoutMs, options.signal);
       } finally {
@@ -573,18 +546,6 @@ export class UpstreamConnection {
       }
     }, options.signal);
   }
-}
-
-function hasAuthorizationHeader(headers: Record<string, string>): boolean {
-  return Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
-}
-
-/** The auth layer's "a person must log in" (src/auth/errors.ts), however deep the transport wrapped it. */
-function isLoginRequired(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
-    if ((cause as { code?: unknown }).code === "auth.login_required") return true;
-  }
-  return false;
 }
 
 function linkedController(parent: AbortSignal | undefined): { signal: AbortSignal; unlink(): void } {

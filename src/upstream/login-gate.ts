@@ -1,0 +1,107 @@
+import { randomUUID } from "node:crypto";
+import { type AuthProvider, InsufficientScopeError } from "@modelcontextprotocol/client";
+import type { ClientRequestHooks, UpstreamAuthorization, UpstreamLogin, UpstreamServerConfig } from "./types.ts";
+
+/** Re-authorizations for a wider scope one request may cause before it fails. */
+const MAX_STEP_UPS = 2;
+
+/**
+ * The OAuth side of one connection (an HTTP server without an Authorization
+ * header of its own): the auth provider for its transport, whether a login is
+ * waiting for a person, asking the calling client to open the URL, and the
+ * step-up retry after `403 insufficient_scope`.
+ */
+export class LoginGate {
+  readonly #server: string;
+  readonly #auth: UpstreamAuthorization | undefined;
+  readonly #elicit: ClientRequestHooks["elicit"];
+  /** The authorization URL a client was last asked to open. */
+  #askedToOpen: string | undefined;
+
+  constructor(
+    config: UpstreamServerConfig,
+    authorize: ((config: UpstreamServerConfig & { kind: "http" }) => UpstreamAuthorization | undefined) | undefined,
+    elicit: ClientRequestHooks["elicit"],
+    onPendingChange: (waiting: boolean) => void,
+  ) {
+    this.#server = config.name;
+    this.#elicit = elicit;
+    const ownAuthorization =
+      config.kind === "http" &&
+      Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
+    this.#auth = config.kind === "http" && !ownAuthorization ? authorize?.(config) : undefined;
+    if (this.#auth) this.#auth.onPendingChange = (pending) => onPendingChange(pending !== undefined);
+  }
+
+  get transportProvider(): AuthProvider | undefined {
+    return this.#auth?.transportProvider;
+  }
+
+  /** True while a login waits for a person. */
+  get waiting(): boolean {
+    return this.#auth?.pending !== undefined;
+  }
+
+  /** How to log in, for the status of a server in `needs_login`. */
+  login(): UpstreamLogin {
+    const url = this.#auth?.pending?.url;
+    return { command: `toolscript auth login ${this.#server}`, ...(url && { url }) };
+  }
+
+  /** Why calls cannot go yet, in words. */
+  problem(): string {
+    const { command, url } = this.login();
+    return `waiting for an OAuth login: run \`${command}\`${url ? ` or open ${url}` : ""}`;
+  }
+
+  /**
+   * A call waiting for a login asks the client that made it to open the authorization
+   * URL (URL-mode elicitation), once per login; a client that cannot is not asked.
+   */
+  askClientToLogIn(signal: AbortSignal | undefined): void {
+    const url = this.#auth?.pending?.url;
+    if (!url || !this.#elicit || this.#askedToOpen === url) return;
+    this.#askedToOpen = url;
+    const params = {
+      mode: "url",
+      elicitationId: randomUUID(),
+      url,
+      message: `Sign in to ${this.#server} so ToolScript can use its tools.`,
+    };
+    void this.#elicit(this.#server, params, signal ?? new AbortController().signal).catch(() => {});
+  }
+
+  /**
+   * Sends a request again after a `403 insufficient_scope` once the user granted the wider
+   * scope (a new authorization), a bounded number of times: a server that keeps refusing fails.
+   */
+  async withStepUp<T>(send: () => Promise<T>): Promise<T> {
+    for (let stepUps = 0; ; stepUps++) {
+      try {
+        return await send();
+      } catch (error) {
+        if (!(error instanceof InsufficientScopeError) || this.#auth === undefined) throw error;
+        if (stepUps >= MAX_STEP_UPS) {
+          const needs = error.requiredScope ? ` (needs "${error.requiredScope}")` : "";
+          throw new Error(
+            `the server still answers 403 insufficient_scope${needs} after ${MAX_STEP_UPS} re-authorizations`,
+            { cause: error },
+          );
+        }
+        await this.#auth.stepUp(error.requiredScope, error.resourceMetadataUrl);
+      }
+    }
+  }
+
+  close(): void {
+    this.#auth?.close();
+  }
+}
+
+/** The auth layer's "a person must log in" (src/auth/errors.ts), however deep the transport wrapped it. */
+export function isLoginRequired(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    if ((cause as { code?: unknown }).code === "auth.login_required") return true;
+  }
+  return false;
+}
