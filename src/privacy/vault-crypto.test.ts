@@ -60,6 +60,14 @@ describe("sealVault / openVault", () => {
     assert.throws(() => openVault('{"format":"other"}', key), isCode("privacy.vault_corrupt"));
   });
 
+  test("a vault sealed before the shared sealing helper existed still opens (same envelope and additional data)", () => {
+    // Sealed by the earlier vault-crypto.ts under the key 32 × 0x07, context "session-1".
+    const sealed =
+      '{"format":"toolscript-pii-vault","version":1,"alg":"AES-256-GCM","iv":"FSBoJ6/4C+8kNzfY","tag":"u72frgXVNbuowgG3rkvTYg==","data":"uKq+vNWVg0afFPwxdWzbahty7NVg3JxHbgH9b04rRY2cMiXJpREotKJ8AnLtv7CN63IoFhQokloNMOzuGJi58alXaVKPXUA5q4ggZO6Njg=="}';
+    const opened = openVault(sealed, Buffer.alloc(32, 7), "session-1");
+    assert.equal(opened.detokenize("[EMAIL_1]"), "alice@example.com");
+  });
+
   test("keys must be 32 bytes", () => {
     assert.throws(() => sealVault(new PiiVault(), randomBytes(16)), isCode("privacy.invalid_key"));
   });

@@ -47,6 +47,7 @@ describe("migrate", () => {
     const before = tables(db);
     assert.deepEqual(before, [
       "audit_log",
+      "oauth_credentials",
       "schema_migrations",
       "sessions",
       "skill_versions",

@@ -114,6 +114,19 @@ export const MIGRATIONS: readonly Migration[] = [
         CHECK (language IN ('typescript', 'python'));
     `,
   },
+  {
+    version: 6,
+    name: "OAuth credentials of upstream servers",
+    sql: `
+      -- One sealed (encrypted) blob per upstream server: tokens and its registered client.
+      -- Keyed by server name, not session: a login serves every session of the gateway.
+      CREATE TABLE oauth_credentials (
+        server TEXT PRIMARY KEY,
+        blob BLOB NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

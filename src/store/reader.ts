@@ -14,6 +14,7 @@ import {
 import type {
   AuditQuery,
   AuditRecord,
+  CredentialInfo,
   SessionRecord,
   SkillVersion,
   SkillViewer,
@@ -41,6 +42,8 @@ export class StoreReader {
   readonly #skills: Statement<[Params], SkillRow>;
   readonly #skillVersions: Statement<[Params], SkillRow>;
   readonly #vault: Statement<[string], { blob: Uint8Array }>;
+  readonly #credential: Statement<[string], { blob: Uint8Array }>;
+  readonly #credentials: Statement<[], CredentialInfo>;
   readonly #audit: Statement<[Params], AuditRow>;
 
   constructor(db: Database) {
@@ -69,6 +72,10 @@ export class StoreReader {
       `SELECT ${SKILL_COLUMNS} ${visible} AND v.name = @name ORDER BY v.version`,
     );
     this.#vault = db.prepare("SELECT blob FROM vaults WHERE session_id = ?");
+    this.#credential = db.prepare("SELECT blob FROM oauth_credentials WHERE server = ?");
+    this.#credentials = db.prepare(
+      "SELECT server, updated_at AS updatedAt FROM oauth_credentials ORDER BY server",
+    );
     this.#audit = db.prepare(`
       SELECT * FROM audit_log
       WHERE (@session IS NULL OR session_id = @session) AND (@client IS NULL OR client = @client)
@@ -120,6 +127,15 @@ export class StoreReader {
   getVault(session: string): Uint8Array | undefined {
     const row = this.#vault.get(session);
     return row && asBytes(row.blob);
+  }
+
+  getCredential(server: string): Uint8Array | undefined {
+    const row = this.#credential.get(server);
+    return row && asBytes(row.blob);
+  }
+
+  listCredentials(): CredentialInfo[] {
+    return this.#credentials.all();
   }
 
   listAudit(query: AuditQuery = {}): AuditRecord[] {

@@ -8,6 +8,7 @@ import type {
   AuditQuery,
   AuditRecord,
   AuditUpdate,
+  CredentialInfo,
   SaveSkillInput,
   SessionRecord,
   SkillVersion,
@@ -106,6 +107,19 @@ export class SqliteStore implements Store {
   }
   deleteVault(session: string): boolean {
     return this.#open().writer.deleteVault(session);
+  }
+
+  putCredential(server: string, blob: Uint8Array): void {
+    this.#open().writer.putCredential(server, blob);
+  }
+  getCredential(server: string): Uint8Array | undefined {
+    return this.#open().reader.getCredential(server);
+  }
+  deleteCredential(server: string): boolean {
+    return this.#open().writer.deleteCredential(server);
+  }
+  listCredentials(): CredentialInfo[] {
+    return this.#open().reader.listCredentials();
   }
 
   appendAudit(entry: AuditEntry): number {

@@ -124,6 +124,12 @@ export interface AuditQuery {
   limit?: number | undefined;
 }
 
+/** A stored credential without its contents. */
+export interface CredentialInfo {
+  server: string;
+  updatedAt: number;
+}
+
 export interface Store {
   /** The database file, or `:memory:`. */
   readonly location: string;
@@ -164,6 +170,13 @@ export interface Store {
   putVault(session: string, blob: Uint8Array): void;
   getVault(session: string): Uint8Array | undefined;
   deleteVault(session: string): boolean;
+
+  /** An upstream server's OAuth credentials, an opaque (already encrypted) blob; replaces the previous one. */
+  putCredential(server: string, blob: Uint8Array): void;
+  getCredential(server: string): Uint8Array | undefined;
+  deleteCredential(server: string): boolean;
+  /** The servers with stored credentials, sorted by name; never the blobs. */
+  listCredentials(): CredentialInfo[];
 
   appendAudit(entry: AuditEntry): number;
   /**

@@ -48,6 +48,8 @@ export class StoreWriter {
   readonly #deleteSkill: Statement<[Params]>;
   readonly #putVault: Statement<[string, Uint8Array, number]>;
   readonly #deleteVault: Statement<[string]>;
+  readonly #putCredential: Statement<[string, Uint8Array, number]>;
+  readonly #deleteCredential: Statement<[string]>;
   readonly #appendAudit: Statement<[Params]>;
   readonly #pruneAudit: Statement<[number]>;
   readonly #updateAudit: Statement<[Params]>;
@@ -109,6 +111,10 @@ export class StoreWriter {
       INSERT INTO vaults (session_id, blob, updated_at) VALUES (?, ?, ?)
       ON CONFLICT (session_id) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at`);
     this.#deleteVault = db.prepare("DELETE FROM vaults WHERE session_id = ?");
+    this.#putCredential = db.prepare(`
+      INSERT INTO oauth_credentials (server, blob, updated_at) VALUES (?, ?, ?)
+      ON CONFLICT (server) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at`);
+    this.#deleteCredential = db.prepare("DELETE FROM oauth_credentials WHERE server = ?");
     this.#appendAudit = db.prepare(`
       INSERT INTO audit_log (time, session_id, server, tool, args_digest, args_bytes, outcome, duration_ms,
         kind, bytes_out, policy, detail, client)
@@ -253,6 +259,16 @@ export class StoreWriter {
 
   deleteVault(session: string): boolean {
     return this.transaction(() => this.#deleteVault.run(session).changes > 0);
+  }
+
+  putCredential(server: string, blob: Uint8Array): void {
+    this.transaction(() => {
+      this.#putCredential.run(server, blob, this.#now());
+    });
+  }
+
+  deleteCredential(server: string): boolean {
+    return this.transaction(() => this.#deleteCredential.run(server).changes > 0);
   }
 
   appendAudit(entry: AuditEntry): number {
