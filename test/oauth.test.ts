@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { BROWSER_FOLLOW_MJS, type OAuthFixture, startOAuthFixture } from "./helpers/oauth-fixture.ts";
@@ -120,7 +120,15 @@ describe("OAuth upstreams (the SDK's demo authorization server, a real browser s
     const config = JSON.parse(readFileSync(join(dir.path, "toolscript.config.json"), "utf8"));
     config.toolscript.upstream.loginTimeoutMs = 2000;
     writeFileSync(join(dir.path, "short.json"), JSON.stringify(config));
-    const run = await cli(dir.path, { BROWSER: "true" }, "run", "whoami.ts", "--no-typecheck", "--config", "short.json");
+    const run = await cli(
+      dir.path,
+      { BROWSER: "true" },
+      "run",
+      "whoami.ts",
+      "--no-typecheck",
+      "--config",
+      "short.json",
+    );
     assert.notEqual(run.code, 0);
     assert.match(run.stderr, /toolscript auth login secure/);
   });

@@ -8,9 +8,7 @@ export type AuthErrorCode =
   /** Discovery, registration or the token exchange failed. */
   | "auth.failed"
   /** The loopback redirect listener could not start. */
-  | "auth.callback_failed"
-  /** The credential key cannot be used. */
-  | "auth.credential_key";
+  | "auth.callback_failed";
 
 /** Any failure authorizing the gateway with an upstream server. `data.server` names it when known. */
 export class AuthError extends CodedError<AuthErrorCode> {

@@ -98,9 +98,13 @@ export class ServerAuthorization {
     const stored = this.oauth.credentials().tokens;
     if (stored === undefined) return undefined;
     const expiry = expiresAt(stored);
-    if (expiry !== undefined && expiry - Date.now() < REFRESH_AHEAD_MS && stored.value.refresh_token) {
-      // A failed refresh leaves the old token: the server's 401 then starts a full authorization.
-      await this.#withoutPerson({}).catch(() => {});
+    if (this.#inFlight) {
+      // Another request is refreshing or logging in: its token is the one to send.
+      await this.#inFlight.catch(() => {});
+    } else if (expiry !== undefined && expiry - Date.now() < REFRESH_AHEAD_MS && stored.value.refresh_token) {
+      // One refresh for all requests (a rotated refresh token works once). A failed refresh
+      // leaves the old token: the server's 401 then starts a full authorization.
+      await this.#single(() => this.#withoutPerson({})).catch(() => {});
     }
     return this.oauth.credentials().tokens?.value.access_token;
   }
@@ -167,7 +171,12 @@ export class ServerAuthorization {
    * `auth.login_required` when a person is needed and cannot be asked.
    */
   authorize(request: AuthorizeRequest): Promise<void> {
-    this.#inFlight ??= this.#authorize(request).finally(() => {
+    return this.#single(() => this.#authorize(request));
+  }
+
+  /** Runs `work` unless an authorization or refresh is under way; then waits for that one. */
+  #single(work: () => Promise<void>): Promise<void> {
+    this.#inFlight ??= work().finally(() => {
       this.#inFlight = undefined;
     });
     return this.#inFlight;

@@ -216,9 +216,7 @@ export class UpstreamConnection {
 
   /** True while the first attempt, or a login a person is completing, may still make the server ready. */
   #starting(): boolean {
-    return (
-      this.#state === "connecting" || (this.#state === "needs_login" && this.#login.waiting)
-    );
+    return this.#state === "connecting" || (this.#state === "needs_login" && this.#login.waiting);
   }
 
   /**

@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type AuthProvider, InsufficientScopeError } from "@modelcontextprotocol/client";
-import type { ClientRequestHooks, UpstreamAuthorization, UpstreamLogin, UpstreamServerConfig } from "./types.ts";
+import type {
+  ClientRequestHooks,
+  UpstreamAuthorization,
+  UpstreamLogin,
+  UpstreamServerConfig,
+} from "./types.ts";
 
 /** Re-authorizations for a wider scope one request may cause before it fails. */
 const MAX_STEP_UPS = 2;
@@ -20,7 +25,9 @@ export class LoginGate {
 
   constructor(
     config: UpstreamServerConfig,
-    authorize: ((config: UpstreamServerConfig & { kind: "http" }) => UpstreamAuthorization | undefined) | undefined,
+    authorize:
+      | ((config: UpstreamServerConfig & { kind: "http" }) => UpstreamAuthorization | undefined)
+      | undefined,
     elicit: ClientRequestHooks["elicit"],
     onPendingChange: (waiting: boolean) => void,
   ) {
