@@ -132,4 +132,46 @@ describe("OAuth upstreams (the SDK's demo authorization server, a real browser s
     assert.notEqual(run.code, 0);
     assert.match(run.stderr, /toolscript auth login secure/);
   });
+
+  it("serve shows the server as needing a login and picks up one made by `toolscript auth login`", async () => {
+    const config = JSON.parse(readFileSync(join(dir.path, "toolscript.config.json"), "utf8"));
+    config.toolscript.upstream.loginTimeoutMs = 1500;
+    writeFileSync(join(dir.path, "serve.json"), JSON.stringify(config));
+    const base = { ...process.env };
+    for (const name of ["NO_COLOR", "FORCE_COLOR", "TOOLSCRIPT_VAULT_KEY", "CI"]) delete base[name];
+    // `true` as the browser: nobody approves, as on a headless machine.
+    const serve = spawn(process.execPath, cliArgs("serve", "--config", "serve.json"), {
+      cwd: dir.path,
+      env: { ...base, BROWSER: "true" },
+    });
+    let stderr = "";
+    const seen = (pattern: RegExp) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not seen: ${pattern}\n${stderr}`)), 40_000);
+        const check = () => {
+          if (!pattern.test(stderr)) return;
+          clearTimeout(timer);
+          serve.stderr.off("data", check);
+          resolve();
+        };
+        serve.stderr.on("data", check);
+        check();
+      });
+    serve.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    try {
+      await seen(/secure: needs login: run `toolscript auth login secure`/);
+      const login = await cli(dir.path, env, "auth", "login", "secure");
+      assert.equal(login.code, 0, login.stderr);
+      assert.match(login.stderr, /secure: logged in/);
+      await seen(/secure: ready, 2 tools/);
+    } finally {
+      serve.stdin.end();
+      const exited = new Promise((resolve) => serve.once("exit", resolve));
+      const timer = setTimeout(() => serve.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  });
 });

@@ -487,6 +487,13 @@ export class Gateway {
     this.#loggedStatus.set(status.server, change);
     if (status.state === "ready") {
       this.#logger.info(`${status.server}: ready, ${status.toolCount} tools (${status.transport})`);
+    } else if (status.state === "needs_login") {
+      // Said once per login; the retries that look for a token stored by another process are not news.
+      const how = status.login?.url ? ` (or open ${status.login.url})` : "";
+      const change = `needs_login ${status.login?.url ?? ""}`;
+      if (this.#loggedStatus.get(`${status.server}\0login`) === change) return;
+      this.#loggedStatus.set(`${status.server}\0login`, change);
+      this.#logger.warn(`${status.server}: needs login: run \`${status.login?.command}\`${how}`);
     } else {
       const tail = status.stderrTail
         ? `\n  stderr: ${status.stderrTail.split("\n").slice(-3).join("\n  ")}`

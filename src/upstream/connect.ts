@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { defaultResultTypeToComplete } from "./default-result-type.ts";
 import { limitedFetch } from "./limited-fetch.ts";
+import { isLoginRequired } from "./login-gate.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type { UpstreamServerConfig } from "./types.ts";
 
@@ -99,7 +100,8 @@ export async function openClient(
       await connectOrClose(client, transport, signal);
       return { client, transport, kind: "streamable-http" };
     } catch (error) {
-      if (config.transport === "streamable-http" || signal.aborted) throw error;
+      // A server that wants a login wants it on any transport: SSE would only ask again.
+      if (config.transport === "streamable-http" || signal.aborted || isLoginRequired(error)) throw error;
       const client2 = newClient(true);
       const sse = new SSEClientTransport(url, { requestInit, fetch, ...(authProvider && { authProvider }) });
       try {
