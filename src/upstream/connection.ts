@@ -9,10 +9,12 @@ import {
 } from "@modelcontextprotocol/client";
 import type { ToolDefinition } from "../catalog/types.ts";
 import { RateWindow } from "../limits/rate-window.ts";
+import { callError } from "./call-error.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";
 import { messageOf, type OpenedClient, openClient } from "./connect.ts";
 import { UpstreamError } from "./errors.ts";
 import { clientCapabilities, registerForwarding } from "./forwarding.ts";
+import { linkedController } from "./linked-abort.ts";
 import { listAllTools } from "./list-tools.ts";
 import { isLoginRequired, LoginGate } from "./login-gate.ts";
 import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
@@ -266,8 +268,6 @@ export class UpstreamConnection {
     }
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
-      // The SDK never removes its abort listener; a per-call signal keeps a
-      // long-lived execution signal from collecting one listener per call.
       const call = linkedController(options.signal);
       const onProgress = options.onProgress;
       const definition = this.#tools.find((candidate) => candidate.name === tool);
@@ -298,7 +298,14 @@ export class UpstreamConnection {
         );
         return result as CallToolResult;
       } catch (error) {
-        throw this.#callError(tool, error, timeoutMs, options.signal);
+        throw callError({
+          server: this.name,
+          what: tool,
+          error,
+          timeoutMs,
+          signal: options.signal,
+          closedBecause: this.#closedBecause(),
+        });
       } finally {
         call.unlink();
       }
@@ -380,53 +387,9 @@ export class UpstreamConnection {
     );
   }
 
-  #callError(
-    tool: string,
-    error: unknown,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): UpstreamError {
-    const data = { server: this.name, tool };
-    if (signal?.aborted) {
-      return new UpstreamError("upstream.cancelled", `call to ${this.name}/${tool} was cancelled`, data, {
-        cause: error,
-      });
-    }
-    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      return new UpstreamError(
-        "upstream.timeout",
-        `${this.name}/${tool} did not answer within ${timeoutMs} ms`,
-        data,
-        { cause: error },
-      );
-    }
-    if ((error instanceof ProtocolError || error instanceof SdkError) && isMessageTooLarge(error.data)) {
-      return new UpstreamError(
-        "upstream.message_too_large",
-        `server "${this.name}" answered ${tool} with ${error.data.atLeast ? "more than " : ""}${describeOversize(error.data.bytes, error.data.limit)}; the answer was dropped`,
-        { ...data, bytes: error.data.bytes, limit: error.data.limit },
-        { cause: error },
-      );
-    }
-    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-      const oversized = this.#opened?.stdio?.closedBecause ?? this.#lastClosedBecause;
-      return new UpstreamError(
-        "upstream.unavailable",
-        oversized
-          ? `server "${this.name}" was restarted during ${tool}: ${oversized}`
-          : `server "${this.name}" closed the connection during ${tool}`,
-        data,
-        { cause: error },
-      );
-    }
-    return new UpstreamError(
-      "upstream.call_failed",
-      `${this.name}/${tool} failed: ${messageOf(error)}`,
-      data,
-      {
-        cause: error,
-      },
-    );
+  /** Why the last connection closed, when the gateway closed it (an oversized message). */
+  #closedBecause(): string | undefined {
+    return this.#opened?.stdio?.closedBecause ?? this.#lastClosedBecause;
   }
 
   #onTransportClosed(opened: OpenedClient): void {
@@ -538,21 +501,19 @@ export class UpstreamConnection {
       try {
         return await this.#login.withStepUp(() => send(client, { timeout: timeoutMs, signal: call.signal }));
       } catch (error) {
-        throw this.#callError(label, error, timeoutMs, options.signal);
+        throw callError({
+          server: this.name,
+          what: label,
+          error,
+          timeoutMs,
+          signal: options.signal,
+          closedBecause: this.#closedBecause(),
+        });
       } finally {
         call.unlink();
       }
     }, options.signal);
   }
-}
-
-function linkedController(parent: AbortSignal | undefined): { signal: AbortSignal; unlink(): void } {
-  const controller = new AbortController();
-  if (!parent) return { signal: controller.signal, unlink() {} };
-  const onAbort = () => controller.abort(parent.reason);
-  if (parent.aborted) onAbort();
-  else parent.addEventListener("abort", onAbort, { once: true });
-  return { signal: controller.signal, unlink: () => parent.removeEventListener("abort", onAbort) };
 }
 
 function describeExit(exit: { code: number | null; signal: NodeJS.Signals | null }): string {
