@@ -19,6 +19,7 @@ import { listAllTools } from "./list-tools.ts";
 import { isLoginRequired, LoginGate } from "./login-gate.ts";
 import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
+import { RestartBudget } from "./restart-budget.ts";
 import { describeRetry } from "./retry-text.ts";
 import type { ProcessGroupStdioTransport } from "./stdio-transport.ts";
 import type {
@@ -30,9 +31,6 @@ import type {
   UpstreamState,
   UpstreamStatus,
 } from "./types.ts";
-
-/** A connection that stayed up this long resets the restart budget. */
-const STABLE_AFTER_MS = 10_000;
 
 export interface ConnectionEvents extends UpstreamEvents {
   onToolsChanged(server: string, tools: readonly ToolDefinition[]): void;
@@ -68,14 +66,8 @@ export class UpstreamConnection {
   #tools: readonly ToolDefinition[] = [];
   #error: string | undefined;
   #stderrTail: string | undefined;
-  #restarts = 0;
-  #failures = 0;
-  /** Failures before the last ready spell: a server that dies soon after each start keeps its count. */
-  #flappedFailures = 0;
+  readonly #restart: RestartBudget;
   #lastClosedBecause: string | undefined;
-  #readySince = 0;
-  #restartTimer: NodeJS.Timeout | undefined;
-  #nextRetryAt: number | undefined;
   /** Calls waiting for the first connection attempt to end. */
   #waiters = new Set<() => void>();
   #connecting: AbortController | undefined;
@@ -95,6 +87,7 @@ export class UpstreamConnection {
     this.#events = events;
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
     this.#rate = new RateWindow(options.callsPerMinute);
+    this.#restart = new RestartBudget(options.restart);
     if (config.disabled) this.#state = "disabled";
     this.#login = new LoginGate(config, options.authorize, options.clientRequests?.elicit, (waiting) =>
       this.#onLoginPending(waiting),
@@ -122,11 +115,13 @@ export class UpstreamConnection {
       state: this.#state,
       transport: this.#opened?.kind ?? (this.config.kind === "stdio" ? "stdio" : undefined),
       toolCount: this.#tools.length,
-      restarts: this.#restarts,
-      ...(this.#nextRetryAt !== undefined && { nextRetryAt: new Date(this.#nextRetryAt).toISOString() }),
+      restarts: this.#restart.restarts,
+      ...(this.#restart.nextRetryAt !== undefined && {
+        nextRetryAt: new Date(this.#restart.nextRetryAt).toISOString(),
+      }),
       ...((this.#state === "restarting" || this.#state === "failed") && {
-        attempt: this.#failures,
-        maxAttempts: this.#options.restart.maxRetries,
+        attempt: this.#restart.failures,
+        maxAttempts: this.#restart.maxRetries,
       }),
       ...(this.#error !== undefined && { error: this.#error }),
       ...(this.#stderrTail && { stderrTail: this.#stderrTail }),
@@ -140,9 +135,9 @@ export class UpstreamConnection {
   /** Connects once; on failure schedules restarts in the background. Never rejects. */
   async start(): Promise<void> {
     if (this.#state === "disabled" || this.#state === "closed") return;
-    this.#nextRetryAt = undefined;
+    this.#restart.started();
     // A retry keeps its state ("restarting", "failed") so calls meanwhile say which attempt this is.
-    if (this.#failures === 0) this.#setState("connecting");
+    if (this.#restart.failures === 0) this.#setState("connecting");
     const controller = new AbortController();
     this.#connecting = controller;
     let timer: NodeJS.Timeout | undefined;
@@ -179,8 +174,7 @@ export class UpstreamConnection {
       if (this.#isClosed()) return;
       this.#tools = tools;
       this.#error = undefined;
-      this.#failures = 0;
-      this.#readySince = Date.now();
+      this.#restart.ready();
       opened.transport.onclose = chain(opened.transport.onclose, () => this.#onTransportClosed(opened));
       this.#setState("ready");
       this.#events.onToolsChanged(this.name, tools);
@@ -244,72 +238,39 @@ export class UpstreamConnection {
     const state = this.#state;
     if (state === "ready") return undefined;
     const why = this.#error ? `: ${this.#error}` : "";
-    const { maxRetries } = this.#options.restart;
+    const maxRetries = this.#restart.maxRetries;
     if (state === "connecting") return `still starting (no answer to initialize yet)`;
     if (state === "needs_login") return this.#login.problem();
-    if (state === "restarting") return `restarting (attempt ${this.#failures} of ${maxRetries})${why}`;
-    if (state === "failed") return `failed${why}; ${describeRetry(this.#nextRetryAt)}`;
+    if (state === "restarting")
+      return `restarting (attempt ${this.#restart.failures} of ${maxRetries})${why}`;
+    if (state === "failed") return `failed${why}; ${describeRetry(this.#restart.nextRetryAt)}`;
     return state;
   }
 
   /** Calls a tool by its original name; returns the raw MCP result. */
   async callTool(tool: string, args: unknown, options: CallOptions = {}): Promise<CallToolResult> {
-    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? this.#options.callTimeoutMs;
-    if (!(await this.#rate.take(timeoutMs, options.signal))) {
-      throw new UpstreamError(
-        "upstream.rate_limited",
-        `${this.name}/${tool}: over the limit of ${this.#options.callsPerMinute} calls per minute to "${this.name}"`,
-        { server: this.name, tool, callsPerMinute: this.#options.callsPerMinute },
-      );
-    }
-    if (this.#starting()) {
-      this.#login.askClientToLogIn(options.signal);
-      await this.settled(options.signal);
-    }
-    return this.#limiter.run(async () => {
-      const client = this.#readyClient();
-      const call = linkedController(options.signal);
+    return this.#send(tool, { tool }, options, (client, request) => {
       const onProgress = options.onProgress;
       const definition = this.#tools.find((candidate) => candidate.name === tool);
       // 2026-07-28 servers take the log level per request; 2025 ones keep what `logging/setLevel` set.
       const level = this.#logLevel;
-      const modern = client.getProtocolEra() === "modern";
-      const meta = modern && {
+      const meta = client.getProtocolEra() === "modern" && {
         ...(level !== undefined && { [LOG_LEVEL_META_KEY]: level }),
         ...(options.clientCapabilities && { [CLIENT_CAPABILITIES_META_KEY]: options.clientCapabilities }),
       };
-      try {
-        const result: unknown = await this.#login.withStepUp(() =>
-          client.callTool(
-            {
-              name: tool,
-              arguments: (args ?? {}) as Record<string, unknown>,
-              ...(meta && Object.keys(meta).length > 0 && { _meta: meta }),
-            },
-            {
-              timeout: timeoutMs,
-              signal: call.signal,
-              ...(onProgress && { onprogress: (progress: UpstreamProgress) => onProgress(progress) }),
-              // The catalog's definition lets the SDK mirror `x-mcp-header` parameters (SEP-2243)
-              // and validate structured output without a cached `tools/list` of its own.
-              ...(definition && { toolDefinition: definition as never }),
-            },
-          ),
-        );
-        return result as CallToolResult;
-      } catch (error) {
-        throw callError({
-          server: this.name,
-          what: tool,
-          error,
-          timeoutMs,
-          signal: options.signal,
-          closedBecause: this.#closedBecause(),
-        });
-      } finally {
-        call.unlink();
-      }
-    }, options.signal);
+      const params = {
+        name: tool,
+        arguments: (args ?? {}) as Record<string, unknown>,
+        ...(meta && Object.keys(meta).length > 0 && { _meta: meta }),
+      };
+      return client.callTool(params, {
+        ...request,
+        ...(onProgress && { onprogress: (progress: UpstreamProgress) => onProgress(progress) }),
+        // The catalog's definition lets the SDK mirror `x-mcp-header` parameters (SEP-2243)
+        // and validate structured output without a cached `tools/list` of its own.
+        ...(definition && { toolDefinition: definition as never }),
+      }) as Promise<CallToolResult>;
+    });
   }
 
   /** Fetches the tool list again (after `list_changed`, or on demand). */
@@ -335,8 +296,7 @@ export class UpstreamConnection {
     if (this.#state === "closed") return;
     this.#login.close();
     this.#setState("closed");
-    clearTimeout(this.#restartTimer);
-    this.#nextRetryAt = undefined;
+    this.#restart.cancel();
     this.#connecting?.abort(new Error("gateway is shutting down"));
     const opened = this.#opened;
     this.#opened = undefined;
@@ -398,7 +358,7 @@ export class UpstreamConnection {
     this.#subscriptions.disconnected();
     const exit = opened.stdio?.exit;
     this.#lastClosedBecause = opened.stdio?.closedBecause;
-    if (Date.now() - this.#readySince < STABLE_AFTER_MS) this.#failures = this.#flappedFailures;
+    this.#restart.closed();
     this.#fail(this.#lastClosedBecause ?? `connection closed${exit ? describeExit(exit) : ""}`, opened.stdio);
   }
 
@@ -411,21 +371,9 @@ export class UpstreamConnection {
     }
     const tail = stdio?.stderr.text();
     if (tail) this.#stderrTail = tail;
-    this.#failures++;
-    this.#flappedFailures = this.#failures;
-    const { maxRetries, initialDelayMs, maxDelayMs } = this.#options.restart;
-    // Past its budget a server is "failed" but still tried at the longest delay: it may come back
-    // (a network blip, a fixed credential) and nobody should have to restart the gateway for that.
-    const failed = this.#failures > maxRetries;
-    const delay = failed ? maxDelayMs : Math.min(initialDelayMs * 2 ** (this.#failures - 1), maxDelayMs);
-    this.#nextRetryAt = Date.now() + delay;
-    this.#restartTimer = setTimeout(() => {
-      this.#restarts++;
-      void this.start();
-    }, delay);
-    this.#restartTimer.unref();
+    this.#restart.fail(() => void this.start());
     // Retries still run: a login made meanwhile by `toolscript auth login` in another process is picked up.
-    this.#setState(loginRequired ? "needs_login" : failed ? "failed" : "restarting");
+    this.#setState(loginRequired ? "needs_login" : this.#restart.exhausted ? "failed" : "restarting");
   }
 
   /** A method, not an inline check: the state changes across awaits. */
@@ -478,8 +426,17 @@ export class UpstreamConnection {
    * the way callTool sends one: after the first connection attempt, under this server's rate limit
    * and concurrency cap, with its timeout and the caller's signal; failures become UpstreamErrors.
    */
-  async request<T>(
+  request<T>(
     label: string,
+    options: CallOptions,
+    send: (client: Client, request: { timeout: number; signal: AbortSignal }) => Promise<T>,
+  ): Promise<T> {
+    return this.#send(label, { request: label }, options, send);
+  }
+
+  async #send<T>(
+    label: string,
+    data: Record<string, string>,
     options: CallOptions,
     send: (client: Client, request: { timeout: number; signal: AbortSignal }) => Promise<T>,
   ): Promise<T> {
@@ -488,7 +445,7 @@ export class UpstreamConnection {
       throw new UpstreamError(
         "upstream.rate_limited",
         `${this.name}/${label}: over the limit of ${this.#options.callsPerMinute} calls per minute to "${this.name}"`,
-        { server: this.name, request: label, callsPerMinute: this.#options.callsPerMinute },
+        { server: this.name, ...data, callsPerMinute: this.#options.callsPerMinute },
       );
     }
     if (this.#starting()) {
@@ -501,13 +458,14 @@ export class UpstreamConnection {
       try {
         return await this.#login.withStepUp(() => send(client, { timeout: timeoutMs, signal: call.signal }));
       } catch (error) {
+        const closedBecause = this.#closedBecause();
         throw callError({
           server: this.name,
           what: label,
           error,
           timeoutMs,
           signal: options.signal,
-          closedBecause: this.#closedBecause(),
+          closedBecause,
         });
       } finally {
         call.unlink();
