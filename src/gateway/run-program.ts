@@ -84,7 +84,7 @@ export async function runProgram(
   if (!compiled.ok) return finish({ logs: [], durationMs: 0, error: compiled.error });
   const { sandbox, upstream, privacy } = deps.config.settings;
   // A server still starting gets its chance to list its tools before the program is checked against them.
-  await awaitStartingServers(deps, request.code, request.signal);
+  await awaitStartingServers(deps, request.code, request.signal, request.inFlight);
   const notReady = deps.catalog
     .servers()
     .filter((entry) => deps.upstream.connection(entry.server).state !== "ready");
@@ -138,7 +138,8 @@ export async function runProgram(
       const problem = connectionOf(deps, server)?.problem();
       return problem === undefined ? undefined : deps.redactor.redact(problem);
     },
-    waitForServer: (server, signal) => connectionOf(deps, server)?.settled(signal) ?? Promise.resolve(),
+    waitForServer: (server, signal) =>
+      connectionOf(deps, server)?.settled(signal, { askClient: true }) ?? Promise.resolve(),
     features: {
       features: (server) => deps.features.features(server),
       routes: deps.features.routes(session),
@@ -203,19 +204,29 @@ function connectionOf(deps: ProgramDeps, server: string) {
 }
 
 /**
- * A program naming a server that is still making its first connection waits
- * for it (at most its connect timeout): the tools it calls are only known then.
+ * A program naming a server that is still making its first connection, or
+ * waiting for an OAuth login a person is completing, waits for it (at most its
+ * connect or login timeout): the tools it calls are only known then.
  */
 async function awaitStartingServers(
   deps: ProgramDeps,
   code: string,
   signal: AbortSignal | undefined,
+  inFlight: ((server: string) => () => void) | undefined,
 ): Promise<void> {
   const waits = deps.catalog
     .servers()
-    .filter((entry) => deps.upstream.connection(entry.server).state === "connecting")
     .filter((entry) => code.includes(entry.serverId) || code.includes(entry.server))
-    .map((entry) => deps.upstream.connection(entry.server).settled(signal));
+    .filter((entry) => deps.upstream.connection(entry.server).starting)
+    .map(async (entry) => {
+      // In flight meanwhile: what the wait asks (open the login page) goes to this program's client.
+      const end = inFlight?.(entry.server);
+      try {
+        await deps.upstream.connection(entry.server).settled(signal, { askClient: true });
+      } finally {
+        end?.();
+      }
+    });
   await Promise.all(waits);
 }
 

@@ -89,7 +89,7 @@ export class UpstreamConnection {
     this.#rate = new RateWindow(options.callsPerMinute);
     this.#restart = new RestartBudget(options.restart);
     if (config.disabled) this.#state = "disabled";
-    this.#login = new LoginGate(config, options.authorize, options.clientRequests?.elicit, (waiting) =>
+    this.#login = new LoginGate(config, options.authorize, options.clientRequests?.askToOpenUrl, (waiting) =>
       this.#onLoginPending(waiting),
     );
   }
@@ -211,6 +211,10 @@ export class UpstreamConnection {
   }
 
   /** True while the first attempt, or a login a person is completing, may still make the server ready. */
+  get starting(): boolean {
+    return this.#starting();
+  }
+
   #starting(): boolean {
     return this.#state === "connecting" || (this.#state === "needs_login" && this.#login.waiting);
   }
@@ -220,8 +224,10 @@ export class UpstreamConnection {
    * once when it already has, or when `signal` aborts. The attempt itself is
    * bounded by the connect timeout.
    */
-  settled(signal?: AbortSignal): Promise<void> {
+  settled(signal?: AbortSignal, options: { askClient?: boolean } = {}): Promise<void> {
     if (!this.#starting() || signal?.aborted) return Promise.resolve();
+    // A program waiting on a login asks its client to open the URL (the client may be all the user sees).
+    if (options.askClient) this.#login.askClientToLogIn(signal);
     return new Promise((resolve) => {
       const done = () => {
         this.#waiters.delete(done);
@@ -383,7 +389,10 @@ export class UpstreamConnection {
 
   #setState(state: UpstreamState): void {
     this.#state = state;
-    if (!this.#starting()) for (const wake of [...this.#waiters]) wake();
+    if (!this.#starting()) {
+      for (const wake of [...this.#waiters]) wake();
+      this.#login.settled();
+    }
     this.#events.onStatusChanged(this.status());
   }
 
@@ -448,10 +457,7 @@ export class UpstreamConnection {
         { server: this.name, ...data, callsPerMinute: this.#options.callsPerMinute },
       );
     }
-    if (this.#starting()) {
-      this.#login.askClientToLogIn(options.signal);
-      await this.settled(options.signal);
-    }
+    if (this.#starting()) await this.settled(options.signal, { askClient: true });
     return this.#limiter.run(async () => {
       const client = this.#readyClient();
       const call = linkedController(options.signal);

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { type AuthProvider, InsufficientScopeError } from "@modelcontextprotocol/client";
 import type {
   ClientRequestHooks,
@@ -19,25 +18,32 @@ const MAX_STEP_UPS = 2;
 export class LoginGate {
   readonly #server: string;
   readonly #auth: UpstreamAuthorization | undefined;
-  readonly #elicit: ClientRequestHooks["elicit"];
+  readonly #askToOpenUrl: ClientRequestHooks["askToOpenUrl"];
   /** The authorization URL a client was last asked to open. */
   #askedToOpen: string | undefined;
+  /** Signals of waits that asked for their client to be asked, before the login had a URL. */
+  readonly #askWhenPending = new Set<AbortSignal>();
 
   constructor(
     config: UpstreamServerConfig,
     authorize:
       | ((config: UpstreamServerConfig & { kind: "http" }) => UpstreamAuthorization | undefined)
       | undefined,
-    elicit: ClientRequestHooks["elicit"],
+    askToOpenUrl: ClientRequestHooks["askToOpenUrl"],
     onPendingChange: (waiting: boolean) => void,
   ) {
     this.#server = config.name;
-    this.#elicit = elicit;
+    this.#askToOpenUrl = askToOpenUrl;
     const ownAuthorization =
       config.kind === "http" &&
       Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
     this.#auth = config.kind === "http" && !ownAuthorization ? authorize?.(config) : undefined;
-    if (this.#auth) this.#auth.onPendingChange = (pending) => onPendingChange(pending !== undefined);
+    if (this.#auth) {
+      this.#auth.onPendingChange = (pending) => {
+        onPendingChange(pending !== undefined);
+        if (pending) this.#loginStarted();
+      };
+    }
   }
 
   get transportProvider(): AuthProvider | undefined {
@@ -62,20 +68,34 @@ export class LoginGate {
   }
 
   /**
-   * A call waiting for a login asks the client that made it to open the authorization
-   * URL (URL-mode elicitation), once per login; a client that cannot is not asked.
+   * Asks the client of a call or program waiting for this server to open the authorization
+   * URL (URL-mode elicitation), once per login; a client that cannot is not asked. Asked
+   * before the login has a URL, it asks when the login starts (`loginStarted`).
    */
   askClientToLogIn(signal: AbortSignal | undefined): void {
     const url = this.#auth?.pending?.url;
-    if (!url || !this.#elicit || this.#askedToOpen === url) return;
+    if (!url) {
+      if (signal?.aborted !== true) this.#askWhenPending.add(signal ?? new AbortController().signal);
+      return;
+    }
+    if (!this.#askToOpenUrl || this.#askedToOpen === url) return;
     this.#askedToOpen = url;
-    const params = {
-      mode: "url",
-      elicitationId: randomUUID(),
-      url,
-      message: `Sign in to ${this.#server} so ToolScript can use its tools.`,
-    };
-    void this.#elicit(this.#server, params, signal ?? new AbortController().signal).catch(() => {});
+    const message = `Sign in to ${this.#server} so ToolScript can use its tools.`;
+    void this.#askToOpenUrl(this.#server, url, message, signal ?? new AbortController().signal).catch(
+      () => {},
+    );
+  }
+
+  /** The login has its URL: the waiters that wanted their client asked get it asked now. */
+  #loginStarted(): void {
+    const waiting = [...this.#askWhenPending].filter((signal) => !signal.aborted);
+    this.#askWhenPending.clear();
+    if (waiting.length > 0) this.askClientToLogIn(waiting[0]);
+  }
+
+  /** The server is ready or gone: nobody waits to be asked any more. */
+  settled(): void {
+    this.#askWhenPending.clear();
   }
 
   /**

@@ -145,6 +145,12 @@ export interface ClientRequestHooks {
     request?: ClientRequestInfo,
   ): Promise<unknown>;
   listRoots?(server: string, signal: AbortSignal, request?: ClientRequestInfo): Promise<unknown>;
+  /**
+   * Asks the person behind the client whose call is waiting on `server` to open `url` (an OAuth
+   * login the gateway needs): URL-mode elicitation. Absent where the gateway's own output
+   * already reaches that person (the CLI prints and opens the URL itself).
+   */
+  askToOpenUrl?(server: string, url: string, message: string, signal: AbortSignal): Promise<void>;
 }
 
 /** What is known of one server→client request besides its params. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type {
   CreateMessageRequest,
   ElicitRequestFormParams,
@@ -139,6 +140,10 @@ export class ClientRouter implements ClientRequestHooks {
     const send = answerer.connection.elicitation(mode);
     if (!send) throw new ClientCannotAnswer(`the client did not declare ${mode} elicitation`);
     return send(params as ElicitRequestFormParams | ElicitRequestURLParams, related(answerer, signal));
+  };
+
+  readonly askToOpenUrl = async (server: string, url: string, message: string, signal: AbortSignal) => {
+    await this.elicit(server, { mode: "url", elicitationId: randomUUID(), url, message }, signal);
   };
 
   readonly listRoots = async (
