@@ -58,6 +58,17 @@ describe("openBrowser", () => {
     );
   });
 
+  it("BROWSER with %s: the URL goes there instead of last", async () => {
+    const file = join(dir.path, "argv-3.json");
+    const opened = await openBrowser(URL_TO_OPEN, {
+      env: { BROWSER: `${process.execPath} ${script} --url=%s --new-tab`, ARGV_FILE: file },
+      platform: "aix",
+      print: () => {},
+    });
+    assert.equal(opened, "BROWSER");
+    assert.deepEqual(await argumentsWritten(file), [`--url=${URL_TO_OPEN}`, "--new-tab"]);
+  });
+
   it("a BROWSER that cannot be started: the URL is printed and it says so", async () => {
     const { lines, print } = printer();
     const opened = await openBrowser(URL_TO_OPEN, {
@@ -87,6 +98,14 @@ describe("openBrowser", () => {
     assert.equal(opened, "BROWSER");
     assert.deepEqual(await argumentsWritten(file), ["second", URL_TO_OPEN]);
     assert.ok(!lines.some((line) => /could not be started/.test(line)));
+  });
+
+  it("BROWSER with blank entries between the ':' that cannot be started: printed, no exception", async () => {
+    const { lines, print } = printer();
+    const missing = join(dir.path, "missing");
+    const opened = await openBrowser(URL_TO_OPEN, { env: { BROWSER: `${missing}: :${missing}-2` }, print });
+    assert.equal(opened, "printed");
+    assert.ok(lines.some((line) => /could not be started/.test(line)));
   });
 
   it("without BROWSER on a platform without an opener: printed, nothing started", async () => {
