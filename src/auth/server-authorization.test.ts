@@ -181,6 +181,38 @@ describe("ServerAuthorization against a loopback authorization server", () => {
     assert.equal(status.clientId, `client-${server.registrations}`);
   });
 
+  it("a second login reuses the remembered port and registration; a taken port means a new one of each", async () => {
+    const store = new MemoryStore();
+    const { authorization: auth, opened } = at({ store });
+    const redirectPort = (index: number) =>
+      Number(new URL(new URL(opened[index] as string).searchParams.get("redirect_uri") ?? "").port);
+    const registrations = server.registrations;
+    await auth.login();
+    await auth.login();
+    assert.equal(server.registrations, registrations + 1);
+    assert.equal(redirectPort(1), redirectPort(0));
+    const taken = await listenForCallback(redirectPort(1));
+    try {
+      await auth.login();
+    } finally {
+      taken.close();
+    }
+    assert.notEqual(redirectPort(2), redirectPort(1));
+    assert.equal(server.registrations, registrations + 2, "the old registration names the old redirect URI");
+    assert.equal(auth.status().state, "logged in");
+  });
+
+  it("a pre-registered client logs in without registering and is not written to the store", async () => {
+    const store = new MemoryStore();
+    const { authorization: auth, opened } = at({ store, settings: { clientId: "pre-registered" } });
+    const registrations = server.registrations;
+    await auth.login();
+    assert.equal(server.registrations, registrations);
+    assert.equal(new URL(opened[0] as string).searchParams.get("client_id"), "pre-registered");
+    assert.deepEqual(store.get<ServerCredentials>("secure")?.clients, {});
+    assert.equal(auth.status().clientId, "pre-registered");
+  });
+
   it("token() close to expiry: one refresh for 5 concurrent callers, all get the new token", async () => {
     const store = new MemoryStore();
     const { authorization: auth } = at({ store });
