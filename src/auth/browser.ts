@@ -12,7 +12,8 @@ export interface OpenBrowserOptions {
 
 /**
  * Opens `url` for a person to approve: `$BROWSER <url>` when set (a command,
- * possibly with arguments, that receives the URL as its last argument), else
+ * possibly with arguments, that receives the URL where it says `%s`, else as
+ * its last argument), else
  * `xdg-open` (Linux) or `open` (macOS); the URL is printed either way, so a
  * user on a headless machine can copy it. Never waits for the browser to close.
  */
@@ -23,9 +24,14 @@ export async function openBrowser(url: string, options: OpenBrowserOptions = {})
   const browser = env.BROWSER?.trim();
   if (browser) {
     // Like Python's webbrowser module: BROWSER may list several commands separated by ':'.
-    for (const command of browser.split(":").filter(Boolean)) {
-      const words = command.trim().split(/\s+/);
-      if (await started(words[0] as string, [...words.slice(1), url], env)) return "BROWSER";
+    for (const command of browser.split(":").map((entry) => entry.trim())) {
+      if (!command) continue; // "a: :b" has a blank entry: spawn("") would throw, not fail over
+      const words = command.split(/\s+/);
+      // The BROWSER convention (and Python's webbrowser): "%s" marks where the URL goes; else it is appended.
+      const args = words.slice(1);
+      const placed = args.some((word) => word.includes("%s"));
+      const argv = placed ? args.map((word) => word.replaceAll("%s", () => url)) : [...args, url];
+      if (await started(words[0] as string, argv, env)) return "BROWSER";
     }
     print(`toolscript: BROWSER (${browser}) could not be started`);
     return "printed";

@@ -31,6 +31,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   #state = "";
   /** Port the redirect listener of the flow in progress listens on. */
   #port: number | undefined;
+  /** The access token of the tokens last handed to the SDK: the ones a refused refresh refers to. */
+  #handedOut: string | undefined;
 
   constructor(server: string, url: string, settings: OAuthSettings, store: CredentialStore) {
     this.#server = server;
@@ -120,7 +122,9 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   }
 
   tokens(): StoredOAuthTokens | undefined {
-    return this.credentials().tokens?.value;
+    const tokens = this.credentials().tokens?.value;
+    this.#handedOut = tokens?.access_token;
+    return tokens;
   }
 
   saveTokens(tokens: StoredOAuthTokens): void {
@@ -165,7 +169,11 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     }
     this.#update((credentials) => {
       if (scope === "all" || scope === "client") credentials.clients = {};
-      if (scope === "all" || scope === "tokens") credentials.tokens = undefined;
+      // After a refused refresh (invalid_grant) the SDK drops "the" tokens. When another process
+      // has saved new ones since (it won the race to the rotating refresh token), those are
+      // good: dropping them would log every process out.
+      const replaced = credentials.tokens?.value.access_token !== this.#handedOut;
+      if (scope === "all" || (scope === "tokens" && !replaced)) credentials.tokens = undefined;
       if (scope === "all" || scope === "discovery") credentials.discovery = undefined;
     });
   }

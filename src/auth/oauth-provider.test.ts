@@ -1,0 +1,265 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { StoredOAuthTokens } from "@modelcontextprotocol/client";
+import type { OAuthSettings } from "../config/servers.ts";
+import { CALLBACK_PATH } from "./loopback-callback.ts";
+import { CLIENT_NAME, GatewayOAuthProvider } from "./oauth-provider.ts";
+import type { CredentialStore, ServerCredentials } from "./stored-credentials.ts";
+
+/** The vault's contract in memory: values are copied in and out as JSON, as the sealed store does. */
+class MemoryStore implements CredentialStore {
+  readonly values = new Map<string, string>();
+  puts = 0;
+  get<T>(server: string): T | undefined {
+    const text = this.values.get(server);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  }
+  put(server: string, value: unknown): void {
+    this.puts++;
+    this.values.set(server, JSON.stringify(value));
+  }
+  delete(server: string): boolean {
+    return this.values.delete(server);
+  }
+  record(server: string): ServerCredentials | undefined {
+    return this.get<ServerCredentials>(server);
+  }
+}
+
+const URL_A = "https://mcp.example/mcp";
+const ISSUER = "https://auth.example/";
+const OTHER_ISSUER = "https://other-auth.example/";
+
+function provider(store: CredentialStore, settings: OAuthSettings = {}, url = URL_A) {
+  return new GatewayOAuthProvider("github", url, settings, store);
+}
+
+const tokens = (extra: Partial<StoredOAuthTokens> = {}): StoredOAuthTokens => ({
+  access_token: "at-1",
+  token_type: "Bearer",
+  expires_in: 3600,
+  refresh_token: "rt-1",
+  issuer: ISSUER,
+  ...extra,
+});
+
+describe("GatewayOAuthProvider", () => {
+  it("saves tokens to the store at once: another provider on the same store reads them", () => {
+    const store = new MemoryStore();
+    const cli = provider(store);
+    const serve = provider(store);
+    assert.equal(serve.tokens(), undefined);
+    cli.saveTokens(tokens());
+    assert.deepEqual(serve.tokens(), tokens());
+    const saved = store.record("github")?.tokens;
+    assert.equal(saved?.value.access_token, "at-1");
+    assert.equal(typeof saved?.savedAt, "number");
+    // And the other way: a refresh by the serving process is seen by the CLI.
+    serve.saveTokens(tokens({ access_token: "at-2", refresh_token: "rt-2" }));
+    assert.equal(cli.tokens()?.access_token, "at-2");
+    assert.equal(cli.tokens()?.refresh_token, "rt-2");
+  });
+
+  it("a refresh answer without a refresh token keeps the previous one from the same issuer", () => {
+    const store = new MemoryStore();
+    const oauth = provider(store);
+    oauth.saveTokens(tokens());
+    const { refresh_token: _, ...withoutRefresh } = tokens({ access_token: "at-2" });
+    oauth.saveTokens(withoutRefresh);
+    assert.equal(oauth.tokens()?.access_token, "at-2");
+    assert.equal(oauth.tokens()?.refresh_token, "rt-1");
+    // A new refresh token replaces the old one.
+    oauth.saveTokens(tokens({ access_token: "at-3", refresh_token: "rt-3" }));
+    assert.equal(oauth.tokens()?.refresh_token, "rt-3");
+  });
+
+  it("never carries a refresh token over to tokens from another issuer", () => {
+    const oauth = provider(new MemoryStore());
+    oauth.saveTokens(tokens());
+    const { refresh_token: _, ...fromElsewhere } = tokens({ access_token: "at-x", issuer: OTHER_ISSUER });
+    oauth.saveTokens(fromElsewhere);
+    assert.equal(oauth.tokens()?.access_token, "at-x");
+    assert.equal(oauth.tokens()?.refresh_token, undefined);
+    assert.equal("refresh_token" in (oauth.tokens() ?? {}), false);
+  });
+
+  it("a pre-registered client from the settings wins and is never written to the store", () => {
+    const store = new MemoryStore();
+    const oauth = provider(store, { clientId: "pre-id", clientSecret: "pre-secret" });
+    assert.deepEqual(oauth.clientInformation({ issuer: ISSUER }), {
+      client_id: "pre-id",
+      client_secret: "pre-secret",
+    });
+    // The SDK stamps the issuer on the client and saves it back: that must not reach the store.
+    oauth.saveClientInformation(
+      { client_id: "pre-id", client_secret: "pre-secret", issuer: ISSUER },
+      {
+        issuer: ISSUER,
+      },
+    );
+    oauth.saveClientInformation({ client_id: "dynamic" }, { issuer: ISSUER });
+    assert.equal(store.values.size, 0);
+    // A registration stored earlier (before the config named a client) is shadowed.
+    const other = provider(store);
+    other.saveClientInformation({ client_id: "dynamic", client_secret: "old" }, { issuer: ISSUER });
+    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "pre-id");
+    assert.equal(oauth.clientInformation()?.client_id, "pre-id");
+    // A confidential client authenticates at the token endpoint: not "none".
+    assert.equal(oauth.clientMetadata.token_endpoint_auth_method, undefined);
+    assert.equal(provider(store, { clientId: "public" }).clientInformation()?.client_secret, undefined);
+  });
+
+  it("dynamic clients are kept per issuer", () => {
+    const store = new MemoryStore();
+    const oauth = provider(store);
+    oauth.saveClientInformation({ client_id: "at-a", issuer: ISSUER }, { issuer: ISSUER });
+    oauth.saveClientInformation({ client_id: "at-b", issuer: OTHER_ISSUER }, { issuer: OTHER_ISSUER });
+    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "at-a");
+    assert.equal(oauth.clientInformation({ issuer: OTHER_ISSUER })?.client_id, "at-b");
+    assert.equal(oauth.clientInformation({ issuer: "https://third.example/" }), undefined);
+    assert.deepEqual(
+      Object.keys(store.record("github")?.clients ?? {}).sort(),
+      [ISSUER, OTHER_ISSUER].sort(),
+    );
+    // Without a context (an issuer named on the information itself).
+    oauth.saveClientInformation({ client_id: "at-c", issuer: "https://third.example/" });
+    assert.equal(provider(store).clientInformation({ issuer: "https://third.example/" })?.client_id, "at-c");
+    assert.equal(oauth.clientMetadata.token_endpoint_auth_method, "none");
+  });
+
+  it("beginFlow on a new port drops dynamic registrations (their redirect URI changed), not on the same port", () => {
+    const store = new MemoryStore();
+    const oauth = provider(store);
+    assert.equal(oauth.preferredPort(), undefined);
+    const first = oauth.beginFlow(40001);
+    assert.equal(oauth.redirectUrl, `http://127.0.0.1:40001${CALLBACK_PATH}`);
+    assert.deepEqual(oauth.clientMetadata.redirect_uris, [oauth.redirectUrl]);
+    oauth.saveClientInformation({ client_id: "registered" }, { issuer: ISSUER });
+    oauth.saveTokens(tokens());
+    // Another process reuses the port the registration was made with.
+    assert.equal(provider(store).preferredPort(), 40001);
+    const second = oauth.beginFlow(40001);
+    assert.notEqual(second, first, "each flow gets a fresh state");
+    assert.equal(oauth.state(), second);
+    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "registered");
+    oauth.beginFlow(40002);
+    assert.equal(oauth.clientInformation({ issuer: ISSUER }), undefined);
+    assert.equal(oauth.redirectUrl, `http://127.0.0.1:40002${CALLBACK_PATH}`);
+    assert.equal(provider(store).preferredPort(), 40002);
+    // Tokens are not tied to the redirect URI: they stay.
+    assert.equal(oauth.tokens()?.access_token, "at-1");
+  });
+
+  it("with callbackPort configured, beginFlow keeps registrations whatever port it gets", () => {
+    const store = new MemoryStore();
+    const oauth = provider(store, { callbackPort: 40100 });
+    assert.equal(oauth.preferredPort(), 40100);
+    assert.equal(oauth.redirectUrl, `http://127.0.0.1:40100${CALLBACK_PATH}`);
+    oauth.beginFlow(40100);
+    oauth.saveClientInformation({ client_id: "registered" }, { issuer: ISSUER });
+    oauth.beginFlow(40101);
+    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "registered");
+  });
+
+  it("redirectUrl is always defined (else the SDK takes it for a machine-to-machine client)", () => {
+    const oauth = provider(new MemoryStore());
+    assert.match(oauth.redirectUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    assert.equal(oauth.clientMetadata.client_name, CLIENT_NAME);
+    assert.deepEqual(oauth.clientMetadata.grant_types, ["authorization_code", "refresh_token"]);
+  });
+
+  it("invalidateCredentials drops only the part named", () => {
+    const store = new MemoryStore();
+    const oauth = provider(store);
+    const fill = () => {
+      oauth.saveTokens(tokens());
+      oauth.saveClientInformation({ client_id: "c" }, { issuer: ISSUER });
+      oauth.saveDiscoveryState({ authorizationServerUrl: ISSUER });
+      oauth.saveCodeVerifier("verifier");
+    };
+    fill();
+    oauth.tokens(); // what the SDK read before the refresh that was refused
+    oauth.invalidateCredentials("tokens");
+    assert.equal(oauth.tokens(), undefined);
+    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "c");
+    assert.equal(oauth.discoveryState()?.authorizationServerUrl, ISSUER);
+    assert.equal(oauth.codeVerifier(), "verifier");
+
+    fill();
+    oauth.invalidateCredentials("client");
+    assert.equal(oauth.clientInformation({ issuer: ISSUER }), undefined);
+    assert.equal(oauth.tokens()?.access_token, "at-1");
+    assert.ok(oauth.discoveryState());
+
+    fill();
+    oauth.invalidateCredentials("discovery");
+    assert.equal(oauth.discoveryState(), undefined);
+    assert.ok(oauth.tokens());
+    assert.ok(oauth.clientInformation({ issuer: ISSUER }));
+
+    fill();
+    const puts = store.puts;
+    oauth.invalidateCredentials("verifier");
+    assert.equal(oauth.codeVerifier(), "");
+    assert.equal(store.puts, puts, "the verifier lives in memory only");
+    assert.ok(oauth.tokens() && oauth.clientInformation({ issuer: ISSUER }) && oauth.discoveryState());
+
+    fill();
+    oauth.invalidateCredentials("all");
+    assert.equal(oauth.tokens(), undefined);
+    assert.equal(oauth.clientInformation({ issuer: ISSUER }), undefined);
+    assert.equal(oauth.discoveryState(), undefined);
+  });
+
+  it("a refused refresh keeps tokens another process saved since (it won the rotation race)", () => {
+    const store = new MemoryStore();
+    const serve = provider(store);
+    const run = provider(store);
+    serve.saveTokens(tokens());
+    assert.equal(run.tokens()?.refresh_token, "rt-1"); // run's SDK reads rt-1 and refreshes...
+    serve.saveTokens(tokens({ access_token: "at-2", refresh_token: "rt-2" })); // ...serve won
+    run.invalidateCredentials("tokens"); // run's refresh with rt-1 got invalid_grant
+    assert.equal(run.tokens()?.refresh_token, "rt-2");
+    // The tokens it was handed themselves are dropped, and logout drops whatever is stored.
+    run.invalidateCredentials("tokens");
+    assert.equal(run.tokens(), undefined);
+    serve.saveTokens(tokens());
+    run.invalidateCredentials("all");
+    assert.equal(serve.tokens(), undefined);
+  });
+
+  it("the PKCE verifier and state stay in memory, never in the store", () => {
+    const store = new MemoryStore();
+    const oauth = provider(store);
+    const state = oauth.beginFlow(40200);
+    oauth.saveCodeVerifier("the-verifier");
+    const stored = JSON.stringify([...store.values.values()]);
+    assert.doesNotMatch(stored, /the-verifier/);
+    assert.doesNotMatch(stored, new RegExp(state));
+    assert.equal(provider(store).codeVerifier(), "");
+  });
+
+  it("ignores credentials stored for another URL (the config pointed the name elsewhere)", () => {
+    const store = new MemoryStore();
+    provider(store, {}, "https://old.example/mcp").saveTokens(tokens({ access_token: "old" }));
+    provider(store, {}, "https://old.example/mcp").saveClientInformation(
+      { client_id: "old" },
+      { issuer: ISSUER },
+    );
+    const moved = provider(store, {}, URL_A);
+    assert.equal(moved.tokens(), undefined);
+    assert.equal(moved.clientInformation({ issuer: ISSUER }), undefined);
+    assert.equal(moved.preferredPort(), undefined);
+    moved.saveTokens(tokens({ access_token: "new", refresh_token: undefined }));
+    // Nothing carried over from the old server's record, which is replaced.
+    assert.equal(moved.tokens()?.refresh_token, undefined);
+    assert.equal(store.record("github")?.url, URL_A);
+    assert.deepEqual(store.record("github")?.clients, {});
+  });
+
+  it("ignores a stored record of another format version", () => {
+    const store = new MemoryStore();
+    store.put("github", { version: 2, url: URL_A, clients: {}, tokens: { value: tokens(), savedAt: 1 } });
+    assert.equal(provider(store).tokens(), undefined);
+  });
+});
