@@ -3,9 +3,6 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   type Client,
   LOG_LEVEL_META_KEY,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
 } from "@modelcontextprotocol/client";
 import type { ToolDefinition } from "../catalog/types.ts";
 import { RateWindow } from "../limits/rate-window.ts";
@@ -17,7 +14,6 @@ import { clientCapabilities, registerForwarding } from "./forwarding.ts";
 import { linkedController } from "./linked-abort.ts";
 import { listAllTools } from "./list-tools.ts";
 import { isLoginRequired, LoginGate } from "./login-gate.ts";
-import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
 import { ResourceSubscriptions } from "./resource-subscriptions.ts";
 import { RestartBudget } from "./restart-budget.ts";
 import { describeRetry } from "./retry-text.ts";
