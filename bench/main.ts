@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- execute search-quality`.
+import { benchCliStart } from "./cli-start.ts";
 import { benchExecute } from "./execute.ts";
 import { benchLoad } from "./load.ts";
 import { benchPii } from "./pii.ts";
@@ -11,6 +12,7 @@ import { benchTokens } from "./tokens/index.ts";
 import { benchUpstreamStart } from "./upstream-start.ts";
 
 const suites: Record<string, () => Promise<void>> = {
+  "cli-start": benchCliStart,
   upstream: benchUpstreamStart,
   execute: benchExecute,
   tiers: benchTiers,

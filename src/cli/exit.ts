@@ -1,4 +1,4 @@
-import { catastrophicIsolates } from "../sandbox/isolate/isolate-pool.ts";
+import { catastrophicIsolates } from "../sandbox/isolate/catastrophes.ts";
 
 /**
  * Ends the process with `code`. An isolate V8 gave up on (a fatal out of

@@ -2,26 +2,22 @@ import { defineCommand, renderUsage, runCommand as runCitty } from "citty";
 import { ConfigError } from "../config/errors.ts";
 import { CliError } from "./cli-error.ts";
 import { forStream } from "./colour.ts";
-import { auditCommand } from "./commands/audit.ts";
-import { authCommand } from "./commands/auth.ts";
-import { demoCommand } from "./commands/demo.ts";
-import { runCommand } from "./commands/run.ts";
-import { serveCommand } from "./commands/serve.ts";
-import { skillsCommand } from "./commands/skills.ts";
-import { toolsCommand } from "./commands/tools.ts";
+import { COMMAND_META } from "./commands/meta.ts";
 
 export const VERSION = "0.1.0";
 
 export const rootCommand = defineCommand({
   meta: { name: "toolscript", version: VERSION, description: "MCP gateway for code mode" },
+  // Loaded when named: `--help` and each command load only what they use (the sandbox, the
+  // SDK and the search tables are most of the start-up time).
   subCommands: {
-    serve: serveCommand,
-    run: runCommand,
-    tools: toolsCommand,
-    skills: skillsCommand,
-    audit: auditCommand,
-    auth: authCommand,
-    demo: demoCommand,
+    serve: () => import("./commands/serve.ts").then((module) => module.serveCommand),
+    run: () => import("./commands/run.ts").then((module) => module.runCommand),
+    tools: () => import("./commands/tools.ts").then((module) => module.toolsCommand),
+    skills: () => import("./commands/skills.ts").then((module) => module.skillsCommand),
+    audit: () => import("./commands/audit.ts").then((module) => module.auditCommand),
+    auth: () => import("./commands/auth.ts").then((module) => module.authCommand),
+    demo: () => import("./commands/demo.ts").then((module) => module.demoCommand),
   },
 });
 
@@ -51,19 +47,40 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/**
+ * The root's usage lists each command by the first line of its description,
+ * read from COMMAND_META: listing them does not load them.
+ */
+const rootListing = defineCommand({
+  meta: rootCommand.meta,
+  subCommands: Object.fromEntries(
+    Object.entries(COMMAND_META).map(([name, meta]) => [
+      name,
+      defineCommand({ meta: { name, description: meta.description.split("\n")[0] } }),
+    ]),
+  ),
+});
+
 /** The usage of the deepest subcommand named in `argv`. */
 async function usageFor(argv: readonly string[]): Promise<string> {
+  const named = argv.find((word) => !word.startsWith("-"));
+  if (named === undefined || !(named in COMMAND_META)) return renderUsage(rootListing);
   // biome-ignore lint/suspicious/noExplicitAny: citty's command types are generic over their own args.
   let command: any = rootCommand;
   // biome-ignore lint/suspicious/noExplicitAny: see above.
   let parent: any;
   for (const word of argv) {
-    const subCommands = command.subCommands as Record<string, unknown> | undefined;
+    const subCommands = await resolveLazy(command.subCommands as Record<string, unknown> | undefined);
     if (word.startsWith("-") || !subCommands || !(word in subCommands)) break;
     parent = command;
-    command = subCommands[word];
+    command = await resolveLazy(subCommands[word]);
   }
   return renderUsage(command, parent);
+}
+
+/** citty's lazy values: a function (sync or async) or the value itself. */
+async function resolveLazy<T>(value: T | (() => T | Promise<T>)): Promise<T> {
+  return typeof value === "function" ? await (value as () => T | Promise<T>)() : value;
 }
 
 function formatError(error: unknown): string {

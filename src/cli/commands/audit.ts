@@ -3,9 +3,10 @@ import { loadConfig } from "../../config/load.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import type { AuditRecord } from "../../store/types.ts";
 import { CliError } from "../cli-error.ts";
+import { COMMAND_META } from "./meta.ts";
 
 export const auditCommand = defineCommand({
-  meta: { name: "audit", description: "Read the audit log: executions and tool calls, newest first" },
+  meta: COMMAND_META.audit,
   args: {
     config: {
       type: "string",

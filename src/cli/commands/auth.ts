@@ -9,6 +9,7 @@ import type { HttpServerConfig } from "../../config/servers.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import type { Store } from "../../store/types.ts";
 import { CliError } from "../cli-error.ts";
+import { COMMAND_META } from "./meta.ts";
 
 const configArg = {
   type: "string",
@@ -126,7 +127,7 @@ const logout = defineCommand({
 });
 
 export const authCommand = defineCommand({
-  meta: { name: "auth", description: "OAuth logins to remote MCP servers: login, status, logout" },
+  meta: COMMAND_META.auth,
   subCommands: { login, status, logout },
 });
 

@@ -5,13 +5,10 @@ import { CliError } from "../cli-error.ts";
 import { demoSetup } from "../demo-setup.ts";
 import { openGateway } from "../open-gateway.ts";
 import { formatBytes } from "../print-execution.ts";
+import { COMMAND_META } from "./meta.ts";
 
 export const demoCommand = defineCommand({
-  meta: {
-    name: "demo",
-    description:
-      "End-to-end run on bundled servers: a 20,000-row CSV aggregated in the sandbox, a summary stored in a knowledge graph",
-  },
+  meta: COMMAND_META.demo,
   async run() {
     const setup = demoSetup();
     process.stderr.write(

@@ -6,9 +6,10 @@ import { CliError } from "../cli-error.ts";
 import { cliClientRequests } from "../client-requests.ts";
 import { openGateway } from "../open-gateway.ts";
 import { printExecution } from "../print-execution.ts";
+import { COMMAND_META } from "./meta.ts";
 
 export const runCommand = defineCommand({
-  meta: { name: "run", description: "Run one program against the configured servers and print its output" },
+  meta: COMMAND_META.run,
   args: {
     file: { type: "positional", required: true, description: "Program file (.ts, .js or .py)" },
     config: {

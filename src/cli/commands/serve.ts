@@ -7,25 +7,10 @@ import { serveStdio } from "../../server/stdio.ts";
 import { CliError } from "../cli-error.ts";
 import { exitProcess } from "../exit.ts";
 import { closeOnSignals, openGateway } from "../open-gateway.ts";
+import { COMMAND_META } from "./meta.ts";
 
 export const serveCommand = defineCommand({
-  meta: {
-    name: "serve",
-    description: [
-      "Run the gateway as an MCP server (stdio by default, Streamable HTTP with --http)",
-      "",
-      "Over HTTP clients send `Authorization: Bearer <token>`. The token comes from TOOLSCRIPT_HTTP_TOKEN",
-      'or toolscript.server.http.token (one client, named "default"), or one per client in',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the config syntax, shown as text.
-      'toolscript.server.http.clients: { "<name>": "${VAR}" }. Each client\'s sessions, workspaces and',
-      "PII vaults are its own (another client is told they are unknown); audit records name the client.",
-      "Without any token --http refuses to start, unless bound to loopback (127.0.0.1, ::1, localhost)",
-      "with toolscript.server.http.allowUnauthenticatedLoopback: true.",
-      "toolscript.server.http.maxSessionsPerClient (default 64) caps a client's open sessions: at the cap",
-      "its least recently used session without a call in progress is closed (429 when every one has one).",
-      "",
-    ].join("\n"),
-  },
+  meta: COMMAND_META.serve,
   args: {
     config: {
       type: "string",

@@ -11,6 +11,7 @@ import { openStore } from "../../store/sqlite-store.ts";
 import type { Store } from "../../store/types.ts";
 import { CliError } from "../cli-error.ts";
 import { openGateway } from "../open-gateway.ts";
+import { COMMAND_META } from "./meta.ts";
 
 const configArg = {
   config: {
@@ -147,6 +148,6 @@ const importCommand = defineCommand({
 });
 
 export const skillsCommand = defineCommand({
-  meta: { name: "skills", description: "Manage saved skills" },
+  meta: COMMAND_META.skills,
   subCommands: { list, show, rm, export: exportCommand, import: importCommand },
 });

@@ -5,6 +5,7 @@ import { DEFAULT_SEARCH_DETAIL, formatSearchResults, type SearchDetail } from ".
 import { CliError } from "../cli-error.ts";
 import { everyServerFailed, openGateway } from "../open-gateway.ts";
 import { toolLabel } from "../tool-label.ts";
+import { COMMAND_META } from "./meta.ts";
 
 const configArg = {
   config: {
@@ -129,6 +130,6 @@ const search = defineCommand({
 });
 
 export const toolsCommand = defineCommand({
-  meta: { name: "tools", description: "Look at the tool catalog from a terminal" },
+  meta: COMMAND_META.tools,
   subCommands: { list, search, show },
 });

@@ -1,4 +1,5 @@
 import ivm from "isolated-vm";
+import { countCatastrophe } from "./catastrophes.ts";
 import { exitWithoutIsolateTeardown } from "./exit-without-teardown.ts";
 import { PRELUDE_FILE_NAME, PRELUDE_SOURCE } from "./prelude.ts";
 
@@ -43,7 +44,7 @@ export async function prepareIsolate(memoryMb: number): Promise<PreparedIsolate>
     memoryLimit: memoryMb,
     onCatastrophicError: (message: string) => {
       lost = message;
-      catastrophes++;
+      countCatastrophe();
       prepared?.onCatastrophe?.(message);
     },
   });
@@ -68,12 +69,7 @@ export async function prepareIsolate(memoryMb: number): Promise<PreparedIsolate>
   }
 }
 
-let catastrophes = 0;
-
-/** Isolates V8 gave up on since the process started (each keeps a stuck thread until the process ends). */
-export function catastrophicIsolates(): number {
-  return catastrophes;
-}
+export { catastrophicIsolates } from "./catastrophes.ts";
 
 export function disposePrepared(prepared: PreparedIsolate): void {
   disposeQuietly(prepared.isolate);
