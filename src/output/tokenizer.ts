@@ -1,5 +1,10 @@
-import { getTokenizer as getClaudeTokenizer } from "@anthropic-ai/tokenizer";
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
+
+// Loaded on first count, not at start: o200k's tables alone take ~70 MB, and most
+// gateways only ever use one of the two.
+const require = createRequire(import.meta.url);
+type ClaudeModule = typeof import("@anthropic-ai/tokenizer");
+type O200kModule = typeof import("gpt-tokenizer/encoding/o200k_base");
 
 /** Counts tokens of text the way a model would see it. One seam for every count the gateway reports. */
 export interface Tokenizer {
@@ -17,7 +22,7 @@ export type TokenizerName = "claude-legacy" | "o200k";
  */
 export const DEFAULT_TOKENIZER: TokenizerName = "claude-legacy";
 
-type ClaudeEncoder = ReturnType<typeof getClaudeTokenizer>;
+type ClaudeEncoder = ReturnType<ClaudeModule["getTokenizer"]>;
 let claudeEncoder: ClaudeEncoder | undefined;
 
 /**
@@ -29,19 +34,23 @@ export const claudeLegacyTokenizer: Tokenizer = {
   name: "claude-legacy",
   count(text) {
     return countLinear(text, (piece) => {
-      claudeEncoder ??= getClaudeTokenizer();
+      claudeEncoder ??= (require("@anthropic-ai/tokenizer") as ClaudeModule).getTokenizer();
       // Same normalisation and special-token handling as the package's countTokens.
       return claudeEncoder.encode(piece.normalize("NFKC"), "all").length;
     });
   },
 };
 
+let countO200k: O200kModule["countTokens"] | undefined;
+
 /** `gpt-tokenizer` o200k_base (GPT-4o family), pure JS, 1.5–8x faster than the Claude one. */
 export const o200kTokenizer: Tokenizer = {
   name: "o200k",
   count(text) {
+    countO200k ??= (require("gpt-tokenizer/encoding/o200k_base") as O200kModule).countTokens;
+    const count = countO200k;
     // Special-token strings in tool data are counted as plain text, never rejected.
-    return countLinear(text, (piece) => countO200k(piece, { disallowedSpecial: new Set() }));
+    return countLinear(text, (piece) => count(piece, { disallowedSpecial: new Set() }));
   },
 };
 
