@@ -22,6 +22,8 @@ export interface OpenGatewayOptions {
    * `serve` does not: its client gets answers at once and late servers join the catalog.
    */
   waitForServers?: boolean;
+  /** Start the sandbox (false: the command runs no program, e.g. `tools`, `skills`). Default true. */
+  sandbox?: boolean;
   /** Refuse to start without any server configured (`run`, `tools list`: nothing to do). */
   requireServers?: boolean;
   config?: Config;
@@ -62,7 +64,10 @@ export async function openGateway(options: OpenGatewayOptions): Promise<Gateway>
   });
   let statuses: Awaited<ReturnType<Gateway["start"]>>;
   try {
-    statuses = await gateway.start({ waitForServers: options.waitForServers ?? true });
+    statuses = await gateway.start({
+      waitForServers: options.waitForServers ?? true,
+      sandbox: options.sandbox ?? true,
+    });
   } catch (error) {
     await gateway.close();
     throw error;

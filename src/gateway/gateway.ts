@@ -182,11 +182,14 @@ export class Gateway {
    * at once with `waitForServers: false` (a server: its client should not
    * wait on the slowest upstream; late servers join the catalog when ready).
    */
-  async start(options: { waitForServers?: boolean } = {}): Promise<UpstreamStatus[]> {
-    // The sandbox first: a configured tier that cannot start stops everything before any server is spawned.
-    await this.#sandboxRuntime();
-    // TypeScript loads in the checker's worker while the servers connect, not in the first execution.
-    if (this.config.settings.sandbox.typecheck) this.#typeChecker.prepare();
+  async start(options: { waitForServers?: boolean; sandbox?: boolean } = {}): Promise<UpstreamStatus[]> {
+    // Commands that run no program (`tools`, `skills`) start no sandbox and no type checker.
+    if (options.sandbox !== false) {
+      // The sandbox first: a configured tier that cannot start stops everything before any server is spawned.
+      await this.#sandboxRuntime();
+      // TypeScript loads in the checker's worker while the servers connect, not in the first execution.
+      if (this.config.settings.sandbox.typecheck) this.#typeChecker.prepare();
+    }
     if (!this.#store) {
       const dir = this.config.settings.storage.dir;
       try {

@@ -120,7 +120,7 @@ const importCommand = defineCommand({
   async run({ args }) {
     const dir = resolve(args.dir);
     const folders = readSkillFolders(dir);
-    const gateway = await openGateway({ configPath: args.config });
+    const gateway = await openGateway({ sandbox: false, configPath: args.config });
     try {
       const store = gateway.store;
       if (!store) throw new CliError("the store is not open");

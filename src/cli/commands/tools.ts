@@ -23,7 +23,12 @@ const list = defineCommand({
     json: { type: "boolean", description: "Print JSON: [{server, tool, path, description}]" },
   },
   async run({ args }) {
-    const gateway = await openGateway({ configPath: args.config, showStatus: true, requireServers: true });
+    const gateway = await openGateway({
+      sandbox: false,
+      configPath: args.config,
+      showStatus: true,
+      requireServers: true,
+    });
     try {
       // The status lines above say why each one failed; an empty listing must not look like success.
       if (everyServerFailed(gateway.statuses()))
@@ -67,7 +72,7 @@ const show = defineCommand({
     },
   },
   async run({ args }) {
-    const gateway = await openGateway({ configPath: args.config });
+    const gateway = await openGateway({ sandbox: false, configPath: args.config });
     try {
       const tool = gateway.catalog.find(args.name);
       if (!tool) {
@@ -108,7 +113,7 @@ const search = defineCommand({
     const limit = args.limit === undefined ? 10 : Number(args.limit);
     if (!(Number.isInteger(limit) && limit > 0))
       throw new CliError(`--limit expects a positive integer, got "${args.limit}"`);
-    const gateway = await openGateway({ configPath: args.config });
+    const gateway = await openGateway({ sandbox: false, configPath: args.config });
     try {
       const matches = gateway.search(args.query, { limit });
       if (args.json) {
