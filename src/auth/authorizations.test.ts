@@ -1,28 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { MemoryCredentialStore } from "../../test/helpers/memory-credential-store.ts";
 import type { OAuthSettings } from "../config/servers.ts";
 import { Authorizations } from "./authorizations.ts";
 import type { CredentialStore, ServerCredentials } from "./stored-credentials.ts";
-
-class MemoryStore implements CredentialStore {
-  readonly values = new Map<string, string>();
-  get<T>(server: string): T | undefined {
-    const text = this.values.get(server);
-    return text === undefined ? undefined : (JSON.parse(text) as T);
-  }
-  put(server: string, value: unknown): void {
-    this.values.set(server, JSON.stringify(value));
-  }
-  delete(server: string): boolean {
-    return this.values.delete(server);
-  }
-}
 
 const URL_A = "https://a.example/mcp";
 const ISSUER = "https://auth.example/";
 
 function setup(settings = new Map<string, OAuthSettings>()) {
-  const store = new MemoryStore();
+  const store = new MemoryCredentialStore();
   const secrets = new Set<string>();
   let opened = 0;
   const authorizations = new Authorizations({
@@ -101,7 +88,7 @@ describe("Authorizations", () => {
     const authorizations = new Authorizations({
       credentials: () => {
         resolved++;
-        return new MemoryStore();
+        return new MemoryCredentialStore();
       },
       settings: new Map(),
       interactive: false,

@@ -1,30 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StoredOAuthTokens } from "@modelcontextprotocol/client";
+import { MemoryCredentialStore } from "../../test/helpers/memory-credential-store.ts";
 import type { OAuthSettings } from "../config/servers.ts";
 import { CALLBACK_PATH } from "./loopback-callback.ts";
 import { CLIENT_NAME, GatewayOAuthProvider } from "./oauth-provider.ts";
 import type { CredentialStore, ServerCredentials } from "./stored-credentials.ts";
 
 /** The vault's contract in memory: values are copied in and out as JSON, as the sealed store does. */
-class MemoryStore implements CredentialStore {
-  readonly values = new Map<string, string>();
-  puts = 0;
-  get<T>(server: string): T | undefined {
-    const text = this.values.get(server);
-    return text === undefined ? undefined : (JSON.parse(text) as T);
-  }
-  put(server: string, value: unknown): void {
-    this.puts++;
-    this.values.set(server, JSON.stringify(value));
-  }
-  delete(server: string): boolean {
-    return this.values.delete(server);
-  }
-  record(server: string): ServerCredentials | undefined {
-    return this.get<ServerCredentials>(server);
-  }
-}
 
 const URL_A = "https://mcp.example/mcp";
 const ISSUER = "https://auth.example/";
@@ -45,7 +28,7 @@ const tokens = (extra: Partial<StoredOAuthTokens> = {}): StoredOAuthTokens => ({
 
 describe("GatewayOAuthProvider", () => {
   it("saves tokens to the store at once: another provider on the same store reads them", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const cli = provider(store);
     const serve = provider(store);
     assert.equal(serve.tokens(), undefined);
@@ -61,7 +44,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("a refresh answer without a refresh token keeps the previous one from the same issuer", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const oauth = provider(store);
     oauth.saveTokens(tokens());
     const { refresh_token: _, ...withoutRefresh } = tokens({ access_token: "at-2" });
@@ -74,7 +57,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("never carries a refresh token over to tokens from another issuer", () => {
-    const oauth = provider(new MemoryStore());
+    const oauth = provider(new MemoryCredentialStore());
     oauth.saveTokens(tokens());
     const { refresh_token: _, ...fromElsewhere } = tokens({ access_token: "at-x", issuer: OTHER_ISSUER });
     oauth.saveTokens(fromElsewhere);
@@ -84,7 +67,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("a pre-registered client from the settings wins and is never written to the store", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const oauth = provider(store, { clientId: "pre-id", clientSecret: "pre-secret" });
     assert.deepEqual(oauth.clientInformation({ issuer: ISSUER }), {
       client_id: "pre-id",
@@ -110,7 +93,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("dynamic clients are kept per issuer", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const oauth = provider(store);
     oauth.saveClientInformation({ client_id: "at-a", issuer: ISSUER }, { issuer: ISSUER });
     oauth.saveClientInformation({ client_id: "at-b", issuer: OTHER_ISSUER }, { issuer: OTHER_ISSUER });
@@ -128,7 +111,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("beginFlow on a new port drops dynamic registrations (their redirect URI changed), not on the same port", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const oauth = provider(store);
     assert.equal(oauth.preferredPort(), undefined);
     const first = oauth.beginFlow(40001);
@@ -151,7 +134,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("with callbackPort configured, beginFlow keeps registrations whatever port it gets", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const oauth = provider(store, { callbackPort: 40100 });
     assert.equal(oauth.preferredPort(), 40100);
     assert.equal(oauth.redirectUrl, `http://127.0.0.1:40100${CALLBACK_PATH}`);
@@ -162,14 +145,14 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("redirectUrl is always defined (else the SDK takes it for a machine-to-machine client)", () => {
-    const oauth = provider(new MemoryStore());
+    const oauth = provider(new MemoryCredentialStore());
     assert.match(oauth.redirectUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     assert.equal(oauth.clientMetadata.client_name, CLIENT_NAME);
     assert.deepEqual(oauth.clientMetadata.grant_types, ["authorization_code", "refresh_token"]);
   });
 
   it("invalidateCredentials drops only the part named", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const oauth = provider(store);
     const fill = () => {
       oauth.saveTokens(tokens());
@@ -212,7 +195,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("a refused refresh keeps tokens another process saved since (it won the rotation race)", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const serve = provider(store);
     const run = provider(store);
     serve.saveTokens(tokens());
@@ -229,7 +212,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("the PKCE verifier and state stay in memory, never in the store", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const oauth = provider(store);
     const state = oauth.beginFlow(40200);
     oauth.saveCodeVerifier("the-verifier");
@@ -240,7 +223,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("ignores credentials stored for another URL (the config pointed the name elsewhere)", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     provider(store, {}, "https://old.example/mcp").saveTokens(tokens({ access_token: "old" }));
     provider(store, {}, "https://old.example/mcp").saveClientInformation(
       { client_id: "old" },
@@ -258,7 +241,7 @@ describe("GatewayOAuthProvider", () => {
   });
 
   it("ignores a stored record of another format version", () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     store.put("github", { version: 2, url: URL_A, clients: {}, tokens: { value: tokens(), savedAt: 1 } });
     assert.equal(provider(store).tokens(), undefined);
   });

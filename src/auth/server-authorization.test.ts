@@ -4,25 +4,12 @@ import {
   type LoopbackAuthorizationServer,
   startLoopbackAuthorizationServer,
 } from "../../test/helpers/loopback-authorization-server.ts";
+import { MemoryCredentialStore } from "../../test/helpers/memory-credential-store.ts";
 import type { OAuthSettings } from "../config/servers.ts";
 import { AuthError } from "./errors.ts";
 import { listenForCallback } from "./loopback-callback.ts";
 import { type PendingLogin, ServerAuthorization } from "./server-authorization.ts";
 import type { CredentialStore, ServerCredentials } from "./stored-credentials.ts";
-
-class MemoryStore implements CredentialStore {
-  readonly values = new Map<string, string>();
-  get<T>(server: string): T | undefined {
-    const text = this.values.get(server);
-    return text === undefined ? undefined : (JSON.parse(text) as T);
-  }
-  put(server: string, value: unknown): void {
-    this.values.set(server, JSON.stringify(value));
-  }
-  delete(server: string): boolean {
-    return this.values.delete(server);
-  }
-}
 
 /** The person in the browser: follows the authorization URL's redirect to the loopback callback. */
 async function approve(url: string): Promise<void> {
@@ -45,7 +32,7 @@ function subject(setup: Setup = {}) {
     server: "secure",
     url: setup.url ?? "https://mcp.example/mcp",
     settings: setup.settings ?? {},
-    store: setup.store ?? new MemoryStore(),
+    store: setup.store ?? new MemoryCredentialStore(),
     interactive: setup.interactive ?? true,
     loginTimeoutMs: setup.loginTimeoutMs ?? 10_000,
     openUrl: (url) => {
@@ -64,7 +51,7 @@ const loginRequired = (error: unknown) => {
 };
 
 function storeWith(tokens: { expires_in?: number; refresh_token?: string }, savedAt: number, url: string) {
-  const store = new MemoryStore();
+  const store = new MemoryCredentialStore();
   const record: ServerCredentials = {
     version: 1,
     url,
@@ -158,7 +145,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
   const at = (setup: Setup = {}) => subject({ url: server.mcpUrl, ...setup });
 
   it("login(): registers, opens the authorization URL, exchanges the code (with iss) and stores tokens", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const { authorization: auth, opened } = at({ store, settings: { scopes: "mcp:read" } });
     const pending: (PendingLogin | undefined)[] = [];
     auth.onPendingChange = (login) => pending.push(login);
@@ -182,7 +169,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
   });
 
   it("a second login reuses the remembered port and registration; a taken port means a new one of each", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const { authorization: auth, opened } = at({ store });
     const redirectPort = (index: number) =>
       Number(new URL(new URL(opened[index] as string).searchParams.get("redirect_uri") ?? "").port);
@@ -203,7 +190,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
   });
 
   it("a pre-registered client logs in without registering and is not written to the store", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const { authorization: auth, opened } = at({ store, settings: { clientId: "pre-registered" } });
     const registrations = server.registrations;
     await auth.login();
@@ -214,7 +201,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
   });
 
   it("token() close to expiry: one refresh for 5 concurrent callers, all get the new token", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const { authorization: auth } = at({ store });
     await auth.login();
     const old = auth.oauth.tokens()?.access_token;
@@ -232,7 +219,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
   });
 
   it("two processes refreshing at once with one rotating refresh token: neither logs the other out", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     await at({ store }).authorization.login();
     // Two instances on one store: `toolscript serve` and a `toolscript run` beside it.
     const { authorization: serve } = at({ store, interactive: false });
@@ -248,7 +235,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
   });
 
   it("a 401 with a working refresh token refreshes without a browser; concurrent 401s share it", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     await at({ store }).authorization.login();
     const { authorization: auth, opened } = at({ store });
     const refreshes = server.refreshes;
@@ -267,7 +254,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
   });
 
   it("a refused refresh where nobody can log in: auth.login_required, and the dead tokens are dropped", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     await at({ store }).authorization.login();
     server.revokeRefreshTokens();
     const { authorization: auth, opened } = at({ store, interactive: false });
@@ -277,7 +264,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
   });
 
   it("stepUp() asks for the union of the granted scopes and the new ones", async () => {
-    const store = new MemoryStore();
+    const store = new MemoryCredentialStore();
     const { authorization: auth } = at({ store, settings: { scopes: "mcp:read" } });
     await auth.login();
     assert.equal(auth.oauth.tokens()?.scope, "mcp:read");

@@ -34,10 +34,8 @@ export class LoginGate {
   ) {
     this.#server = config.name;
     this.#askToOpenUrl = askToOpenUrl;
-    const ownAuthorization =
-      config.kind === "http" &&
-      Object.keys(config.headers).some((name) => name.toLowerCase() === "authorization");
-    this.#auth = config.kind === "http" && !ownAuthorization ? authorize?.(config) : undefined;
+    const oauth = config.kind === "http" && !hasAuthorizationHeader(config.headers);
+    this.#auth = oauth ? authorize?.(config) : undefined;
     if (this.#auth) {
       this.#auth.onPendingChange = (pending) => {
         onPendingChange(pending !== undefined);
@@ -123,6 +121,11 @@ export class LoginGate {
   close(): void {
     this.#auth?.close();
   }
+}
+
+/** A server configured with its own `Authorization` header: the gateway sends that, never OAuth. */
+export function hasAuthorizationHeader(headers: Record<string, string>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
 }
 
 /** The auth layer's "a person must log in" (src/auth/errors.ts), however deep the transport wrapped it. */

@@ -8,6 +8,7 @@ import type { Config } from "../../config/schema.ts";
 import type { HttpServerConfig } from "../../config/servers.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import type { Store } from "../../store/types.ts";
+import { hasAuthorizationHeader } from "../../upstream/login-gate.ts";
 import { CliError } from "../cli-error.ts";
 import { COMMAND_META } from "./meta.ts";
 
@@ -17,13 +18,26 @@ const configArg = {
   valueHint: "FILE",
 } as const;
 
-/** The store and OAuth side of the config, without connecting any server. */
-async function openAuth(configPath: string | undefined): Promise<{
+interface AuthContext {
   config: Config;
-  store: Store;
   authorizations: Authorizations;
   vault: CredentialVault;
-}> {
+}
+
+/** Runs `use` with the store and OAuth side of the config (no server is connected), then closes the store. */
+async function withAuth<T>(
+  configPath: string | undefined,
+  use: (context: AuthContext) => Promise<T>,
+): Promise<T> {
+  const { store, ...context } = await openAuth(configPath);
+  try {
+    return await use(context);
+  } finally {
+    store.close();
+  }
+}
+
+async function openAuth(configPath: string | undefined): Promise<AuthContext & { store: Store }> {
   const config = await loadConfig({ path: configPath, cwd: process.cwd(), env: process.env });
   const dir = config.settings.storage.dir;
   const store = openStore({ dir });
@@ -62,18 +76,14 @@ const login = defineCommand({
     server: { type: "positional", description: "Server name in mcpServers", required: true },
     config: configArg,
   },
-  async run({ args }) {
-    const { config, store, authorizations } = await openAuth(args.config);
-    try {
+  run: ({ args }) =>
+    withAuth(args.config, async ({ config, authorizations }) => {
       const server = httpServer(config, args.server);
       const authorization = authorizations.forServer(server.name, server.url);
       process.stderr.write(`toolscript: logging in to ${server.name} (${server.url})\n`);
       await authorization.login();
       process.stderr.write(`toolscript: ${describe(authorization.status())}\n`);
-    } finally {
-      store.close();
-    }
-  },
+    }),
 });
 
 const status = defineCommand({
@@ -83,14 +93,13 @@ const status = defineCommand({
     config: configArg,
     json: { type: "boolean", description: "A JSON array" },
   },
-  async run({ args }) {
-    const { config, store, authorizations, vault } = await openAuth(args.config);
-    try {
+  run: ({ args }) =>
+    withAuth(args.config, async ({ config, authorizations, vault }) => {
       const servers = args.server
         ? [httpServer(config, args.server)]
         : config.servers.filter((server): server is HttpServerConfig => server.kind === "http");
       const statuses = servers.map((server) => {
-        if (Object.keys(server.headers).some((name) => name.toLowerCase() === "authorization")) {
+        if (hasAuthorizationHeader(server.headers)) {
           return { server: server.name, url: server.url, state: "no oauth" as const, refreshable: false };
         }
         return authorizations.forServer(server.name, server.url).status();
@@ -100,10 +109,7 @@ const status = defineCommand({
       if (!args.json && servers.length === 0)
         process.stderr.write("toolscript: no remote servers in the config\n");
       else if (!args.json) process.stderr.write(`credentials key: ${vault.keySource}\n`);
-    } finally {
-      store.close();
-    }
-  },
+    }),
 });
 
 const logout = defineCommand({
@@ -112,18 +118,14 @@ const logout = defineCommand({
     server: { type: "positional", description: "Server name in mcpServers", required: true },
     config: configArg,
   },
-  async run({ args }) {
-    const { config, store, authorizations } = await openAuth(args.config);
-    try {
+  run: ({ args }) =>
+    withAuth(args.config, async ({ config, authorizations }) => {
       const server = httpServer(config, args.server);
       const had = authorizations.forServer(server.name, server.url).logout();
       process.stderr.write(
         `toolscript: ${had ? `logged out of ${server.name}` : `${server.name} had no stored tokens`}\n`,
       );
-    } finally {
-      store.close();
-    }
-  },
+    }),
 });
 
 export const authCommand = defineCommand({
