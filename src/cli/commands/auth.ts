@@ -18,6 +18,12 @@ const configArg = {
   valueHint: "FILE",
 } as const;
 
+/** The arguments of the commands about one server (login, logout). */
+const serverArgs = {
+  server: { type: "positional", description: "Server name in mcpServers", required: true },
+  config: configArg,
+} as const;
+
 interface AuthContext {
   config: Config;
   authorizations: Authorizations;
@@ -72,10 +78,7 @@ function httpServer(config: Config, name: string): HttpServerConfig {
 
 const login = defineCommand({
   meta: { name: "login", description: "Authorize ToolScript with a remote server (opens the browser)" },
-  args: {
-    server: { type: "positional", description: "Server name in mcpServers", required: true },
-    config: configArg,
-  },
+  args: serverArgs,
   run: ({ args }) =>
     withAuth(args.config, async ({ config, authorizations }) => {
       const server = httpServer(config, args.server);
@@ -114,10 +117,7 @@ const status = defineCommand({
 
 const logout = defineCommand({
   meta: { name: "logout", description: "Forget the tokens and client registration of a remote server" },
-  args: {
-    server: { type: "positional", description: "Server name in mcpServers", required: true },
-    config: configArg,
-  },
+  args: serverArgs,
   run: ({ args }) =>
     withAuth(args.config, async ({ config, authorizations }) => {
       const server = httpServer(config, args.server);
