@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { SandboxCommand } from "./command.ts";
+import { isAlive } from "../../../test/helpers/servers.ts";
 import { parseChildMessage } from "./protocol.ts";
 import { SandboxProcess } from "./sandbox-process.ts";
 
@@ -99,19 +100,11 @@ setInterval(() => process.stdout.write(JSON.stringify({ type: "log", level: "log
         if (message.type === "log") resolve(Number(message.message));
       }),
     );
-    assert.doesNotThrow(() => process.kill(grandchild, 0));
+    assert.equal(isAlive(grandchild), true);
     child.kill();
     await child.exited;
     const deadline = Date.now() + 2_000;
-    let alive = true;
-    while (alive && Date.now() < deadline) {
-      try {
-        process.kill(grandchild, 0);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      } catch {
-        alive = false;
-      }
-    }
-    assert.equal(alive, false, "the grandchild went with the group");
+    while (isAlive(grandchild) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(isAlive(grandchild), false, "the grandchild went with the group");
   });
 });
