@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { MemoryCredentialStore } from "../../test/helpers/memory-credential-store.ts";
 import type { OAuthSettings } from "../config/servers.ts";
 import { Authorizations } from "./authorizations.ts";
-import type { CredentialStore, ServerCredentials } from "./stored-credentials.ts";
+import type { ServerCredentials } from "./stored-credentials.ts";
 
 const URL_A = "https://a.example/mcp";
 const ISSUER = "https://auth.example/";

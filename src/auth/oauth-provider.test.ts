@@ -5,7 +5,7 @@ import { MemoryCredentialStore } from "../../test/helpers/memory-credential-stor
 import type { OAuthSettings } from "../config/servers.ts";
 import { CALLBACK_PATH } from "./loopback-callback.ts";
 import { CLIENT_NAME, GatewayOAuthProvider } from "./oauth-provider.ts";
-import type { CredentialStore, ServerCredentials } from "./stored-credentials.ts";
+import type { CredentialStore } from "./stored-credentials.ts";
 
 /** The vault's contract in memory: values are copied in and out as JSON, as the sealed store does. */
 

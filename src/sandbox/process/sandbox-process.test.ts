@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { SandboxCommand } from "./command.ts";
 import { isAlive } from "../../../test/helpers/servers.ts";
+import type { SandboxCommand } from "./command.ts";
 import { parseChildMessage } from "./protocol.ts";
 import { SandboxProcess } from "./sandbox-process.ts";
 
@@ -104,7 +104,8 @@ setInterval(() => process.stdout.write(JSON.stringify({ type: "log", level: "log
     child.kill();
     await child.exited;
     const deadline = Date.now() + 2_000;
-    while (isAlive(grandchild) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (isAlive(grandchild) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(isAlive(grandchild), false, "the grandchild went with the group");
   });
 });
