@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ToolCallMiddleware } from "../bridge/types.ts";
 import type { PolicyAction } from "../policy/policy.ts";
+import { jsonOf } from "../sandbox/shared/serialized-value.ts";
 import { type AuditLog, STARTED_OUTCOME } from "./audit-log.ts";
 import type { ViolationCounter } from "./violations.ts";
 
@@ -38,7 +39,7 @@ export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddle
     let bytesOut: number | null = null;
     try {
       const value = await next(call);
-      bytesOut = value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? "");
+      bytesOut = jsonOf(value).bytes;
       return value;
     } catch (error) {
       const record = error as { code?: unknown; name?: unknown };

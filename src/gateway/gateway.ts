@@ -13,7 +13,7 @@ import { ProgramTypeChecker } from "../compile/type-check.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
-import { accountExecution, type ToolCallRecord } from "../output/accounting.ts";
+import { accountExecution, CallLedger } from "../output/accounting.ts";
 import { formatTokenTotals } from "../output/session-totals.ts";
 import { createTokenizer, type Tokenizer } from "../output/tokenizer.ts";
 import { Policy } from "../policy/policy.ts";
@@ -328,7 +328,7 @@ export class Gateway {
     const session = request.session ?? DEFAULT_SESSION;
     const client = request.client ?? null;
     const started = performance.now();
-    const records: ToolCallRecord[] = [];
+    const ledger = new CallLedger();
     let response: ExecuteResponse;
     // Checked first: a refused session's vault, workspace and totals are never opened.
     const refused = this.#states.touch(session, client);
@@ -344,7 +344,7 @@ export class Gateway {
             error: refused,
           }
         : await this.#gate.run(
-            () => runProgram(this.#programDeps(), request, session, client, records),
+            () => runProgram(this.#programDeps(), request, session, client, ledger),
             request.signal,
           );
     } catch (error) {
@@ -378,14 +378,14 @@ export class Gateway {
       );
     }
     if (refused) return response;
-    return await this.#answer(this.#redactor.redactExecution(response), request, records);
+    return await this.#answer(this.#redactor.redactExecution(response), request, ledger);
   }
 
   /** Tokenizes personal data, fits the answer to its budget, and counts tokens. */
   async #answer(
     response: ExecuteResponse,
     request: ExecuteRequest,
-    records: ToolCallRecord[],
+    ledger: CallLedger,
   ): Promise<ExecuteResponse> {
     const { output, privacy } = this.config.settings;
     const session = response.session;
@@ -398,7 +398,7 @@ export class Gateway {
       saveFullValue: (value) => this.#states.saveFullValue(session, value),
     });
     const tokens = accountExecution({
-      records,
+      ledger,
       returnedTokens: shaped.answer.tokens + FOOTER_RESERVE_TOKENS,
       code: request.code,
       tokenizer: this.#tokenizer,

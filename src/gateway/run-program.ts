@@ -12,13 +12,14 @@ import { argumentLimitMiddleware } from "../bridge/argument-limit.ts";
 import { createExecutionBridge } from "../bridge/execution-bridge.ts";
 import { inFlightMiddleware } from "../bridge/in-flight.ts";
 import { secretRedactionMiddleware } from "../bridge/redact-secrets.ts";
+import { serializeResultMiddleware } from "../bridge/serialize-result.ts";
 import type { ArgumentValidator } from "../bridge/validate.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import type { CatalogTool } from "../catalog/types.ts";
 import type { CompileCache } from "../compile/compile-cache.ts";
 import type { ProgramTypeChecker } from "../compile/type-check.ts";
 import type { Config } from "../config/schema.ts";
-import type { ToolCallRecord } from "../output/accounting.ts";
+import type { CallLedger } from "../output/accounting.ts";
 import { accountingMiddleware } from "../output/accounting-middleware.ts";
 import type { Policy, PolicyAction } from "../policy/policy.ts";
 import { policyMiddleware } from "../policy/policy-middleware.ts";
@@ -64,7 +65,7 @@ export async function runProgram(
   request: ExecuteRequest,
   session: string,
   client: string | null,
-  records: ToolCallRecord[],
+  ledger: CallLedger,
 ): Promise<ExecuteResponse> {
   const started = performance.now();
   const language = request.language ?? "typescript";
@@ -110,8 +111,10 @@ export async function runProgram(
     // Audit outermost, so refusals are recorded; policy before validation: a refused call is never sent.
     // Privacy inside policy (it passes a new call object on) and outside validation (real values get checked).
     middleware: [
-      accountingMiddleware(records),
+      accountingMiddleware(ledger),
       auditMiddleware({ log: deps.audit(), violations: deps.violations, session, client, decisions }),
+      // Once, after PII tokenization: audit and accounting read its size, the sandbox gets its JSON.
+      serializeResultMiddleware(),
       argumentLimitMiddleware(upstream.maxArgumentBytes),
       policyMiddleware({
         policy: deps.policy,

@@ -1,22 +1,23 @@
 import type { ToolCallMiddleware } from "../bridge/types.ts";
-import type { ToolCallRecord } from "./accounting.ts";
+import type { CallLedger } from "./accounting.ts";
 
 /**
- * Records every tool call of one execution into `records` (args, then the
- * result or the error message) for `accountExecution`. Put it outermost, so it
- * sees the arguments as the code wrote them and the results as the sandbox
- * received them (after PII tokenization). Create one array per execution.
+ * Records every tool call of one execution into `ledger` (its tool, the size
+ * and a sample of its arguments and of its result or error) for
+ * `accountExecution`. Put it outermost, so it sees the arguments as the code
+ * wrote them and the results as the sandbox received them (after PII
+ * tokenization). Create one ledger per execution.
  */
-export function accountingMiddleware(records: ToolCallRecord[]): ToolCallMiddleware {
+export function accountingMiddleware(ledger: CallLedger): ToolCallMiddleware {
   return async (call, next) => {
-    const record: ToolCallRecord = { tool: call.tool, args: call.args };
-    records.push(record);
+    ledger.tools.add(call.tool.definition);
+    ledger.args.add(JSON.stringify(call.args ?? {}) ?? "{}");
     try {
       const result = await next(call);
-      record.result = result;
+      ledger.addResult(result);
       return result;
     } catch (error) {
-      record.error = error instanceof Error ? error.message : String(error);
+      ledger.addError(error instanceof Error ? error.message : String(error));
       throw error;
     }
   };

@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createExecutionBridge } from "../bridge/execution-bridge.ts";
+import { serializeResultMiddleware } from "../bridge/serialize-result.ts";
 import type { Upstream } from "../bridge/types.ts";
 import { Catalog } from "../catalog/catalog.ts";
-import { accountExecution, type ToolCallRecord, toolDefinitionTokens } from "./accounting.ts";
+import { SerializedValue } from "../sandbox/shared/serialized-value.ts";
+import { accountExecution, CallLedger, toolDefinitionTokens } from "./accounting.ts";
 import { accountingMiddleware } from "./accounting-middleware.ts";
 import { MAX_IMAGE_TOKENS } from "./media-size.ts";
 import { formatTokenTotals, SessionTokenTotals } from "./session-totals.ts";
@@ -38,11 +40,11 @@ const upstream: Upstream = {
   },
 };
 
-async function runCalls(records: ToolCallRecord[]): Promise<void> {
+async function runCalls(ledger: CallLedger, serialize = false): Promise<void> {
   const { bridge } = createExecutionBridge({
     catalog,
     upstream,
-    middleware: [accountingMiddleware(records)],
+    middleware: [accountingMiddleware(ledger), ...(serialize ? [serializeResultMiddleware()] : [])],
   });
   const signal = new AbortController().signal;
   await bridge.callTool("crm", "list_contacts", {}, signal);
@@ -51,77 +53,105 @@ async function runCalls(records: ToolCallRecord[]): Promise<void> {
   await assert.rejects(bridge.callTool("crm", "get_contact", { id: -1 }, signal), /no such contact/);
 }
 
+const ARGS = ["{}", '{"id":7}', '{"id":8}', '{"id":-1}'];
+const RESULTS = [
+  JSON.stringify(contacts),
+  JSON.stringify(contacts[7]),
+  JSON.stringify(contacts[8]),
+  "crm/get_contact failed: no such contact",
+];
+const sum = (texts: string[], measure: (text: string) => number) =>
+  texts.reduce((total, text) => total + measure(text), 0);
+
 describe("accountingMiddleware", () => {
-  test("records each call's tool, arguments and result or error message", async () => {
-    const records: ToolCallRecord[] = [];
-    await runCalls(records);
-    assert.deepEqual(
-      records.map((record) => [record.tool.tool, record.args, record.error]),
-      [
-        ["list_contacts", {}, undefined],
-        ["get_contact", { id: 7 }, undefined],
-        ["get_contact", { id: 8 }, undefined],
-        ["get_contact", { id: -1 }, "crm/get_contact failed: no such contact"],
-      ],
-    );
-    assert.deepEqual(records[0]?.result, contacts);
-    assert.deepEqual(records[1]?.result, contacts[7]);
+  test("records each call's tool, the size of its arguments and of its result or error message", async () => {
+    for (const serialize of [false, true]) {
+      const ledger = new CallLedger();
+      await runCalls(ledger, serialize);
+      assert.deepEqual(
+        [...ledger.tools].map((definition) => definition.name),
+        ["list_contacts", "get_contact"],
+      );
+      assert.equal(
+        ledger.args.chars,
+        sum(ARGS, (text) => text.length),
+      );
+      assert.equal(
+        ledger.results.chars,
+        sum(RESULTS, (text) => text.length),
+        `serialize: ${serialize}`,
+      );
+    }
   });
 });
 
 describe("accountExecution", () => {
   test("direct estimate = distinct definitions + arguments + full results; kept = results - returned", async () => {
-    const records: ToolCallRecord[] = [];
-    await runCalls(records);
+    const ledger = new CallLedger();
+    await runCalls(ledger);
     const code =
       "const all = await tools.crm.list_contacts({});\nreturn all.filter((c) => c.stage === 'won').length;";
-    const tokens = accountExecution({ records, returnedTokens: 12, code, tokenizer });
+    const tokens = accountExecution({ ledger, returnedTokens: 12, code, tokenizer });
 
     const list = catalog.find("crm/list_contacts");
     const get = catalog.find("crm/get_contact");
     assert.ok(list && get);
     const definitions =
       tokenizer.count(JSON.stringify(list.definition)) + tokenizer.count(JSON.stringify(get.definition));
-    const args = ["{}", '{"id":7}', '{"id":8}', '{"id":-1}'].reduce(
-      (sum, text) => sum + tokenizer.count(text),
-      0,
+    const args = sum(ARGS, (text) => tokenizer.count(text));
+    const results = sum(RESULTS, (text) => tokenizer.count(text));
+    // Definitions, arguments and the code are counted exactly; the 500-contact result is over the
+    // sample and its tokens are estimated from it: close to the exact count, not equal.
+    assert.equal(tokens.tokenizer, "claude-legacy");
+    assert.equal(tokens.returned, 12);
+    assert.equal(tokens.code, tokenizer.count(code));
+    assert.equal(tokens.definitions, definitions);
+    assert.ok(
+      Math.abs(tokens.toolResults - results) / results < 0.05,
+      `${tokens.toolResults} vs ${results} exact`,
     );
-    const results =
-      tokenizer.count(JSON.stringify(contacts)) +
-      tokenizer.count(JSON.stringify(contacts[7])) +
-      tokenizer.count(JSON.stringify(contacts[8])) +
-      tokenizer.count("crm/get_contact failed: no such contact");
-    assert.deepEqual(tokens, {
-      tokenizer: "claude-legacy",
-      returned: 12,
-      code: tokenizer.count(code),
-      toolResults: results,
-      keptInSandbox: results - 12,
-      directEstimate: definitions + args + results,
-      definitions,
-    });
+    assert.equal(tokens.keptInSandbox, tokens.toolResults - 12);
+    assert.equal(tokens.directEstimate, definitions + args + tokens.toolResults);
     assert.equal(
       toolDefinitionTokens(list.definition, tokenizer),
       tokenizer.count(JSON.stringify(list.definition)),
     );
   });
 
+  test("results that fit the sample are counted exactly", async () => {
+    const ledger = new CallLedger();
+    const get = catalog.find("crm/get_contact");
+    assert.ok(get);
+    const { bridge } = createExecutionBridge({
+      catalog,
+      upstream,
+      middleware: [accountingMiddleware(ledger)],
+    });
+    for (const id of [1, 2, 3])
+      await bridge.callTool("crm", "get_contact", { id }, new AbortController().signal);
+    const tokens = accountExecution({ ledger, returnedTokens: 0, tokenizer });
+    assert.ok(ledger.results.exact);
+    assert.equal(
+      tokens.toolResults,
+      sum(
+        [1, 2, 3].map((id) => JSON.stringify(contacts[id])),
+        (text) => tokenizer.count(text),
+      ),
+    );
+  });
+
   test("no calls: nothing kept, nothing estimated", () => {
-    const tokens = accountExecution({ records: [], returnedTokens: 30, tokenizer });
+    const tokens = accountExecution({ ledger: new CallLedger(), returnedTokens: 30, tokenizer });
     assert.equal(tokens.directEstimate, 0);
     assert.equal(tokens.keptInSandbox, 0);
     assert.equal(tokens.code, 0);
   });
 
   test("image data counts as a stub plus the image's own token cost, not as base64 text", () => {
-    const list = catalog.find("crm/list_contacts");
-    assert.ok(list);
     const image = { type: "image", mimeType: "image/png", data: "A".repeat(100_000) };
-    const tokens = accountExecution({
-      records: [{ tool: list, args: {}, result: image }],
-      returnedTokens: 0,
-      tokenizer,
-    });
+    const ledger = new CallLedger();
+    ledger.addResult(new SerializedValue(image));
+    const tokens = accountExecution({ ledger, returnedTokens: 0, tokenizer });
     assert.equal(
       tokens.toolResults,
       // The data has no readable header: the image counts at the most an image can cost.

@@ -1,32 +1,64 @@
-import type { CatalogTool, ToolDefinition } from "../catalog/types.ts";
+import type { ToolDefinition } from "../catalog/types.ts";
+import { SerializedValue } from "../sandbox/shared/serialized-value.ts";
 import { countTokens } from "./estimate.ts";
 import { extractMedia } from "./media.ts";
+import { TokenSample } from "./token-sample.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 
-/** One tool call of an execution, as the accounting middleware saw it. */
-export interface ToolCallRecord {
-  tool: CatalogTool;
-  args: unknown;
-  /** The value the sandbox received (after shaping and PII tokenization). */
-  result?: unknown;
-  /** The message the sandbox received when the call threw. */
-  error?: string;
+/**
+ * One execution's tool calls as the accounting middleware saw them: sizes and
+ * samples, never the results themselves (an execution of thousands of calls
+ * would keep every result alive until it ends).
+ */
+export class CallLedger {
+  /** Definitions of the distinct tools called. */
+  readonly tools = new Set<ToolDefinition>();
+  /** Each call's arguments as compact JSON. */
+  readonly args = new TokenSample();
+  /** Each result as the sandbox received it (after PII tokenization), or the error message. */
+  readonly results = new TokenSample();
+  /** Images and audio in results, at their cost as content blocks. */
+  mediaTokens = 0;
+
+  /** `result` is what the middleware chain returned: usually a SerializedValue. */
+  addResult(result: unknown): void {
+    const value = result instanceof SerializedValue ? result.value : result;
+    if (typeof value === "string") {
+      this.results.add(value);
+      return;
+    }
+    const json = result instanceof SerializedValue ? result.json : JSON.stringify(value);
+    // Only a value with a media block's field pays for the walk that finds its base64.
+    if (json?.includes('"mimeType"')) {
+      this.mediaTokens += mediaTokens(value);
+      this.results.add(renderForCount(value));
+    } else {
+      this.results.add(json ?? "null");
+    }
+  }
+
+  addError(message: string): void {
+    this.results.add(message);
+  }
 }
 
 /** `structuredContent.tokens` of an execute_code answer. */
 export interface ExecutionTokens {
   tokenizer: string;
-  /** Tokens of the answer text sent back to the model. */
+  /** Tokens of the answer text sent back to the model (exact). */
   returned: number;
-  /** Tokens of the program the model sent (what code mode costs besides the answer). */
+  /** Tokens of the program the model sent (exact; what code mode costs besides the answer). */
   code: number;
-  /** Tokens of every tool result (and tool error) that entered the sandbox. */
+  /**
+   * Tokens of every tool result (and tool error) that entered the sandbox: exact for
+   * small executions, else estimated from a sample (the model never reads them).
+   */
   toolResults: number;
   /** Tool-result tokens that did not come back: `toolResults - returned`, at least 0. */
   keptInSandbox: number;
   /**
    * What direct tool calling would have put in the context: the JSON definitions
-   * of the distinct tools used, plus every call's arguments and full result.
+   * of the distinct tools used (exact), plus every call's arguments and full result (as above).
    */
   directEstimate: number;
   /** The definitions part of `directEstimate`. */
@@ -34,7 +66,7 @@ export interface ExecutionTokens {
 }
 
 export interface AccountExecutionInput {
-  records: readonly ToolCallRecord[];
+  ledger: CallLedger;
   /** Tokens of the answer text (`BudgetedAnswer.tokens` plus any footer). */
   returnedTokens: number;
   /** The program as the model sent it. */
@@ -44,27 +76,17 @@ export interface AccountExecutionInput {
 
 /** Token accounting of one execution: what came back, what stayed, what direct calling would have cost. */
 export function accountExecution(input: AccountExecutionInput): ExecutionTokens {
-  const { tokenizer, records } = input;
-  const usedTools = new Set<ToolDefinition>();
-  let calls = 0;
-  let toolResults = 0;
-  for (const record of records) {
-    usedTools.add(record.tool.definition);
-    calls += countTokens(tokenizer, renderForCount(record.args ?? {}));
-    toolResults +=
-      record.error === undefined
-        ? countTokens(tokenizer, renderForCount(record.result ?? null)) + mediaTokens(record.result)
-        : countTokens(tokenizer, record.error);
-  }
+  const { tokenizer, ledger } = input;
+  const toolResults = ledger.results.tokens(tokenizer) + ledger.mediaTokens;
   let definitions = 0;
-  for (const definition of usedTools) definitions += toolDefinitionTokens(definition, tokenizer);
+  for (const definition of ledger.tools) definitions += toolDefinitionTokens(definition, tokenizer);
   return {
     tokenizer: tokenizer.name,
     returned: input.returnedTokens,
     code: input.code === undefined ? 0 : countTokens(tokenizer, input.code),
     toolResults,
     keptInSandbox: Math.max(0, toolResults - input.returnedTokens),
-    directEstimate: definitions + calls + toolResults,
+    directEstimate: definitions + ledger.args.tokens(tokenizer) + toolResults,
     definitions,
   };
 }

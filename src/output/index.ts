@@ -2,8 +2,8 @@
 export {
   type AccountExecutionInput,
   accountExecution,
+  CallLedger,
   type ExecutionTokens,
-  type ToolCallRecord,
   toolDefinitionTokens,
   toolListTokens,
 } from "./accounting.ts";

@@ -6,7 +6,7 @@ import { createExecutionBridge } from "../bridge/execution-bridge.ts";
 import type { Upstream } from "../bridge/types.ts";
 import { ArgumentValidator } from "../bridge/validate.ts";
 import { Catalog } from "../catalog/catalog.ts";
-import type { ToolCallRecord } from "../output/accounting.ts";
+import { CallLedger } from "../output/accounting.ts";
 import { accountingMiddleware } from "../output/accounting-middleware.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import { privacyMiddleware } from "./middleware.ts";
@@ -66,24 +66,24 @@ function setup(exclude?: string[]) {
     },
   };
   const vault = new PiiVault();
-  const records: ToolCallRecord[] = [];
+  const ledger = new CallLedger();
   const { bridge } = createExecutionBridge({
     catalog,
     upstream,
     middleware: [
-      accountingMiddleware(records),
+      accountingMiddleware(ledger),
       privacyMiddleware(vault, exclude ? { exclude: toolGlobMatcher(exclude) } : {}),
       new ArgumentValidator().middleware(),
     ],
   });
   const call = (server: string, tool: string, args: unknown) =>
     bridge.callTool(server, tool, args, new AbortController().signal);
-  return { call, received, vault, records };
+  return { call, received, vault, ledger };
 }
 
 describe("privacyMiddleware", () => {
   test("results reach the code tokenized; tokens in arguments reach the upstream as real values", async () => {
-    const { call, received, records } = setup();
+    const { call, received, ledger } = setup();
     const contact = await call("crm", "find_contact", { name: "Ann" });
     assert.deepEqual(contact, { name: "Ann Lee", email: "[EMAIL_1]", phone: "[PHONE_1]", visits: 12 });
 
@@ -96,8 +96,12 @@ describe("privacyMiddleware", () => {
     // The upstream echoed the real address back; the code sees the same token again.
     assert.deepEqual(created, { created: true, email: "[EMAIL_1]" });
     // Accounting (outermost) saw what the sandbox saw.
-    assert.deepEqual(records[1]?.args, { email: "[EMAIL_1]", note: "call [PHONE_1] first" });
-    assert.deepEqual(records[1]?.result, { created: true, email: "[EMAIL_1]" });
+    const seenArgs = [{ name: "Ann" }, { email: "[EMAIL_1]", note: "call [PHONE_1] first" }];
+    const seenResults = [contact, created];
+    const chars = (values: unknown[]) =>
+      values.reduce((n: number, value) => n + JSON.stringify(value).length, 0);
+    assert.equal(ledger.args.chars, chars(seenArgs));
+    assert.equal(ledger.results.chars, chars(seenResults));
   });
 
   test("tool errors that quote personal data are tokenized, class and code kept", async () => {

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { HostBridge, ToolNamespace } from "../types.ts";
 import { hostOperation, isUpstreamOperation } from "./host-operations.ts";
+import { jsonOf } from "./serialized-value.ts";
 
 /** What a host function sends back into the sandbox. It always resolves: a rejection could carry host stacks. */
 export type HostReply =
@@ -69,9 +70,8 @@ export function createHostCalls(options: HostCallsOptions): HostCalls {
   // Many calls share the run's signal (queued behind an upstream's concurrency cap): not a leak.
   setMaxListeners(0, signal);
   const valueReply = (value: unknown): HostReply => {
-    const json = value === undefined ? undefined : JSON.stringify(value);
+    const { json, bytes } = jsonOf(value);
     if (json === undefined) return { ok: true };
-    const bytes = Buffer.byteLength(json);
     if (bytesIn + bytes > maxResultBytes) {
       return errorReply({
         name: "LimitError",
