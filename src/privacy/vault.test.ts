@@ -138,6 +138,31 @@ describe("PiiVault async tokenization", () => {
     assert.equal((chunked as typeof value).contacts[1]?.email, "[EMAIL_2]");
   });
 
+  test("a value of many small parts: the same tokens as tokenizeValue, with pauses, and no copy where nothing changed", async () => {
+    const rows = Array.from({ length: 5000 }, (_, id) => ({
+      id,
+      name: `row-${id}`,
+      note: id % 1000 === 7 ? `write to user${id}@example.com` : "nothing here",
+      tags: ["a", "b"],
+    }));
+    let pauses = 0;
+    const chunked = (await new PiiVault().tokenizeValueAsync(rows, {
+      chunkChars: 2048,
+      pause: async () => {
+        pauses++;
+      },
+    })) as typeof rows;
+    assert.deepEqual(chunked, new PiiVault().tokenizeValue(rows));
+    assert.equal(chunked[7]?.note, "write to [EMAIL_1]");
+    assert.equal(chunked[4007]?.note, "write to [EMAIL_5]");
+    assert.ok(pauses > 50, `${pauses} pauses`);
+    // Rows without personal data are the rows themselves; the array holding changed rows is new.
+    assert.equal(chunked[8], rows[8]);
+    assert.notEqual(chunked, rows);
+    const clean = { rows: rows.slice(0, 5), total: 5 };
+    assert.equal(await new PiiVault().tokenizeValueAsync(clean), clean);
+  });
+
   test("tokenizeAsync gives what tokenize gives", async () => {
     const text = JSON.stringify(value);
     assert.equal(

@@ -14,6 +14,8 @@ import { SpanReplacer } from "./span-replacer.ts";
 const BASE64_BLOB_MIN_CHARS = 256;
 const BASE64_BLOB = /^[A-Za-z0-9+/=_-]+$/;
 const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w=.+-]+)*;base64,/;
+/** What a synchronous attempt returns when the value holds more than it may take in one go. */
+const OVER_BUDGET = Symbol("over budget");
 
 /** The vault's content as plain data (for `sealVault`); holds the real values, never store it unencrypted. */
 export interface VaultSnapshot {
@@ -86,7 +88,8 @@ export class PiiVault {
 
   /**
    * `tokenizeValue` with a pause after each ~chunk of scanned text (and inside
-   * large strings), in the same order, so the same tokens come out.
+   * large strings), in the same order, so the same tokens come out. Parts with
+   * nothing to tokenize are returned as they are, not copied.
    */
   async tokenizeValueAsync(value: unknown, options: ChunkedScanOptions = {}): Promise<unknown> {
     const walk = {
@@ -99,10 +102,23 @@ export class PiiVault {
     return this.#tokenizeNode(value, walk);
   }
 
+  /**
+   * Tries the whole value synchronously, up to one chunk of work; a value that
+   * holds more is taken child by child (each tried the same way), pausing
+   * between chunks. Re-walking part of a value after an attempt ran over is
+   * harmless: a value seen again gets the token it got the first time.
+   */
   async #tokenizeNode(value: unknown, walk: ValueWalk): Promise<unknown> {
-    if (typeof value === "string") return this.#tokenizeString(value, walk);
+    const mapped = this.#tokenizeWithin(value, walk, { left: walk.chunk });
+    if (mapped !== OVER_BUDGET) {
+      if (walk.work >= walk.chunk) {
+        walk.work = 0;
+        await walk.pause();
+      }
+      return mapped;
+    }
+    if (typeof value === "string") return this.tokenizeAsync(value, walk.options);
     if (value === null || typeof value !== "object") return value;
-    walk.work += 16;
     if (Array.isArray(value)) {
       const out: unknown[] = [];
       for (const item of value) out.push(await this.#tokenizeNode(item, walk));
@@ -110,21 +126,54 @@ export class PiiVault {
     }
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(value)) {
-      const tokenizedKey = await this.#tokenizeString(key, walk);
+      const tokenizedKey = (await this.#tokenizeNode(key, walk)) as string;
       setOwn(out, tokenizedKey, await this.#tokenizeNode(child, walk));
     }
     return out;
   }
 
-  async #tokenizeString(text: string, walk: ValueWalk): Promise<string> {
-    if (isBinaryPayload(text)) return text;
-    if (text.length > walk.chunk) return this.tokenizeAsync(text, walk.options);
-    walk.work += text.length + 16;
-    if (walk.work >= walk.chunk) {
-      walk.work = 0;
-      await walk.pause();
+  /**
+   * `value` tokenized synchronously, copied only where something changed, or
+   * OVER_BUDGET once it holds more work than `budget` (or a string longer than a chunk).
+   * Most tool results hold no personal data: no copy, and no promise per string.
+   */
+  #tokenizeWithin(value: unknown, walk: ValueWalk, budget: { left: number }): unknown {
+    if (typeof value === "string") {
+      if (isBinaryPayload(value)) return value;
+      if (value.length > walk.chunk) return OVER_BUDGET;
+      walk.work += value.length + 16;
+      budget.left -= value.length + 16;
+      return budget.left < 0 ? OVER_BUDGET : this.tokenize(value);
     }
-    return this.tokenize(text);
+    if (value === null || typeof value !== "object") return value;
+    walk.work += 16;
+    budget.left -= 16;
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        const mapped = this.#tokenizeWithin(item, walk, budget);
+        if (mapped === OVER_BUDGET) return OVER_BUDGET;
+        if (out) out.push(mapped);
+        else if (mapped !== item) out = [...value.slice(0, index), mapped];
+      }
+      return out ?? value;
+    }
+    const entries = Object.entries(value);
+    let out: Record<string, unknown> | undefined;
+    for (let index = 0; index < entries.length; index++) {
+      const [key, child] = entries[index]!;
+      const mappedKey = this.#tokenizeWithin(key, walk, budget);
+      if (mappedKey === OVER_BUDGET) return OVER_BUDGET;
+      const mapped = this.#tokenizeWithin(child, walk, budget);
+      if (mapped === OVER_BUDGET) return OVER_BUDGET;
+      if (!out && (mappedKey !== key || mapped !== child)) {
+        out = {};
+        for (const [earlierKey, earlier] of entries.slice(0, index)) setOwn(out, earlierKey, earlier);
+      }
+      if (out) setOwn(out, mappedKey as string, mapped);
+    }
+    return out ?? value;
   }
 
   /** Replaces the vault's tokens in `text` with the real values; unknown tokens stay as they are. */
