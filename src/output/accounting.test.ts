@@ -140,6 +140,17 @@ describe("accountExecution", () => {
     );
   });
 
+  test("many small results: counted in one call, within a token or so of counting each", () => {
+    const ledger = new CallLedger();
+    const texts = Array.from({ length: 200 }, (_, id) =>
+      JSON.stringify({ id, status: id % 2 ? "open" : "done" }),
+    );
+    for (const text of texts) ledger.results.add(text);
+    const exact = sum(texts, (text) => tokenizer.count(text));
+    const counted = accountExecution({ ledger, returnedTokens: 0, tokenizer }).toolResults;
+    assert.ok(Math.abs(counted - exact) <= exact * 0.02, `${counted} vs ${exact}`);
+  });
+
   test("no calls: nothing kept, nothing estimated", () => {
     const tokens = accountExecution({ ledger: new CallLedger(), returnedTokens: 30, tokenizer });
     assert.equal(tokens.directEstimate, 0);
