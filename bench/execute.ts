@@ -3,11 +3,12 @@
 // filtered in the sandbox, concurrency, and memory per pooled isolate.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { renderTree } from "../src/catalog/declaration/tree.ts";
 import { ProgramTypeChecker } from "../src/compile/type-check.ts";
 import { Gateway } from "../src/gateway/gateway.ts";
 import { IsolateRuntime } from "../src/sandbox/isolate/runtime.ts";
-import { SCRIPTED_JS } from "../test/helpers/servers.ts";
+import { SCRIPTED_JS, startEverythingHttp } from "../test/helpers/servers.ts";
 import { ms, percentile, printTable, progress } from "./table.ts";
 
 const config = {
@@ -34,9 +35,10 @@ async function samples(count: number, run: () => Promise<unknown>): Promise<numb
 async function interleavedPerCall(
   direct: Client,
   gateways: Gateway[],
+  server = "scripted",
 ): Promise<{ direct: number; gateways: number[] }> {
   const CALLS = 200;
-  const loop = `for (let i = 0; i < ${CALLS}; i++) await tools.scripted.echo({ message: "hello" }); return 1`;
+  const loop = `for (let i = 0; i < ${CALLS}; i++) await tools.${server}.echo({ message: "hello" }); return 1`;
   const directTimes: number[] = [];
   const gatewayTimes: number[][] = gateways.map(() => []);
   for (let round = 0; round < 8; round++) {
@@ -117,6 +119,34 @@ async function typeCheckRows(gateway: Gateway): Promise<string[][]> {
       "",
     ],
   ];
+}
+
+/** The same comparison with the upstream over Streamable HTTP (server-everything's `echo`). */
+async function httpPerCallRows(): Promise<string[][]> {
+  const server = await startEverythingHttp();
+  const direct = new Client({ name: "bench", version: "1" });
+  const gateway = new Gateway({
+    config: { mcpServers: { everything: { url: server.url } }, toolscript: { sandbox: { poolSize: 2 } } },
+  });
+  try {
+    await direct.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await gateway.start();
+    const perCall = await interleavedPerCall(direct, [gateway], "everything");
+    const ratio = (perCall.gateways[0] ?? 0) / perCall.direct;
+    return [
+      ["tool call over HTTP, plain SDK client (per call)", ms(perCall.direct), "", "1.00x"],
+      [
+        "tool call over HTTP from the sandbox, defaults",
+        ms(perCall.gateways[0] ?? 0),
+        "",
+        `${ratio.toFixed(2)}x`,
+      ],
+    ];
+  } finally {
+    await direct.close();
+    await gateway.close();
+    await server.stop();
+  }
 }
 
 export async function benchExecute(): Promise<void> {
@@ -212,6 +242,7 @@ export async function benchExecute(): Promise<void> {
         "",
         `${((perCall.gateways[1] ?? 0) / perCall.direct).toFixed(2)}x`,
       ]);
+      rows.push(...(await httpPerCallRows()));
       const hundred = `for (let i = 0; i < 100; i++) await tools.scripted.echo({ message: "hello" }); return 1`;
       const hundredTimes = await samples(7, () => mustSucceed(gateway, hundred).then(() => undefined));
       rows.push([
