@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AuditLog } from "../src/audit/audit-log.ts";
+import { AuditLog, STARTED_OUTCOME } from "../src/audit/audit-log.ts";
 import { auditMiddleware } from "../src/audit/audit-middleware.ts";
 import { ViolationCounter } from "../src/audit/violations.ts";
 import type { ToolCall } from "../src/bridge/types.ts";
@@ -9,7 +9,7 @@ import type { CatalogTool } from "../src/catalog/types.ts";
 import { silentLogger } from "../src/gateway/logger.ts";
 import type { PolicyAction } from "../src/policy/policy.ts";
 import { openStore } from "../src/store/sqlite-store.ts";
-import type { Store } from "../src/store/types.ts";
+import type { AuditEntry, Store } from "../src/store/types.ts";
 import { ms, printTable, progress } from "./table.ts";
 
 const CALLS = 20_000;
@@ -27,6 +27,17 @@ const TOOL: CatalogTool = {
 };
 const ARGS = { query: "weather in Paris", limit: 10, fields: ["temp", "wind", "rain"] };
 const RESULT = { content: [{ type: "text", text: "18 °C, light wind, no rain" }] };
+const STARTED: AuditEntry = {
+  kind: "tool_call",
+  time: 0,
+  session: "bench",
+  server: "bench",
+  tool: "echo",
+  argsDigest: "0".repeat(64),
+  argsBytes: 60,
+  outcome: STARTED_OUTCOME,
+  durationMs: 0,
+};
 
 /** µs of main-thread time per call, for `calls` calls run `concurrency` at a time, the flushes included. */
 async function perCall(
@@ -66,15 +77,19 @@ export async function benchAudit(): Promise<void> {
     const viaMiddleware = () => middleware({ tool: TOOL, args: ARGS, signal }, upstream);
     const direct = () => upstream({ tool: TOOL, args: ARGS, signal });
     const flush = () => log.flush();
+    const entry = { ...STARTED, time: Date.now() };
+    const done = { ...entry, outcome: "ok", durationMs: 0.2, bytesOut: 60, policy: "allow" };
+    const logOnly = async () => log.complete(log.begin(entry), done, false);
 
     progress(`audit: ${CALLS} calls, one at a time and ${CONCURRENCY} at a time`);
     await perCall(WARMUP_CALLS, 1, viaMiddleware, flush);
     const bare = await perCall(CALLS, 1, direct, () => {});
     const sequential = await perCall(CALLS, 1, viaMiddleware, flush);
     const concurrent = await perCall(CALLS, CONCURRENCY, viaMiddleware, flush);
-    const recorded = store.listAudit({ session: "bench", limit: CALLS * 3 }).length;
-    if (recorded !== WARMUP_CALLS + 2 * CALLS)
-      throw new Error(`bench audit: expected ${WARMUP_CALLS + 2 * CALLS} records, found ${recorded}`);
+    const logAlone = await perCall(CALLS, 1, logOnly, flush);
+    const recorded = store.listAudit({ session: "bench", limit: CALLS * 4 }).length;
+    if (recorded !== WARMUP_CALLS + 3 * CALLS)
+      throw new Error(`bench audit: expected ${WARMUP_CALLS + 3 * CALLS} records, found ${recorded}`);
 
     printTable(
       `Audit per tool call (SQLite store, durability full; ${CALLS} calls, flushes included)`,
@@ -83,6 +98,7 @@ export async function benchAudit(): Promise<void> {
         ["no audit (the bare call)", ms(bare), "-"],
         ["audited, one at a time", ms(sequential), ms(sequential - bare)],
         [`audited, ${CONCURRENCY} in flight`, ms(concurrent), ms(concurrent - bare)],
+        ["AuditLog begin + complete alone (no middleware)", ms(logAlone), ms(logAlone)],
       ],
     );
   } finally {
