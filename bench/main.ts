@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- execute search-quality`.
+import { benchAudit } from "./audit.ts";
 import { benchCliStart } from "./cli-start.ts";
 import { benchExecute } from "./execute.ts";
 import { benchLoad } from "./load.ts";
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<void>> = {
   execute: benchExecute,
   tiers: benchTiers,
   "skills-workspace": benchSkillsWorkspace,
+  audit: benchAudit,
   load: benchLoad,
   "search-quality": benchSearchQuality,
   "search-latency": benchSearchLatency,

@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
 import type { ToolCallMiddleware } from "../bridge/types.ts";
 import type { PolicyAction } from "../policy/policy.ts";
 import { jsonOf } from "../sandbox/shared/serialized-value.ts";
+import type { AuditEntry } from "../store/types.ts";
 import { type AuditLog, STARTED_OUTCOME } from "./audit-log.ts";
+import { sha256Hex } from "./sha256-hex.ts";
 import type { ViolationCounter } from "./violations.ts";
 
 export interface AuditMiddlewareOptions {
@@ -15,26 +16,37 @@ export interface AuditMiddlewareOptions {
   decisions: WeakMap<object, PolicyAction>;
 }
 
+/** What is known of a call before it is sent. */
+interface CallFacts {
+  time: number;
+  session: string;
+  client: string | undefined;
+  server: string;
+  tool: string;
+  argsDigest: string;
+  argsBytes: number;
+}
+
 /**
  * Records every tool call from code: digest of its arguments, bytes, duration,
- * outcome, policy decision. The record is written (durably) before the call
- * goes on, and completed when it ends.
+ * outcome, policy decision. The record is on disk (the audit journal) before
+ * the call goes on, and completed when it ends. The arguments are stringified
+ * once, for both their digest and their size.
  */
 export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddleware {
   return async (call, next) => {
     const started = performance.now();
     const argsJson = JSON.stringify(call.args ?? {}) ?? "";
-    const base = {
-      kind: "tool_call" as const,
+    const facts: CallFacts = {
       time: Date.now(),
       session: options.session,
-      ...(options.client != null && { client: options.client }),
+      client: options.client ?? undefined,
       server: call.tool.server,
       tool: call.tool.tool,
-      argsDigest: createHash("sha256").update(argsJson).digest("hex"),
+      argsDigest: sha256Hex(argsJson),
       argsBytes: Buffer.byteLength(argsJson),
     };
-    const ticket = options.log.begin({ ...base, outcome: STARTED_OUTCOME, durationMs: 0 });
+    const ticket = options.log.begin(toolCallEntry(facts, STARTED_OUTCOME, 0, undefined, undefined));
     let outcome = "ok";
     let bytesOut: number | null = null;
     try {
@@ -55,17 +67,36 @@ export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddle
       const violation = outcome.startsWith("policy.") || outcome.startsWith("limit.");
       if (violation)
         options.violations.add(options.session, outcome.startsWith("policy.") ? "policy" : "limit");
-      options.log.complete(
-        ticket,
-        {
-          ...base,
-          outcome,
-          durationMs: Math.round((performance.now() - started) * 100) / 100,
-          bytesOut,
-          policy,
-        },
-        violation,
-      );
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      options.log.complete(ticket, toolCallEntry(facts, outcome, durationMs, bytesOut, policy), violation);
     }
+  };
+}
+
+/**
+ * One record of the call, written out field by field: V8 (Node 20) copies
+ * `{ ...facts, outcome }` on a slow path, about 1.3 µs each, twice per call.
+ * Absent fields are `undefined` (left out of JSON, the client when local).
+ */
+function toolCallEntry(
+  facts: CallFacts,
+  outcome: string,
+  durationMs: number,
+  bytesOut: number | null | undefined,
+  policy: string | null | undefined,
+): AuditEntry {
+  return {
+    kind: "tool_call",
+    time: facts.time,
+    session: facts.session,
+    client: facts.client,
+    server: facts.server,
+    tool: facts.tool,
+    argsDigest: facts.argsDigest,
+    argsBytes: facts.argsBytes,
+    outcome,
+    durationMs,
+    bytesOut,
+    policy,
   };
 }

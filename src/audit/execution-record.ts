@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { jsonBytesUpTo } from "../output/bound-value.ts";
 import type { ExecutionResult } from "../sandbox/types.ts";
 import type { AuditLog } from "./audit-log.ts";
+import { sha256Hex } from "./sha256-hex.ts";
 import { looksLikeEscapeAttempt, type ViolationCounter, type ViolationKind } from "./violations.ts";
 
 export interface ExecutionRecord {
@@ -47,7 +47,7 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
       ...(record.client != null && { client: record.client }),
       server: "",
       tool: record.tier,
-      argsDigest: createHash("sha256").update(record.code).digest("hex"),
+      argsDigest: sha256Hex(record.code),
       argsBytes: Buffer.byteLength(record.code),
       outcome: result.error ? `${result.error.kind}:${result.error.name}` : "ok",
       durationMs: Math.round(result.durationMs * 100) / 100,

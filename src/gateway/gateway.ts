@@ -193,7 +193,7 @@ export class Gateway {
     if (!this.#store) {
       const dir = this.config.settings.storage.dir;
       try {
-        this.#store = openStore({ dir });
+        this.#store = openStore({ dir, warn: (message) => this.#logger.warn(message) });
         this.#storeDir = dir;
       } catch (error) {
         // Serving without persistence beats not serving: say so loudly, keep everything else working.

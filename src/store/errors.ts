@@ -5,12 +5,14 @@ import { CodedError } from "../errors/coded-error.ts";
  * - `store.schema_too_new`: the database was written by a newer ToolScript (migrations are forward-only).
  * - `store.migration_failed`: a migration failed; it was rolled back and the schema is unchanged.
  * - `store.closed`: the store was used after `close()`.
+ * - `store.journal_write_failed`: a line of an audit journal could not be written whole.
  */
 export type StoreErrorCode =
   | "store.open_failed"
   | "store.schema_too_new"
   | "store.migration_failed"
-  | "store.closed";
+  | "store.closed"
+  | "store.journal_write_failed";
 
 export class StoreError extends CodedError<StoreErrorCode> {
   override readonly name = "StoreError";

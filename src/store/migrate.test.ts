@@ -46,6 +46,7 @@ describe("migrate", () => {
     assert.equal(migrate(db), SCHEMA_VERSION);
     const before = tables(db);
     assert.deepEqual(before, [
+      "audit_journals",
       "audit_log",
       "oauth_credentials",
       "schema_migrations",
@@ -123,6 +124,49 @@ describe("migrate", () => {
       () => db.prepare("UPDATE skill_versions SET language = 'ruby'").run(),
       /CHECK constraint failed/,
     );
+  });
+
+  it("migration 7: a version 6 store keeps its audit log and gains the journals' marks", () => {
+    const dir = tempDir("migrate-7");
+    try {
+      const db = new Database(join(dir.path, DATABASE_FILE));
+      migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version < 7),
+      );
+      db.exec(`INSERT INTO audit_log (time, session_id, server, tool, args_digest, args_bytes, outcome, duration_ms)
+        VALUES (5, 'a', 'fs', 'read', 'd', 2, 'started', 0)`);
+      db.close();
+
+      const store = openStore({ dir: dir.path });
+      try {
+        assert.deepEqual(
+          store.listAudit().map((record) => [record.tool, record.outcome]),
+          [["read", "started"]],
+        );
+        const journal = store.openAuditJournal();
+        assert.ok(journal);
+        journal.append({ ...store.listAudit()[0]!, time: 6, tool: "write" });
+        store.batch(() => {
+          store.appendAudit({ ...store.listAudit()[0]!, time: 6, tool: "write", outcome: "ok" });
+          journal.markFlushed();
+        });
+        journal.truncate();
+        assert.equal(store.listAudit().length, 2);
+      } finally {
+        store.close();
+      }
+      const check = new Database(join(dir.path, DATABASE_FILE));
+      assert.equal(schemaVersion(check), SCHEMA_VERSION);
+      assert.deepEqual(
+        check.prepare("SELECT * FROM audit_journals").all(),
+        [],
+        "a closed journal leaves no mark",
+      );
+      check.close();
+    } finally {
+      dir.remove();
+    }
   });
 
   it("refuses a database from a newer version", () => {

@@ -127,6 +127,19 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 7,
+    name: "audit journals: how far each process's journal of started calls is in the audit log",
+    sql: `
+      -- One row per journal file in <dir>/audit-journal/ (audit-journal.ts): every line up to
+      -- flushed_seq is in audit_log, committed in the same transaction as those rows, so a
+      -- journal that outlives its flush (a crash before it was emptied) is not copied twice.
+      CREATE TABLE audit_journals (
+        name TEXT PRIMARY KEY,
+        flushed_seq INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

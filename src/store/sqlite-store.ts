@@ -1,10 +1,15 @@
+import { join } from "node:path";
 import type { Database } from "better-sqlite3";
+import { AuditJournalFile } from "./audit-journal.ts";
+import { AUDIT_JOURNAL_DIR } from "./audit-journal-format.ts";
+import { recoverAuditJournals } from "./audit-journal-recovery.ts";
 import { StoreError } from "./errors.ts";
 import { migrate } from "./migrate.ts";
 import { type Durability, MEMORY_LOCATION, openDatabase } from "./open-database.ts";
 import { StoreReader } from "./reader.ts";
 import type {
   AuditEntry,
+  AuditJournal,
   AuditQuery,
   AuditRecord,
   AuditUpdate,
@@ -28,6 +33,8 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number | undefined;
   /** Clock for timestamps and expiry (tests). */
   now?: (() => number) | undefined;
+  /** Told what could not be recovered from audit journals left by dead processes (default: a process warning). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 /** The SQLite `Store`: a file in the data directory, or `:memory:` (same code, nothing on disk). */
@@ -36,6 +43,9 @@ export class SqliteStore implements Store {
   readonly #db: Database;
   readonly #reader: StoreReader;
   readonly #writer: StoreWriter;
+  /** `<dir>/audit-journal`; undefined in memory. */
+  readonly #journalFolder: string | undefined;
+  readonly #journals = new Set<AuditJournalFile>();
   #closed = false;
 
   constructor(options: OpenStoreOptions) {
@@ -49,6 +59,11 @@ export class SqliteStore implements Store {
       throw error;
     }
     this.location = this.#db.name;
+    if (options.dir !== MEMORY_LOCATION) {
+      this.#journalFolder = join(options.dir, AUDIT_JOURNAL_DIR);
+      // Calls that processes killed mid-call had journaled but not yet flushed.
+      recoverAuditJournals(this.#journalFolder, this.#writer, options.warn ?? warnProcess);
+    }
   }
 
   touchSession(id: string, idleTtlMs?: number | null): SessionRecord {
@@ -138,13 +153,34 @@ export class SqliteStore implements Store {
     return this.#open().writer.pruneAudit(before);
   }
 
+  openAuditJournal(): AuditJournal | undefined {
+    const { writer } = this.#open();
+    if (this.#journalFolder === undefined) return undefined;
+    const journal = new AuditJournalFile(this.#journalFolder, {
+      mark: (name, flushedSeq) => writer.markAuditJournal(name, flushedSeq),
+      forget: (name) => writer.forgetAuditJournal(name),
+    });
+    this.#journals.add(journal);
+    return journal;
+  }
+
   batch<T>(fn: () => T): T {
     return this.#open().writer.transaction(fn);
   }
 
-  /** Closes the database; SQLite checkpoints the WAL into the main file. Idempotent. */
+  /**
+   * Closes the audit journals (removing those fully flushed) and the database;
+   * SQLite checkpoints the WAL into the main file. Idempotent.
+   */
   close(): void {
     if (this.#closed) return;
+    for (const journal of this.#journals) {
+      try {
+        journal.close();
+      } catch {
+        // Left on disk: the next store opened here recovers what it holds, once.
+      }
+    }
     this.#closed = true;
     this.#db.close();
   }
@@ -155,7 +191,14 @@ export class SqliteStore implements Store {
   }
 }
 
-/** Opens (creating and migrating) the store in `options.dir`. */
+function warnProcess(message: string): void {
+  process.emitWarning(message, "ToolScriptWarning");
+}
+
+/**
+ * Opens (creating and migrating) the store in `options.dir`, and recovers the
+ * audit journals left there by processes that died.
+ */
 export function openStore(options: OpenStoreOptions): Store {
   return new SqliteStore(options);
 }

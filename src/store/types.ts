@@ -124,6 +124,30 @@ export interface AuditQuery {
   limit?: number | undefined;
 }
 
+/**
+ * One process's append-only file of tool calls about to be sent, in the store's
+ * directory: the cheap way to have a call's record on disk before the call goes
+ * out. The audit log copies what it holds into the store with its next batch;
+ * the journal of a process that died is copied (as "started" records) when the
+ * store is next opened.
+ */
+export interface AuditJournal {
+  /**
+   * Appends `entry` (the record as it reads while the call runs: outcome
+   * "started") with one write. Throws when the line could not be written whole.
+   */
+  append(entry: AuditEntry): void;
+  /**
+   * Inside the `batch` that wrote every entry appended so far into the audit
+   * log: records so, committed with those rows (never copied again).
+   */
+  markFlushed(): void;
+  /** After that batch committed: empties the file. */
+  truncate(): void;
+  /** Removes the file when everything appended is flushed, else leaves it to be recovered. Idempotent. */
+  close(): void;
+}
+
 /** A stored credential without its contents. */
 export interface CredentialInfo {
   server: string;
@@ -188,6 +212,12 @@ export interface Store {
   /** Completes a record written with `appendAuditNow`; false when there is no such record. */
   updateAudit(id: number, update: AuditUpdate): boolean;
   listAudit(query?: AuditQuery): AuditRecord[];
+  /**
+   * A new journal for the started tool calls of this process (its file is
+   * created by the first append, closed with the store); `undefined` for a
+   * store in memory, where nothing survives the process anyway.
+   */
+  openAuditJournal(): AuditJournal | undefined;
   /** Deletes audit records older than `before`; returns how many. */
   pruneAudit(before: number): number;
 

@@ -14,6 +14,22 @@ import type {
 } from "./types.ts";
 
 type Params = Record<string, unknown>;
+/** An audit_log row in the order of the INSERT's columns. */
+type AuditValues = [
+  time: number,
+  session: string | null,
+  server: string,
+  tool: string,
+  argsDigest: string,
+  argsBytes: number,
+  outcome: string,
+  durationMs: number,
+  kind: string,
+  bytesOut: number | null,
+  policy: string | null,
+  detail: string | null,
+  client: string | null,
+];
 /** `PRAGMA synchronous` reads FULL as 2. */
 const SYNC_FULL = 2;
 
@@ -50,9 +66,13 @@ export class StoreWriter {
   readonly #deleteVault: Statement<[string]>;
   readonly #putCredential: Statement<[string, Uint8Array, number]>;
   readonly #deleteCredential: Statement<[string]>;
-  readonly #appendAudit: Statement<[Params]>;
+  readonly #appendAudit: Statement<AuditValues>;
   readonly #pruneAudit: Statement<[number]>;
   readonly #updateAudit: Statement<[Params]>;
+  readonly #journalMark: Statement<[string], { flushed_seq: number }>;
+  readonly #markJournal: Statement<[string, number]>;
+  readonly #forgetJournal: Statement<[string]>;
+  readonly #journalNames: Statement<[], { name: string }>;
   readonly #db: Database;
 
   constructor(db: Database, now: () => number) {
@@ -118,12 +138,18 @@ export class StoreWriter {
     this.#appendAudit = db.prepare(`
       INSERT INTO audit_log (time, session_id, server, tool, args_digest, args_bytes, outcome, duration_ms,
         kind, bytes_out, policy, detail, client)
-      VALUES (@time, @session, @server, @tool, @argsDigest, @argsBytes, @outcome, @durationMs,
-        @kind, @bytesOut, @policy, @detail, @client)`);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.#pruneAudit = db.prepare("DELETE FROM audit_log WHERE time < ?");
     this.#updateAudit = db.prepare(`
       UPDATE audit_log SET outcome = @outcome, duration_ms = @durationMs, bytes_out = @bytesOut,
         policy = @policy, detail = @detail WHERE id = @id`);
+    this.#journalMark = db.prepare("SELECT flushed_seq FROM audit_journals WHERE name = ?");
+    // A mark only moves forward: two processes recovering one journal agree on the highest.
+    this.#markJournal = db.prepare(`
+      INSERT INTO audit_journals (name, flushed_seq) VALUES (?, ?)
+      ON CONFLICT (name) DO UPDATE SET flushed_seq = max(flushed_seq, excluded.flushed_seq)`);
+    this.#forgetJournal = db.prepare("DELETE FROM audit_journals WHERE name = ?");
+    this.#journalNames = db.prepare("SELECT name FROM audit_journals ORDER BY name");
   }
 
   /** Runs `fn` in one IMMEDIATE transaction (a savepoint when already inside one). */
@@ -272,15 +298,25 @@ export class StoreWriter {
   }
 
   appendAudit(entry: AuditEntry): number {
-    const row = {
-      ...entry,
-      kind: entry.kind ?? "tool_call",
-      client: entry.client ?? null,
-      bytesOut: entry.bytesOut ?? null,
-      policy: entry.policy ?? null,
-      detail: entry.detail ? JSON.stringify(entry.detail) : null,
-    };
-    return this.transaction(() => Number(this.#appendAudit.run(row).lastInsertRowid));
+    const values: AuditValues = [
+      entry.time,
+      entry.session,
+      entry.server,
+      entry.tool,
+      entry.argsDigest,
+      entry.argsBytes,
+      entry.outcome,
+      entry.durationMs,
+      entry.kind ?? "tool_call",
+      entry.bytesOut ?? null,
+      entry.policy ?? null,
+      entry.detail ? JSON.stringify(entry.detail) : null,
+      entry.client ?? null,
+    ];
+    // One statement is atomic by itself: inside a batch (a flush of hundreds of records)
+    // it needs no savepoint of its own, which would cost about as much as the insert.
+    if (this.#db.inTransaction) return Number(this.#appendAudit.run(...values).lastInsertRowid);
+    return this.transaction(() => Number(this.#appendAudit.run(...values).lastInsertRowid));
   }
 
   /**
@@ -312,7 +348,28 @@ export class StoreWriter {
       policy: update.policy ?? null,
       detail: update.detail ? JSON.stringify(update.detail) : null,
     };
+    if (this.#db.inTransaction) return this.#updateAudit.run(row).changes > 0;
     return this.transaction(() => this.#updateAudit.run(row).changes > 0);
+  }
+
+  /** The line up to which the audit journal `name` is in the audit log; 0 when none is. */
+  auditJournalMark(name: string): number {
+    return this.#journalMark.get(name)?.flushed_seq ?? 0;
+  }
+
+  /** Every line up to `flushedSeq` of the audit journal `name` is in the audit log (with this transaction). */
+  markAuditJournal(name: string, flushedSeq: number): void {
+    this.transaction(() => this.#markJournal.run(name, flushedSeq));
+  }
+
+  /** The audit journal `name` is gone: its mark is no longer needed. */
+  forgetAuditJournal(name: string): void {
+    this.transaction(() => this.#forgetJournal.run(name));
+  }
+
+  /** The audit journals that have a mark. */
+  auditJournalNames(): string[] {
+    return this.#journalNames.all().map((row) => row.name);
   }
 
   pruneAudit(before: number): number {
