@@ -35,5 +35,19 @@ for (let id = 0; ; id++) {
     store.saveSkill({ name: "counter", code: `export const n = ${id};`, description: "d", declaration: "" });
   }
   // Synchronous write: the line leaves the process before the next record starts.
-  writeSync(1, `${id}\n`);
+  writeLine(`${id}\n`);
+}
+
+/** Writes all of `text` to stdout, waiting while the pipe is full (a non-blocking pipe answers EAGAIN under load). */
+function writeLine(text: string): void {
+  const buffer = Buffer.from(text);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let offset = 0; offset < buffer.length; ) {
+    try {
+      offset += writeSync(1, buffer, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
 }
