@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- execute search-quality`.
 import { benchCliStart } from "./cli-start.ts";
 import { benchExecute } from "./execute.ts";
+import { benchIdleMemory } from "./idle-memory.ts";
 import { benchLoad } from "./load.ts";
 import { benchPii } from "./pii.ts";
 import { benchPython } from "./python.ts";
@@ -14,6 +15,7 @@ import { benchUpstreamStart } from "./upstream-start.ts";
 const suites: Record<string, () => Promise<void>> = {
   "cli-start": benchCliStart,
   upstream: benchUpstreamStart,
+  "idle-memory": benchIdleMemory,
   execute: benchExecute,
   tiers: benchTiers,
   "skills-workspace": benchSkillsWorkspace,
