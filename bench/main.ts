@@ -3,6 +3,7 @@ import { benchCliStart } from "./cli-start.ts";
 import { benchExecute } from "./execute.ts";
 import { benchIdleMemory } from "./idle-memory.ts";
 import { benchLoad } from "./load.ts";
+import { benchPeers } from "./peers.ts";
 import { benchPii } from "./pii.ts";
 import { benchPython } from "./python.ts";
 import { benchSearchLatency } from "./search-latency.ts";
@@ -17,6 +18,7 @@ const suites: Record<string, () => Promise<void>> = {
   upstream: benchUpstreamStart,
   "idle-memory": benchIdleMemory,
   execute: benchExecute,
+  peers: benchPeers,
   tiers: benchTiers,
   "skills-workspace": benchSkillsWorkspace,
   load: benchLoad,
