@@ -3,12 +3,10 @@
 // with the peak RSS each process reached. Runs the built CLI (dist/), as users do.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { builtCli } from "./built-cli.ts";
 import { ms, percentile, printTable, progress } from "./table.ts";
 
 const ROUNDS = 7;
-const BIN = fileURLToPath(new URL("../bin/toolscript.js", import.meta.url));
-const DIST = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 
 /** Wall time of one run and the process's peak RSS (from /usr/bin/time when present). */
 function timeOnce(args: string[]): { ms: number; rssMb: number | undefined } {
@@ -24,12 +22,12 @@ function timeOnce(args: string[]): { ms: number; rssMb: number | undefined } {
 }
 
 export async function benchCliStart(): Promise<void> {
-  if (!existsSync(DIST)) throw new Error("dist/ is missing: run `npm run build` first");
+  const bin = builtCli();
   const cases: Array<[string, string[]]> = [
     ["node -e 0", ["-e", "0"]],
-    ["toolscript --help", [BIN, "--help"]],
-    ["toolscript --version", [BIN, "--version"]],
-    ["toolscript serve --help", [BIN, "serve", "--help"]],
+    ["toolscript --help", [bin, "--help"]],
+    ["toolscript --version", [bin, "--version"]],
+    ["toolscript serve --help", [bin, "serve", "--help"]],
   ];
   const results = new Map<string, { median: number; rssMb: number | undefined }>();
   for (const [label, args] of cases) {

@@ -2,7 +2,9 @@
 import { benchAudit } from "./audit.ts";
 import { benchCliStart } from "./cli-start.ts";
 import { benchExecute } from "./execute.ts";
+import { benchIdleMemory } from "./idle-memory.ts";
 import { benchLoad } from "./load.ts";
+import { benchPeers } from "./peers.ts";
 import { benchPii } from "./pii.ts";
 import { benchPython } from "./python.ts";
 import { benchSearchLatency } from "./search-latency.ts";
@@ -15,7 +17,9 @@ import { benchUpstreamStart } from "./upstream-start.ts";
 const suites: Record<string, () => Promise<void>> = {
   "cli-start": benchCliStart,
   upstream: benchUpstreamStart,
+  "idle-memory": benchIdleMemory,
   execute: benchExecute,
+  peers: benchPeers,
   tiers: benchTiers,
   "skills-workspace": benchSkillsWorkspace,
   audit: benchAudit,

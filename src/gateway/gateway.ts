@@ -25,6 +25,7 @@ import type { PythonRuntime } from "../sandbox/python/runtime.ts";
 import { checkPythonSyntax } from "../sandbox/python/syntax-check.ts";
 import type { SandboxRuntime } from "../sandbox/types.ts";
 import {
+  LazySearchIndex,
   LexicalSearchIndex,
   type SearchIndex,
   syncIndexWithCatalog,
@@ -59,8 +60,11 @@ export class Gateway {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly upstream: UpstreamManager;
-  /** Tools (and later skills) ranked for `search_tools` and `searchTools()`; follows the catalog. */
-  readonly searchIndex: SearchIndex = new LexicalSearchIndex();
+  /**
+   * Tools and skills ranked for `search_tools` and `searchTools()`; follows the catalog.
+   * Built on the first search: its word tables cost ~65 MB that a gateway never searched does not need.
+   */
+  readonly searchIndex: SearchIndex = new LazySearchIndex(() => new LexicalSearchIndex());
   /** Saved skills: `save_skill`, `import ... from "skills/<name>"`, ranked in `searchIndex`. */
   readonly skills: SkillLibrary;
   /**

@@ -1,12 +1,10 @@
 import { join } from "node:path";
 import type { ToolscriptSettings } from "../config/settings.ts";
-import { IsolateRuntime } from "../sandbox/isolate/runtime.ts";
-import { ProcessRuntime } from "../sandbox/process/runtime.ts";
-import { pythonDriverFiles } from "../sandbox/python/driver-files.ts";
-import { pythonLibFiles } from "../sandbox/python/lib-files.ts";
-import { PythonRuntime } from "../sandbox/python/runtime.ts";
+import type { PythonRuntime } from "../sandbox/python/runtime.ts";
 import type { SandboxRuntime } from "../sandbox/types.ts";
 import { GatewayError } from "./errors.ts";
+
+// Each tier's code loads when that tier starts: an isolate gateway never loads Deno's or Python's.
 
 /**
  * The configured sandbox tier. Never falls back to a weaker tier: when the
@@ -14,9 +12,11 @@ import { GatewayError } from "./errors.ts";
  */
 export async function createRuntime(sandbox: ToolscriptSettings["sandbox"]): Promise<SandboxRuntime> {
   if (sandbox.runtime === "isolate") {
+    const { IsolateRuntime } = await import("../sandbox/isolate/runtime.ts");
     return new IsolateRuntime({ poolSize: sandbox.poolSize, prewarmMemoryMb: sandbox.memoryMb });
   }
   try {
+    const { ProcessRuntime } = await import("../sandbox/process/runtime.ts");
     return await ProcessRuntime.create({
       poolSize: sandbox.poolSize,
       prewarmMemoryMb: sandbox.memoryMb,
@@ -42,6 +42,11 @@ export async function createPythonRuntime(
   storageDir: string,
 ): Promise<PythonRuntime> {
   try {
+    const [{ PythonRuntime }, { pythonDriverFiles }, { pythonLibFiles }] = await Promise.all([
+      import("../sandbox/python/runtime.ts"),
+      import("../sandbox/python/driver-files.ts"),
+      import("../sandbox/python/lib-files.ts"),
+    ]);
     return await PythonRuntime.create({
       // The driver and the library programs import (toolscript.analysis), on sys.path together.
       driverFiles: [...pythonDriverFiles(), ...pythonLibFiles()],

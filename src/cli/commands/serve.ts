@@ -2,8 +2,6 @@ import { defineCommand } from "citty";
 import { loadConfig } from "../../config/load.ts";
 import { ClientRouter } from "../../server/forwarding/client-router.ts";
 import { assertAuthConfigured, ClientTokens } from "../../server/http/auth.ts";
-import { serveHttp } from "../../server/http/http-server.ts";
-import { serveStdio } from "../../server/stdio.ts";
 import { CliError } from "../cli-error.ts";
 import { exitProcess } from "../exit.ts";
 import { closeOnSignals, openGateway } from "../open-gateway.ts";
@@ -44,13 +42,16 @@ export const serveCommand = defineCommand({
       waitForServers: false,
       clientRequests: new ClientRouter(),
     });
+    // Each transport's code loads only when it serves: stdio never loads the HTTP server.
     if (!address) {
+      const { serveStdio } = await import("../../server/stdio.ts");
       closeOnSignals(gateway, () => exitProcess(0));
       await serveStdio(gateway);
       await gateway.close();
       return;
     }
     try {
+      const { serveHttp } = await import("../../server/http/http-server.ts");
       const running = await serveHttp(gateway, {
         host: address.host,
         port: address.port,

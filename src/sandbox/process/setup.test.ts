@@ -37,6 +37,17 @@ describe("ProcessRuntime.check", () => {
     assert.match(error.message, /\/nonexistent\/deno/);
   });
 
+  it("names the npm package and how to install it when it is not installed (it is optional)", async () => {
+    const error = await refusal({
+      resolvePackage: (specifier) => {
+        throw Object.assign(new Error(`Cannot find module '${specifier}'`), { code: "MODULE_NOT_FOUND" });
+      },
+    });
+    assert.equal(error.code, "process.deno_missing");
+    assert.match(error.message, /npm package "deno"/);
+    assert.match(error.message, /`npm install deno`/);
+  });
+
   it("names missing bubblewrap, how to install it, and the explicit way to do without", async () => {
     const error = await refusal({ bubblewrapPath: "/nonexistent/bwrap" });
     assert.equal(error.code, "process.bubblewrap_missing");

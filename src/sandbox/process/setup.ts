@@ -1,12 +1,13 @@
 import { execFile } from "node:child_process";
-import { chmodSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { access, realpath } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { type BubblewrapSetup, type SandboxCommand, sandboxCommand } from "./command.ts";
+import { type PackageResolver, resolveDeno } from "./deno-binary.ts";
 import { ProcessSandboxError } from "./errors.ts";
+import { isExecutable } from "./executable.ts";
 import { RUNNER_SOURCE } from "./runner-source.ts";
 import { SandboxProcess } from "./sandbox-process.ts";
 
@@ -23,8 +24,10 @@ const NO_BUBBLEWRAP_HINT =
 export interface ProcessTierOptions {
   /** Run Deno inside bubblewrap (default). `false` must be chosen explicitly. */
   bubblewrap?: boolean;
-  /** Deno executable; default: the binary of the `deno` npm package. */
+  /** Deno executable; default: the binary of the `deno` npm package (an optional dependency). */
   denoPath?: string;
+  /** How the `deno` package is found; default: Node's resolution from here (tests replace it). */
+  resolvePackage?: PackageResolver;
   /** `bwrap` executable; default: found on PATH. */
   bubblewrapPath?: string;
   /** `prlimit` executable (util-linux); default: found on PATH. */
@@ -45,15 +48,6 @@ export interface RunnerFiles {
   denoDir: string;
 }
 
-async function isExecutable(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function findExecutable(name: string): Promise<string | undefined> {
   const dirs = [...(process.env.PATH ?? "").split(delimiter).filter(Boolean), ...SYSTEM_BIN_DIRS];
   for (const dir of dirs) {
@@ -61,31 +55,6 @@ async function findExecutable(name: string): Promise<string | undefined> {
     if (await isExecutable(candidate)) return candidate;
   }
   return undefined;
-}
-
-/** The binary the `deno` npm package installs next to its package.json. */
-async function resolveDeno(explicit: string | undefined): Promise<string> {
-  let candidate = explicit;
-  if (candidate === undefined) {
-    try {
-      const packageJson = createRequire(import.meta.url).resolve("deno/package.json");
-      candidate = join(dirname(packageJson), process.platform === "win32" ? "deno.exe" : "deno");
-    } catch (cause) {
-      throw new ProcessSandboxError(
-        "process.deno_missing",
-        'The process sandbox tier needs Deno, but the npm package "deno" is not installed. Install it (npm install deno) or use sandbox.runtime: "isolate".',
-        { cause },
-      );
-    }
-  }
-  if (!(await isExecutable(candidate))) {
-    throw new ProcessSandboxError(
-      "process.deno_missing",
-      `The process sandbox tier needs Deno, but ${candidate} is missing or not executable. Reinstall the "deno" npm package or set the Deno path.`,
-      { data: { path: candidate } },
-    );
-  }
-  return realpath(candidate);
 }
 
 /** The shared libraries a binary loads, as `ldd` lists them, each with its real file. */
@@ -190,7 +159,7 @@ async function probe(command: SandboxCommand, bubblewrap: boolean): Promise<void
 
 /** Finds Deno, bubblewrap and prlimit, and runs one program in the sandbox they make. */
 export async function checkProcessTier(options: ProcessTierOptions = {}): Promise<ProcessTierSetup> {
-  const deno = await resolveDeno(options.denoPath);
+  const deno = await resolveDeno(options.denoPath, options.resolvePackage);
   const prlimit = await resolvePrlimit(options.prlimitPath);
   const useBubblewrap = options.bubblewrap !== false;
   const bubblewrap = useBubblewrap ? await resolveBubblewrap(options, deno) : undefined;
