@@ -1,7 +1,7 @@
 import { relative } from "node:path";
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
-import { Gateway } from "../gateway/gateway.ts";
+import type { Gateway } from "../gateway/gateway.ts";
 import { stderrLogger } from "../gateway/logger.ts";
 import type { ClientRequestHooks, UpstreamStatus } from "../upstream/types.ts";
 import { CliError } from "./cli-error.ts";
@@ -55,6 +55,8 @@ export async function openGateway(options: OpenGatewayOptions): Promise<Gateway>
     if (options.requireServers) throw new CliError(why);
     process.stderr.write(`toolscript: ${why}\n`);
   }
+  // Loaded when a gateway opens: a command's `--help` needs none of it.
+  const { Gateway } = await import("../gateway/gateway.ts");
   const gateway = new Gateway({
     config,
     ...(options.logChanges && { logger: stderrLogger() }),

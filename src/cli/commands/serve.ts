@@ -1,10 +1,6 @@
 import { defineCommand } from "citty";
-import { loadConfig } from "../../config/load.ts";
-import { ClientRouter } from "../../server/forwarding/client-router.ts";
-import { assertAuthConfigured, ClientTokens } from "../../server/http/auth.ts";
 import { CliError } from "../cli-error.ts";
 import { exitProcess } from "../exit.ts";
-import { closeOnSignals, openGateway } from "../open-gateway.ts";
 import { COMMAND_META } from "./meta.ts";
 
 export const serveCommand = defineCommand({
@@ -24,6 +20,18 @@ export const serveCommand = defineCommand({
   },
   async run({ args }) {
     const address = args.http === undefined ? undefined : parseAddress(args.http);
+    // Loaded here, not at the top: `toolscript serve --help` needs none of the gateway.
+    const [
+      { loadConfig },
+      { ClientRouter },
+      { assertAuthConfigured, ClientTokens },
+      { closeOnSignals, openGateway },
+    ] = await Promise.all([
+      import("../../config/load.ts"),
+      import("../../server/forwarding/client-router.ts"),
+      import("../../server/http/auth.ts"),
+      import("../open-gateway.ts"),
+    ]);
     const config = await loadConfig({ path: args.config, cwd: process.cwd(), env: process.env });
     const http = config.settings.server.http;
     const token = http.token ?? (process.env.TOOLSCRIPT_HTTP_TOKEN || undefined);
