@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ExecuteResponse } from "../../src/gateway/types.ts";
 import { cliArgs, isAlive, REPO_ROOT, SCRIPTED_JS, tempDir } from "../helpers/servers.ts";
+import { newestSourceMtime } from "../helpers/source-mtime.ts";
 import { type Attack, attacks } from "./attacks.ts";
 import { PYTHON_CLEAN_NEXT, PYTHON_NEXT_RUN } from "./python-attacks.ts";
 import {
@@ -33,21 +34,10 @@ const ANSWER_TIMEOUT_MS = 60_000;
 /** How `serve` is started: the built `bin/toolscript.js` when dist/ is up to date with src/, else the sources through tsx. */
 export function serveCommand(): { args: string[]; from: "dist" | "src" } {
   const built = join(REPO_ROOT, "dist/cli/main.js");
-  const fresh = existsSync(built) && statSync(built).mtimeMs >= newestMtime(join(REPO_ROOT, "src"));
+  const fresh = existsSync(built) && statSync(built).mtimeMs >= newestSourceMtime(join(REPO_ROOT, "src"));
   return fresh
     ? { args: [join(REPO_ROOT, "bin/toolscript.js")], from: "dist" }
     : { args: cliArgs(), from: "src" };
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts"))
-      newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
 }
 
 /**
