@@ -151,6 +151,27 @@ describe("accountExecution", () => {
     assert.ok(Math.abs(counted - exact) <= exact * 0.02, `${counted} vs ${exact}`);
   });
 
+  test("a large result beside small ones: the small ones counted exactly, the large one from its slices", () => {
+    const ledger = new CallLedger();
+    const csv = Array.from(
+      { length: 20_000 },
+      (_, id) => `${id},2026-10-${(id % 28) + 1},${(id * 7919) % 100_000}`,
+    ).join("\n");
+    // Words, fewer tokens per character than the digits: mixing their rate into the large result's would skew it.
+    const small = Array.from({ length: 12 }, (_, id) =>
+      JSON.stringify({
+        entity: `sales ${id}`,
+        observations: ["total revenue over the orders of the month", "top region south"],
+      }),
+    );
+    ledger.results.add(csv);
+    for (const text of small) ledger.results.add(text);
+    const exact = tokenizer.count(csv) + sum(small, (text) => tokenizer.count(text));
+    const counted = accountExecution({ ledger, returnedTokens: 0, tokenizer }).toolResults;
+    assert.equal(ledger.results.exact, false);
+    assert.ok(Math.abs(counted - exact) / exact < 0.05, `${counted} vs ${exact} exact`);
+  });
+
   test("no calls: nothing kept, nothing estimated", () => {
     const tokens = accountExecution({ ledger: new CallLedger(), returnedTokens: 30, tokenizer });
     assert.equal(tokens.directEstimate, 0);
