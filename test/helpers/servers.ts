@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isProcessAlive } from "../../src/store/process-alive.ts";
 import type { UpstreamServerConfig } from "../../src/upstream/types.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -84,25 +85,8 @@ export async function startEverythingHttp(
   };
 }
 
-/**
- * True when a process with this pid is running. A zombie counts as dead: it has
- * ended, and only waits for a reaper that may be slow (an init that reaps late
- * left killed grandchildren as zombies in CI, where kill(pid, 0) still succeeds).
- */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    // Field 3 of /proc/<pid>/stat, after the parenthesised command name.
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return !existsSync("/proc/self/stat");
-  }
-}
+/** True when a process with this pid is running; a zombie (killed, not yet reaped) counts as dead. */
+export const isAlive = isProcessAlive;
 
 export const RUN_CLI = join(REPO_ROOT, "test/helpers/run-cli.ts");
 
