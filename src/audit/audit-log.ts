@@ -1,3 +1,4 @@
+import { messageOf } from "../errors/message-of.ts";
 import type { Logger } from "../gateway/logger.ts";
 import type { AuditEntry, AuditJournal, Store } from "../store/types.ts";
 
@@ -227,8 +228,4 @@ export class AuditLog {
         return true;
     }
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

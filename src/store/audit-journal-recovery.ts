@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { messageOf } from "../errors/message-of.ts";
 import { isJournalOpenHere } from "./audit-journal.ts";
 import { journalWriterPid, parseJournal } from "./audit-journal-format.ts";
 import { isProcessAlive } from "./process-alive.ts";
@@ -92,8 +93,4 @@ function recoverJournal(
   }
   writer.forgetAuditJournal(name);
   return copied;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,5 @@
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
-import { messageOf } from "./connect.ts";
+import { messageOf } from "../errors/message-of.ts";
 import { UpstreamError } from "./errors.ts";
 import { describeOversize, isMessageTooLarge } from "./oversized-message.ts";
 

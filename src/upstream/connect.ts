@@ -6,6 +6,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from "@modelcontextprotocol/client";
+import { messageOf } from "../errors/message-of.ts";
 import { defaultResultTypeToComplete } from "./default-result-type.ts";
 import { limitedFetch } from "./limited-fetch.ts";
 import { isLoginRequired } from "./login-gate.ts";
@@ -151,8 +152,4 @@ async function connectRacingAbort(client: Client, transport: Transport, signal: 
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

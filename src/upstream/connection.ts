@@ -5,10 +5,11 @@ import {
   LOG_LEVEL_META_KEY,
 } from "@modelcontextprotocol/client";
 import type { ToolDefinition } from "../catalog/types.ts";
+import { messageOf } from "../errors/message-of.ts";
 import { RateWindow } from "../limits/rate-window.ts";
 import { callError } from "./call-error.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";
-import { messageOf, type OpenedClient, openClient } from "./connect.ts";
+import { type OpenedClient, openClient } from "./connect.ts";
 import { UpstreamError } from "./errors.ts";
 import { clientCapabilities, registerForwarding } from "./forwarding.ts";
 import { linkedController } from "./linked-abort.ts";

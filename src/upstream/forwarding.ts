@@ -5,7 +5,7 @@ import {
   METHOD_NOT_FOUND,
   ProtocolError,
 } from "@modelcontextprotocol/client";
-import { messageOf } from "./connect.ts";
+import { messageOf } from "../errors/message-of.ts";
 import type { ClientRequestHooks, ClientRequestInfo, LogLevel, UpstreamEvents } from "./types.ts";
 
 /** Severity order of MCP log levels (RFC 5424), least severe first. */

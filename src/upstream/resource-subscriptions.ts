@@ -1,5 +1,5 @@
 import type { Client, McpSubscription } from "@modelcontextprotocol/client";
-import { messageOf } from "./connect.ts";
+import { messageOf } from "../errors/message-of.ts";
 
 /**
  * What the gateway listens to on one upstream, across reconnects: list changes

@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { messageOf } from "../../errors/message-of.ts";
 
 /**
  * Codes whose `data` is part of the contract (the URI not found; the URL to open; the
@@ -16,10 +17,6 @@ function jsonRpcError(error: unknown): { code: number; message: string; data?: u
   const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
   if (typeof code !== "number" || !Number.isInteger(code) || typeof message !== "string") return undefined;
   return { code, message: message.replace(SDK_PREFIX, ""), ...(data === undefined ? {} : { data }) };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
