@@ -9,6 +9,7 @@ import { ProgramTypeChecker } from "../src/compile/type-check.ts";
 import { Gateway } from "../src/gateway/gateway.ts";
 import { IsolateRuntime } from "../src/sandbox/isolate/runtime.ts";
 import { SCRIPTED_JS, startEverythingHttp } from "../test/helpers/servers.ts";
+import { CALLS, interleaved, median, type Side } from "./interleaved.ts";
 import { ms, percentile, printTable, progress } from "./table.ts";
 
 const config = {
@@ -29,37 +30,34 @@ async function samples(count: number, run: () => Promise<unknown>): Promise<numb
 
 /**
  * Per-call time of the same tool from a plain SDK client and from each
- * gateway's sandbox, in interleaved rounds so all sides see the same noise:
- * (an execution of 200 calls - an empty execution) / 200, median of 7 rounds.
+ * gateway's sandbox (bench/interleaved.ts): (an execution of CALLS calls - an
+ * empty execution) / CALLS, median of the counted rounds.
  */
 async function interleavedPerCall(
   direct: Client,
   gateways: Gateway[],
   server = "scripted",
 ): Promise<{ direct: number; gateways: number[] }> {
-  const CALLS = 200;
   const loop = `for (let i = 0; i < ${CALLS}; i++) await tools.${server}.echo({ message: "hello" }); return 1`;
-  const directTimes: number[] = [];
-  const gatewayTimes: number[][] = gateways.map(() => []);
-  for (let round = 0; round < 8; round++) {
-    const t0 = performance.now();
-    for (let i = 0; i < CALLS; i++) await direct.callTool({ name: "echo", arguments: { message: "hello" } });
-    if (round > 0) directTimes.push((performance.now() - t0) / CALLS);
-    for (const [index, gateway] of gateways.entries()) {
-      const t1 = performance.now();
-      await mustSucceed(gateway, loop);
-      const t2 = performance.now();
-      await mustSucceed(gateway, "return 1");
-      const t3 = performance.now();
-      if (round > 0) gatewayTimes[index]?.push((t2 - t1 - (t3 - t2)) / CALLS);
-    }
-  }
-  const median = (values: number[]) =>
-    percentile(
-      [...values].sort((a, b) => a - b),
-      50,
-    );
-  return { direct: median(directTimes), gateways: gatewayTimes.map(median) };
+  const sides: Side[] = [
+    {
+      label: "direct",
+      calls: async () => {
+        for (let i = 0; i < CALLS; i++)
+          await direct.callTool({ name: "echo", arguments: { message: "hello" } });
+      },
+    },
+    ...gateways.map((gateway, index) => ({
+      label: `gateway ${index}`,
+      calls: () => mustSucceed(gateway, loop).then(() => undefined),
+      empty: () => mustSucceed(gateway, "return 1").then(() => undefined),
+    })),
+  ];
+  const [directTiming, ...gatewayTimings] = await interleaved(sides, "execute");
+  return {
+    direct: median(directTiming?.perCall ?? []),
+    gateways: gatewayTimings.map((timing) => median(timing.perCall)),
+  };
 }
 
 async function mustSucceed(gateway: Gateway, code: string): Promise<unknown> {

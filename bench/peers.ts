@@ -1,6 +1,6 @@
 // Code-mode peers side by side: one MCP tool call (scripted-server's `echo`, over
 // stdio) from ToolScript's sandbox, from the UTCP code-mode client's sandbox, and
-// from a plain SDK client, with bench/execute.ts's method: per call = (an
+// from a plain SDK client, with bench/interleaved.ts's method: per call = (an
 // execution of CALLS calls - an empty execution) / CALLS, median of interleaved
 // rounds, all ratios from one run. The peer comes from its own package in
 // bench/peers/ (installed on first use); when it cannot install or run, the
@@ -9,25 +9,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Gateway } from "../src/gateway/gateway.ts";
 import { SCRIPTED_JS, tempDir } from "../test/helpers/servers.ts";
+import { CALLS, type Side as CallSide, interleaved, median, ROUNDS } from "./interleaved.ts";
 import { type CodeModeClient, loadCodeModePeer } from "./peers-package.ts";
-import { ms, percentile, printTable, progress } from "./table.ts";
+import { ms, printTable, progress } from "./table.ts";
 
-const CALLS = 200;
-/** The first round warms every side up and is not counted. */
-const ROUNDS = 8;
 const MESSAGE = "hello";
 
-/** One way to call the tool: `calls` makes CALLS of them; `empty`, when a sandbox runs them, an execution making none. */
-interface Side {
-  label: string;
-  calls(): Promise<void>;
-  empty?: () => Promise<void>;
+/** One side of the comparison, closed at the end. */
+interface Side extends CallSide {
   close(): Promise<void>;
-}
-
-interface Timing {
-  perCall: number[];
-  empty: number[];
 }
 
 async function directSide(): Promise<Side> {
@@ -114,32 +104,6 @@ async function codeModeSide(): Promise<Side> {
   };
 }
 
-/** Every side in turn, round after round, so all see the same noise. */
-async function interleaved(sides: Side[]): Promise<Timing[]> {
-  const timings: Timing[] = sides.map(() => ({ perCall: [], empty: [] }));
-  for (let round = 0; round < ROUNDS; round++) {
-    progress(`peers: round ${round + 1}/${ROUNDS}`);
-    for (const [index, side] of sides.entries()) {
-      const t0 = performance.now();
-      await side.calls();
-      const t1 = performance.now();
-      await side.empty?.();
-      const t2 = performance.now();
-      if (round === 0) continue;
-      const empty = side.empty ? t2 - t1 : 0;
-      timings[index]?.perCall.push((t1 - t0 - empty) / CALLS);
-      if (side.empty) timings[index]?.empty.push(empty);
-    }
-  }
-  return timings;
-}
-
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
-
 export async function benchPeers(): Promise<void> {
   const sides = [await directSide(), await toolscriptSide(true), await toolscriptSide(false)];
   let peerProblem: string | undefined;
@@ -151,7 +115,7 @@ export async function benchPeers(): Promise<void> {
     progress(`peers: UTCP code-mode is left out: ${peerProblem}`);
   }
   try {
-    const timings = await interleaved(sides);
+    const timings = await interleaved(sides, "peers");
     const direct = median(timings[0]?.perCall ?? []);
     const rows = sides.map((side, index) => {
       const timing = timings[index] ?? { perCall: [], empty: [] };
