@@ -1,3 +1,4 @@
+import { argsJson } from "../bridge/args-json.ts";
 import type { ToolCallMiddleware } from "../bridge/types.ts";
 import type { PolicyAction } from "../policy/policy.ts";
 import { jsonOf } from "../sandbox/shared/serialized-value.ts";
@@ -30,21 +31,21 @@ interface CallFacts {
 /**
  * Records every tool call from code: digest of its arguments, bytes, duration,
  * outcome, policy decision. The record is on disk (the audit journal) before
- * the call goes on, and completed when it ends. The arguments are stringified
- * once, for both their digest and their size.
+ * the call goes on, and completed when it ends. The arguments' JSON (argsJson,
+ * shared with the accounting and the argument limit) gives their digest and size.
  */
 export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddleware {
   return async (call, next) => {
     const started = performance.now();
-    const argsJson = JSON.stringify(call.args ?? {}) ?? "";
+    const args = argsJson(call.args);
     const facts: CallFacts = {
       time: Date.now(),
       session: options.session,
       client: options.client ?? undefined,
       server: call.tool.server,
       tool: call.tool.tool,
-      argsDigest: sha256Hex(argsJson),
-      argsBytes: Buffer.byteLength(argsJson),
+      argsDigest: sha256Hex(args),
+      argsBytes: Buffer.byteLength(args),
     };
     const ticket = options.log.begin(toolCallEntry(facts, STARTED_OUTCOME, 0, undefined, undefined));
     let outcome = "ok";

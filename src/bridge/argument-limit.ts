@@ -1,3 +1,4 @@
+import { argsJson } from "./args-json.ts";
 import { BridgeError } from "./errors.ts";
 import type { ToolCallMiddleware } from "./types.ts";
 
@@ -8,7 +9,7 @@ import type { ToolCallMiddleware } from "./types.ts";
  */
 export function argumentLimitMiddleware(maxBytes: number): ToolCallMiddleware {
   return (call, next) => {
-    const bytes = Buffer.byteLength(JSON.stringify(call.args ?? {}) ?? "");
+    const bytes = Buffer.byteLength(argsJson(call.args));
     if (bytes > maxBytes) {
       const { server, tool } = call.tool;
       throw new BridgeError(

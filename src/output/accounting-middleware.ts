@@ -1,3 +1,4 @@
+import { argsJson } from "../bridge/args-json.ts";
 import type { ToolCallMiddleware } from "../bridge/types.ts";
 import type { CallLedger } from "./accounting.ts";
 
@@ -11,7 +12,7 @@ import type { CallLedger } from "./accounting.ts";
 export function accountingMiddleware(ledger: CallLedger): ToolCallMiddleware {
   return async (call, next) => {
     ledger.tools.add(call.tool.definition);
-    ledger.args.add(JSON.stringify(call.args ?? {}) ?? "{}");
+    ledger.args.add(argsJson(call.args));
     try {
       const result = await next(call);
       ledger.addResult(result);
