@@ -1,3 +1,5 @@
+import { escapeRegExp } from "../text/escape-regexp.ts";
+
 /**
  * Which server to ask for a resource URI: the server that returned it (a
  * `resource_link` or an embedded resource in a tool result) or listed it,
@@ -87,8 +89,4 @@ export function templatePattern(template: string): RegExp {
   }
   source += escapeRegExp(template.slice(at));
   return new RegExp(`^${source}$`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -30,6 +30,7 @@ export interface TypeCheckerOptions {
 export const DEFAULT_TYPECHECK_TIMEOUT_MS = 10_000;
 export const DEFAULT_FIRST_TYPECHECK_TIMEOUT_MS = 30_000;
 export const DEFAULT_TYPECHECK_HEAP_MB = 512;
+const YOUNG_GENERATION_MB = 4;
 /** Programs longer than this run unchecked: checking cost grows with the text. */
 export const MAX_CHECKED_CHARS = 256 * 1024;
 /** Results remembered by tools version, imported declarations and source: agents resend programs. */
@@ -172,7 +173,12 @@ export class ProgramTypeChecker {
   #worker(): Running {
     if (this.#running) return this.#running;
     const worker = startWorker({
-      resourceLimits: { maxOldGenerationSizeMb: this.#maxHeapMb },
+      // A small young generation: a check allocates little that lives, and the
+      // default (3 × 16 MB semi-spaces) stays resident: ~20 MB less, same check times.
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.#maxHeapMb,
+        maxYoungGenerationSizeMb: YOUNG_GENERATION_MB,
+      },
       stdout: true,
       stderr: true,
     });

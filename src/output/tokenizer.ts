@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
+import { type ClaudeBpe, loadClaudeBpe } from "./claude-bpe.ts";
 
 // Loaded on first count, not at start: o200k's tables alone take ~70 MB, and most
 // gateways only ever use one of the two.
 const require = createRequire(import.meta.url);
-type ClaudeModule = typeof import("@anthropic-ai/tokenizer");
 type O200kModule = typeof import("gpt-tokenizer/encoding/o200k_base");
 
 /** Counts tokens of text the way a model would see it. One seam for every count the gateway reports. */
@@ -22,22 +22,19 @@ export type TokenizerName = "claude-legacy" | "o200k";
  */
 export const DEFAULT_TOKENIZER: TokenizerName = "claude-legacy";
 
-type ClaudeEncoder = ReturnType<ClaudeModule["getTokenizer"]>;
-let claudeEncoder: ClaudeEncoder | undefined;
+let claudeBpe: ClaudeBpe | undefined;
 
 /**
- * `@anthropic-ai/tokenizer` 0.0.4 (legacy Claude BPE, tiktoken WASM). Its own
- * `countTokens` rebuilds the encoder on every call (~75 ms); the encoder is built
- * once here and kept for the life of the process.
+ * The legacy Claude BPE of `@anthropic-ai/tokenizer` 0.0.4, counted from its
+ * vocabulary in plain JavaScript (claude-bpe.ts): the same counts, built once on
+ * first use and kept for the life of the process.
  */
 export const claudeLegacyTokenizer: Tokenizer = {
   name: "claude-legacy",
   count(text) {
-    return countLinear(text, (piece) => {
-      claudeEncoder ??= (require("@anthropic-ai/tokenizer") as ClaudeModule).getTokenizer();
-      // Same normalisation and special-token handling as the package's countTokens.
-      return claudeEncoder.encode(piece.normalize("NFKC"), "all").length;
-    });
+    claudeBpe ??= loadClaudeBpe();
+    const bpe = claudeBpe;
+    return countLinear(text, (piece) => bpe.count(piece));
   },
 };
 
@@ -58,16 +55,19 @@ export function createTokenizer(name: TokenizerName = DEFAULT_TOKENIZER): Tokeni
   return name === "o200k" ? o200kTokenizer : claudeLegacyTokenizer;
 }
 
-/** Runs of one character class this long make BPE quadratic (40,000 "x" take 2 s, 100,000 digits 10 s). */
+/**
+ * Runs of one character class this long make BPE quadratic (40,000 "x" take 2 s,
+ * 100,000 digits 10 s, 50,000 spaces 2 s).
+ */
 const LONG_RUN_CHARS = 256;
 const LONG_RUN = new RegExp(
-  `[\\p{L}\\p{N}]{${LONG_RUN_CHARS},}|[^\\s\\p{L}\\p{N}]{${LONG_RUN_CHARS},}`,
+  `[\\p{L}\\p{N}]{${LONG_RUN_CHARS},}|[^\\s\\p{L}\\p{N}]{${LONG_RUN_CHARS},}|\\s{${LONG_RUN_CHARS},}`,
   "gu",
 );
 
 /**
- * Counts exactly, except inside runs of 256+ letters/digits or 256+ symbols
- * (a hex dump, a row of "=", a long number): those are counted in 256-character
+ * Counts exactly, except inside runs of 256+ letters/digits, 256+ symbols or 256+
+ * spaces (a hex dump, a row of "=", a long number, indentation): those are counted in 256-character
  * slices, at most one token off per slice, so counting stays linear in the length.
  */
 function countLinear(text: string, count: (piece: string) => number): number {

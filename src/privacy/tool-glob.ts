@@ -1,4 +1,5 @@
 import type { CatalogTool } from "../catalog/types.ts";
+import { escapeRegExp } from "../text/escape-regexp.ts";
 
 /**
  * A predicate over tools from `server/tool` globs (`*` matches any run of
@@ -14,8 +15,4 @@ export function toolGlobMatcher(globs: readonly string[]): (tool: CatalogTool) =
     const name = `${tool.server}/${tool.tool}`;
     return patterns.some((pattern) => pattern.test(name));
   };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

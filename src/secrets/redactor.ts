@@ -1,4 +1,5 @@
 import type { Config } from "../config/schema.ts";
+import { escapeRegExp } from "../text/escape-regexp.ts";
 
 /** Shorter values are too likely to occur by chance to be redacted everywhere. */
 export const MIN_SECRET_LENGTH = 6;
@@ -30,10 +31,7 @@ export class SecretRedactor {
     if (fresh.length === 0) return;
     // Longest first, so a secret containing another is replaced whole.
     this.#secrets = [...new Set([...this.#secrets, ...fresh])].sort((a, b) => b.length - a.length);
-    this.#pattern = new RegExp(
-      this.#secrets.map((secret) => secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
-      "g",
-    );
+    this.#pattern = new RegExp(this.#secrets.map(escapeRegExp).join("|"), "g");
   }
 
   static fromConfig(config: Config): SecretRedactor {
