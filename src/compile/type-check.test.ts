@@ -164,4 +164,33 @@ describe("ProgramTypeChecker", () => {
       await bounded.close();
     }
   });
+
+  test("an idle worker is stopped after idleMs and started again by the next check, with the same answers", async () => {
+    const idle = new ProgramTypeChecker(
+      { version: () => catalog.version, tree: () => renderTree(catalog.tools()) },
+      { idleMs: 300 },
+    );
+    try {
+      const wrong = "await tools.everything.echo({ message: 1 });";
+      const before = await idle.check({ source: wrong, skillDeclaration: noSkills });
+      assert.equal(before?.kind, "type");
+      assert.equal(idle.loaded, true);
+      const deadline = Date.now() + 10_000;
+      while (idle.loaded && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(idle.loaded, false, "the worker is stopped once idle");
+      // A new program (no cached answer): the worker starts again and checks it.
+      const again = await idle.check({ source: `${wrong}\nreturn 1;`, skillDeclaration: noSkills });
+      assert.equal(again?.kind, "type");
+      assert.equal(again?.line, before?.line);
+      assert.equal(idle.loaded, true);
+      idle.prepare();
+      assert.equal(await idle.check({ source: "return 3", skillDeclaration: noSkills }), undefined);
+    } finally {
+      await idle.close();
+    }
+    // idleMs 0 (the constructor's default) keeps the worker.
+    await check("return 4");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal(typeChecker.loaded, true);
+  });
 });

@@ -25,6 +25,11 @@ export interface TypeCheckerOptions {
   firstCheckTimeoutMs?: number;
   /** Heap of the worker: a language service over a large catalog needs a few hundred MB. */
   maxHeapMb?: number;
+  /**
+   * The worker (TypeScript and the parsed lib, ~60 MB resident) is stopped after this
+   * long without a check, and started again by the next check or `prepare()`. 0 keeps it.
+   */
+  idleMs?: number;
 }
 
 export const DEFAULT_TYPECHECK_TIMEOUT_MS = 10_000;
@@ -77,6 +82,8 @@ export class ProgramTypeChecker {
   readonly #timeoutMs: number;
   readonly #firstTimeoutMs: number;
   readonly #maxHeapMb: number;
+  readonly #idleMs: number;
+  #idleTimer: NodeJS.Timeout | undefined;
   readonly #results = new Map<string, ExecutionError | null>();
   readonly #queue: Pending[] = [];
   #running: Running | undefined;
@@ -89,6 +96,12 @@ export class ProgramTypeChecker {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TYPECHECK_TIMEOUT_MS;
     this.#firstTimeoutMs = options.firstCheckTimeoutMs ?? DEFAULT_FIRST_TYPECHECK_TIMEOUT_MS;
     this.#maxHeapMb = options.maxHeapMb ?? DEFAULT_TYPECHECK_HEAP_MB;
+    this.#idleMs = options.idleMs ?? 0;
+  }
+
+  /** Whether a worker is running (TypeScript loaded or loading). */
+  get loaded(): boolean {
+    return this.#running !== undefined;
   }
 
   /** Undefined when the program type-checks (or is too long to check); else an error of kind `type`. */
@@ -133,6 +146,7 @@ export class ProgramTypeChecker {
     if (this.#inFlight) clearTimeout(this.#inFlight.timer);
     this.#inFlight = undefined;
     for (const pending of waiting) pending.resolve(undefined);
+    clearTimeout(this.#idleTimer);
     const running = this.#running;
     this.#running = undefined;
     await running?.worker.terminate();
@@ -148,8 +162,12 @@ export class ProgramTypeChecker {
 
   #pump(): void {
     if (this.#inFlight || this.#closed) return;
+    clearTimeout(this.#idleTimer);
     const pending = this.#queue.shift();
-    if (!pending) return;
+    if (!pending) {
+      this.#releaseWhenIdle();
+      return;
+    }
     const running = this.#worker();
     const version = this.#declarations.version();
     if (running.toolsVersion !== version) {
@@ -205,6 +223,18 @@ export class ProgramTypeChecker {
     worker.on("exit", (code) => lost(`the type checker stopped (exit code ${code})`));
     this.#running = running;
     return running;
+  }
+
+  /** Stops the worker once `idleMs` pass with no check; the next check starts a new one. */
+  #releaseWhenIdle(): void {
+    const running = this.#running;
+    if (this.#idleMs <= 0 || !running) return;
+    this.#idleTimer = setTimeout(() => {
+      if (this.#running !== running || this.#inFlight || this.#queue.length > 0) return;
+      this.#running = undefined;
+      void running.worker.terminate();
+    }, this.#idleMs);
+    this.#idleTimer.unref();
   }
 
   /** The check in flight fails; its worker is stopped, the next check starts a new one. */

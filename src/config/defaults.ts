@@ -31,6 +31,12 @@ export const DEFAULT_SANDBOX_POOL_SIZE = 2;
 export const DEFAULT_PYTHON_POOL_SIZE = 2;
 /** Type-check programs before they run (`npm run bench -- execute`: warm p50 well under 50 ms). */
 export const DEFAULT_SANDBOX_TYPECHECK = true;
+/**
+ * Seconds the type checker (TypeScript, ~60 MB resident) stays loaded without a
+ * check: longer than an agent's pause between executions, short enough that an
+ * idle gateway gives the memory back. A search loads it again ahead of the program.
+ */
+export const DEFAULT_TYPECHECK_IDLE_SECONDS = 120;
 
 /**
  * `toolscript.sandbox.level`: the sandbox settings an operator means by one word.

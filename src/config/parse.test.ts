@@ -196,6 +196,7 @@ describe("parseConfig: defaults and resolution", () => {
       settings: {
         sandbox: {
           typecheck: true,
+          typecheckIdleSeconds: 120,
           runtime: "isolate",
           timeoutMs: 30_000,
           memoryMb: 128,

@@ -28,6 +28,7 @@ import {
   DEFAULT_SANDBOX_TIMEOUT_MS,
   DEFAULT_SANDBOX_TYPECHECK,
   DEFAULT_STORAGE_DIR,
+  DEFAULT_TYPECHECK_IDLE_SECONDS,
   DEFAULT_UPSTREAM_CALL_TIMEOUT_MS,
   DEFAULT_UPSTREAM_CALLS_PER_MINUTE,
   DEFAULT_UPSTREAM_CONNECT_TIMEOUT_MS,
@@ -65,6 +66,8 @@ const sandboxObjectSchema = z.strictObject({
   level: z.enum(SANDBOX_LEVELS).optional(),
   /** Type-check TypeScript programs against the tools' declarations before they run. */
   typecheck: z.boolean().default(DEFAULT_SANDBOX_TYPECHECK),
+  /** Seconds without a check after which the type checker's worker is stopped; 0 keeps it loaded. */
+  typecheckIdleSeconds: int(0, 7 * 24 * 3600).default(DEFAULT_TYPECHECK_IDLE_SECONDS),
   runtime: z.enum(SANDBOX_RUNTIMES).default(DEFAULT_SANDBOX_RUNTIME),
   timeoutMs: int(MIN_SANDBOX_TIMEOUT_MS, MAX_SANDBOX_TIMEOUT_MS).default(DEFAULT_SANDBOX_TIMEOUT_MS),
   memoryMb: int(MIN_SANDBOX_MEMORY_MB, MAX_SANDBOX_MEMORY_MB).default(DEFAULT_SANDBOX_MEMORY_MB),

@@ -91,10 +91,9 @@ export class Gateway {
   readonly #gate: ExecutionGate;
   readonly #redactor: SecretRedactor;
   readonly #compiled = new CompileCache();
-  readonly #typeChecker = new ProgramTypeChecker({
-    version: () => this.catalog.version,
-    tree: () => renderTree(this.catalog.tools(), { untypedOutput: "any" }),
-  });
+  readonly #typeChecker: ProgramTypeChecker;
+  /** Set by `start` unless told not to start a sandbox (read-only commands): programs may run. */
+  #runsPrograms = false;
   readonly #privacyExclude: (tool: CatalogTool) => boolean;
   readonly #violations: ViolationCounter;
   readonly #tokenizer: Tokenizer;
@@ -113,6 +112,13 @@ export class Gateway {
       : parseConfig(options.config, { baseDir: process.cwd(), env: process.env });
     this.config = config;
     this.#logger = options.logger ?? silentLogger;
+    this.#typeChecker = new ProgramTypeChecker(
+      {
+        version: () => this.catalog.version,
+        tree: () => renderTree(this.catalog.tools(), { untypedOutput: "any" }),
+      },
+      { idleMs: config.settings.sandbox.typecheckIdleSeconds * 1000 },
+    );
     // Relative paths in `args` (e.g. "./data") resolve from the config file, wherever the gateway runs.
     const servers = config.servers.map((server) =>
       server.kind === "stdio" ? { ...server, cwd: server.cwd ?? config.baseDir } : server,
@@ -191,8 +197,9 @@ export class Gateway {
     if (options.sandbox !== false) {
       // The sandbox first: a configured tier that cannot start stops everything before any server is spawned.
       await this.#sandboxRuntime();
+      this.#runsPrograms = true;
       // TypeScript loads in the checker's worker while the servers connect, not in the first execution.
-      if (this.config.settings.sandbox.typecheck) this.#typeChecker.prepare();
+      this.#prepareTypeChecker();
     }
     if (!this.#store) {
       const dir = this.config.settings.storage.dir;
@@ -309,7 +316,13 @@ export class Gateway {
     query: string,
     options: { limit?: number | undefined; minScore?: number | undefined; session?: string | undefined } = {},
   ): ToolMatch[] {
+    // A search comes before a program: a checker stopped while the gateway was idle starts loading now.
+    this.#prepareTypeChecker();
     return this.skills.search(query, options);
+  }
+
+  #prepareTypeChecker(): void {
+    if (this.#runsPrograms && this.config.settings.sandbox.typecheck) this.#typeChecker.prepare();
   }
 
   /** Writes pending audit records now (they are batched, at most ~50 ms behind). */
