@@ -16,6 +16,7 @@ function skill(overrides: Partial<SkillVersion>): SkillVersion {
     visibility: "shared",
     ownerSession: null,
     createdAt: 0,
+    origin: null,
     ...overrides,
   };
 }

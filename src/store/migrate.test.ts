@@ -48,6 +48,7 @@ describe("migrate", () => {
     assert.deepEqual(before, [
       "audit_journals",
       "audit_log",
+      "cache_entries",
       "oauth_credentials",
       "schema_migrations",
       "sessions",

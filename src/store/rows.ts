@@ -1,4 +1,11 @@
-import type { AuditRecord, SessionRecord, SkillLanguage, SkillVersion, SkillVisibility } from "./types.ts";
+import type {
+  AuditRecord,
+  SessionRecord,
+  SkillLanguage,
+  SkillOrigin,
+  SkillVersion,
+  SkillVisibility,
+} from "./types.ts";
 
 // Row shapes as SQLite returns them, and their mapping to records. Shared by the reader and the writer.
 
@@ -35,10 +42,11 @@ export interface SkillRow {
   visibility: SkillVisibility;
   owner_session: string | null;
   created_at: number;
+  origin: string | null;
 }
 
 export const SKILL_COLUMNS = `v.name, v.version, v.code, v.description, v.declaration, v.language, v.author_session,
-  s.visibility, s.owner_session, v.created_at`;
+  s.visibility, s.owner_session, v.created_at, v.origin`;
 
 /** A session sees shared skills and its own; `@all` (operator) sees every skill. */
 export const SKILL_VISIBLE = "(s.visibility = 'shared' OR s.owner_session = @session OR @all = 1)";
@@ -55,6 +63,7 @@ export function toSkill(row: SkillRow): SkillVersion {
     visibility: row.visibility,
     ownerSession: row.owner_session,
     createdAt: row.created_at,
+    origin: row.origin === null ? null : (JSON.parse(row.origin) as SkillOrigin),
   };
 }
 

@@ -32,6 +32,7 @@ describe("skills in the store", () => {
       visibility: "shared",
       ownerSession: null,
       createdAt: 100,
+      origin: null,
     });
     now = 200;
     const second = store.saveSkill(skill({ code: "export const v = 2;", session: "b" }));
@@ -144,5 +145,43 @@ describe("skills in the store", () => {
     // The name is free again and starts over at version 1.
     assert.equal(store.saveSkill(skill()).version, 1);
     store.close();
+  });
+
+  it("keeps the origin of a generated skill with each version", () => {
+    const store = openMemoryStore();
+    const origin = {
+      kind: "generated" as const,
+      task: "add two numbers",
+      argNames: ["a", "b"],
+      provider: "anthropic",
+      model: "claude-test",
+      repaired: true,
+      expiresAt: 123,
+    };
+    store.saveSkill(skill({ name: "generated-add", origin }));
+    assert.deepEqual(store.getSkill("generated-add")?.origin, origin);
+    store.saveSkill(skill({ name: "generated-add" }));
+    assert.equal(store.getSkill("generated-add")?.origin, null, "a version saved by hand has no origin");
+    assert.deepEqual(store.getSkill("generated-add", { version: 1 })?.origin, origin);
+  });
+});
+
+describe("cache entries in the store", () => {
+  it("reads a value until it expires, replaces it, and deletes expired ones", () => {
+    let now = 1_000;
+    const store = openMemoryStore({ now: () => now });
+    store.putCacheEntry("solve.task", "add", "generated-add", 500);
+    store.putCacheEntry("llm.answer", "add", "other namespace", 10_000);
+    assert.equal(store.getCacheEntry("solve.task", "add"), "generated-add");
+    assert.equal(store.getCacheEntry("solve.task", "missing"), undefined);
+    now = 1_499;
+    store.putCacheEntry("solve.task", "sum", "generated-sum", 1);
+    now = 1_500;
+    assert.equal(store.getCacheEntry("solve.task", "add"), undefined, "expired at its time");
+    assert.equal(store.getCacheEntry("llm.answer", "add"), "other namespace");
+    assert.equal(store.deleteExpiredCacheEntries(), 2);
+    store.putCacheEntry("solve.task", "add", "generated-add-2", 100);
+    assert.equal(store.getCacheEntry("solve.task", "add"), "generated-add-2");
+    assert.throws(() => store.putCacheEntry("x", "y", "z", 0), RangeError);
   });
 });

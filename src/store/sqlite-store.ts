@@ -3,6 +3,7 @@ import type { Database } from "better-sqlite3";
 import { AuditJournalFile } from "./audit-journal.ts";
 import { AUDIT_JOURNAL_DIR } from "./audit-journal-format.ts";
 import { recoverAuditJournals } from "./audit-journal-recovery.ts";
+import { CacheEntries } from "./cache-entries.ts";
 import { StoreError } from "./errors.ts";
 import { migrate } from "./migrate.ts";
 import { type Durability, MEMORY_LOCATION, openDatabase } from "./open-database.ts";
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   readonly #db: Database;
   readonly #reader: StoreReader;
   readonly #writer: StoreWriter;
+  readonly #cache: CacheEntries;
   /** `<dir>/audit-journal`; undefined in memory. */
   readonly #journalFolder: string | undefined;
   readonly #journals = new Set<AuditJournalFile>();
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
       migrate(this.#db);
       this.#reader = new StoreReader(this.#db);
       this.#writer = new StoreWriter(this.#db, options.now ?? Date.now);
+      this.#cache = new CacheEntries(this.#db, options.now ?? Date.now);
     } catch (error) {
       this.#db.close();
       throw error;
@@ -112,6 +115,16 @@ export class SqliteStore implements Store {
   }
   removeSkill(name: string, viewer?: SkillViewer): boolean {
     return this.#open().writer.removeSkill(name, viewer);
+  }
+
+  getCacheEntry(namespace: string, key: string): string | undefined {
+    return this.#open().cache.get(namespace, key);
+  }
+  putCacheEntry(namespace: string, key: string, value: string, ttlMs: number): void {
+    this.#open().cache.put(namespace, key, value, ttlMs);
+  }
+  deleteExpiredCacheEntries(): number {
+    return this.#open().cache.deleteExpired();
   }
 
   putVault(session: string, blob: Uint8Array): void {
@@ -185,9 +198,9 @@ export class SqliteStore implements Store {
     this.#db.close();
   }
 
-  #open(): { reader: StoreReader; writer: StoreWriter } {
+  #open(): { reader: StoreReader; writer: StoreWriter; cache: CacheEntries } {
     if (this.#closed) throw new StoreError("store.closed", `the store at ${this.location} is closed`);
-    return { reader: this.#reader, writer: this.#writer };
+    return { reader: this.#reader, writer: this.#writer, cache: this.#cache };
   }
 }
 

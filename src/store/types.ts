@@ -48,6 +48,22 @@ export type SkillVisibility = "private" | "shared";
 /** What a skill is written in; a program imports only skills of its own language. */
 export type SkillLanguage = "typescript" | "python";
 
+/** Where a skill came from when no person wrote it: a model, for `solve_task`. */
+export interface SkillOrigin {
+  kind: "generated";
+  /** The task description it was generated for (also its description, indexed for search). */
+  task: string;
+  expectedOutcome?: string | undefined;
+  /** The argument names of the task it was made and tested for, sorted. */
+  argNames: string[];
+  provider: string;
+  model: string;
+  /** Whether the first answer failed and a repair round was needed. */
+  repaired: boolean;
+  /** After this (epoch ms) it is not reused for new tasks. */
+  expiresAt: number;
+}
+
 export interface SaveSkillInput {
   name: string;
   code: string;
@@ -59,6 +75,7 @@ export interface SaveSkillInput {
   /** Author session; required for private skills. */
   session?: string | null | undefined;
   visibility?: SkillVisibility | undefined;
+  origin?: SkillOrigin | undefined;
 }
 
 export interface SkillVersion {
@@ -73,6 +90,8 @@ export interface SkillVersion {
   /** Session that owns a private skill; `null` for shared ones. */
   ownerSession: string | null;
   createdAt: number;
+  /** Set for generated skills; `null` for written ones. */
+  origin: SkillOrigin | null;
 }
 
 /**
@@ -189,6 +208,13 @@ export interface Store {
   listSkillVersions(name: string, viewer?: SkillViewer): SkillVersion[];
   /** Removes all versions; `false` when absent or not visible to `viewer`. */
   removeSkill(name: string, viewer?: SkillViewer): boolean;
+
+  /** A cached value; `undefined` when absent or expired. */
+  getCacheEntry(namespace: string, key: string): string | undefined;
+  /** Stores `value` until `ttlMs` from now, replacing what the key held. */
+  putCacheEntry(namespace: string, key: string, value: string, ttlMs: number): void;
+  /** Deletes expired entries; returns how many. */
+  deleteExpiredCacheEntries(): number;
 
   /** The session's PII vault, an opaque (already encrypted) blob; replaces the previous one. */
   putVault(session: string, blob: Uint8Array): void;

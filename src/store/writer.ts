@@ -119,8 +119,8 @@ export class StoreWriter {
       "UPDATE skills SET visibility = @visibility, owner_session = @owner, latest_version = @version WHERE name = @name",
     );
     this.#insertVersion = db.prepare(`
-      INSERT INTO skill_versions (name, version, code, description, declaration, language, author_session, created_at)
-      VALUES (@name, @version, @code, @description, @declaration, @language, @author, @now)`);
+      INSERT INTO skill_versions (name, version, code, description, declaration, language, author_session, created_at, origin)
+      VALUES (@name, @version, @code, @description, @declaration, @language, @author, @now, @origin)`);
     this.#readVersion = db.prepare(
       `SELECT ${SKILL_COLUMNS} FROM skill_versions v JOIN skills s USING (name) WHERE v.name = ? AND v.version = ?`,
     );
@@ -263,6 +263,7 @@ export class StoreWriter {
         language: input.language ?? "typescript",
         author: session,
         now,
+        origin: input.origin === undefined ? null : JSON.stringify(input.origin),
       });
       return toSkill(this.#readVersion.get(input.name, version)!);
     });
