@@ -39,6 +39,14 @@ export const DEFAULT_SANDBOX_TYPECHECK = true;
 export const DEFAULT_TYPECHECK_IDLE_SECONDS = 120;
 
 /**
+ * solve_task runs a saved skill or tool that says it does this share of a task's
+ * words (src/solve/task-similarity.ts); below it, a model writes a new tool.
+ */
+export const DEFAULT_SOLVE_REUSE_SIMILARITY = 0.8;
+export const DEFAULT_SOLVE_GENERATED_TTL_DAYS = 30;
+export const DEFAULT_SOLVE_ANSWER_CACHE_TTL_HOURS = 24 * 7;
+
+/**
  * `toolscript.sandbox.level`: the sandbox settings an operator means by one word.
  * Keys written next to `level` win over its preset.
  */

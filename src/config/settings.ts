@@ -27,6 +27,9 @@ import {
   DEFAULT_SANDBOX_RUNTIME,
   DEFAULT_SANDBOX_TIMEOUT_MS,
   DEFAULT_SANDBOX_TYPECHECK,
+  DEFAULT_SOLVE_ANSWER_CACHE_TTL_HOURS,
+  DEFAULT_SOLVE_GENERATED_TTL_DAYS,
+  DEFAULT_SOLVE_REUSE_SIMILARITY,
   DEFAULT_STORAGE_DIR,
   DEFAULT_TYPECHECK_IDLE_SECONDS,
   DEFAULT_UPSTREAM_CALL_TIMEOUT_MS,
@@ -242,6 +245,18 @@ const auditSchema = z.strictObject({
   alertAfter: int(1, 1_000_000).default(20),
 });
 
+const solveSchema = z.strictObject({
+  /**
+   * Share (0..1) of a task's words a saved skill or tool must say it does (its name,
+   * description, parameters) for solve_task to run it instead of generating one.
+   */
+  reuseSimilarity: z.number().min(0).max(1).default(DEFAULT_SOLVE_REUSE_SIMILARITY),
+  /** Days a generated tool is reused for new tasks (and the task → tool cache kept). */
+  generatedTtlDays: int(1, 3650).default(DEFAULT_SOLVE_GENERATED_TTL_DAYS),
+  /** Hours a model's answer is kept for the same request (0: not kept). */
+  answerCacheTtlHours: int(0, 24 * 3650).default(DEFAULT_SOLVE_ANSWER_CACHE_TTL_HOURS),
+});
+
 function storageSchema(ctx: ResolveContext) {
   return z.strictObject({
     /** Where sessions, skills, the PII vault and the audit log live; relative to the config file. */
@@ -301,6 +316,7 @@ export function createSettingsSchema(ctx: ResolveContext) {
     policy: policySchema.prefault({}),
     storage: storageSchema(ctx).prefault({}),
     audit: auditSchema.prefault({}),
+    solve: solveSchema.prefault({}),
     server: z.strictObject({ http: httpServerSchema(ctx).prefault({}) }).prefault({}),
     /** Servers whose tools, prompts and resources the front end also offers directly, by name → `{ prefix }`. */
     passThrough: passThroughSchema,

@@ -13,6 +13,7 @@ import { ProgramTypeChecker } from "../compile/type-check.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
+import type { ModelClient } from "../llm/types.ts";
 import { accountExecution, CallLedger } from "../output/accounting.ts";
 import { formatTokenTotals } from "../output/session-totals.ts";
 import { createTokenizer, type Tokenizer } from "../output/tokenizer.ts";
@@ -34,6 +35,7 @@ import {
 import { SecretRedactor } from "../secrets/redactor.ts";
 import type { PythonSkillProblem } from "../skills/python-skill.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
+import type { SolveResponse } from "../solve/solve-task.ts";
 import { openMemoryStore, openStore } from "../store/sqlite-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
@@ -47,6 +49,7 @@ import type { PassThroughSources } from "./pass-through/sources.ts";
 import { type ProgramDeps, runProgram } from "./run-program.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
+import { type GatewaySolveRequest, solveWithGateway } from "./solve.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
 import { UpstreamEventFanOut } from "./upstream-events.ts";
 import { UpstreamFeatureGlue } from "./upstream-features.ts";
@@ -92,6 +95,8 @@ export class Gateway {
   readonly #redactor: SecretRedactor;
   readonly #compiled = new CompileCache();
   readonly #typeChecker: ProgramTypeChecker;
+  /** Writes tools for solve_task when none fits (GatewayOptions.model). */
+  readonly #model: ModelClient | undefined;
   /** Set by `start` unless told not to start a sandbox (read-only commands): programs may run. */
   #runsPrograms = false;
   readonly #privacyExclude: (tool: CatalogTool) => boolean;
@@ -112,6 +117,7 @@ export class Gateway {
       : parseConfig(options.config, { baseDir: process.cwd(), env: process.env });
     this.config = config;
     this.#logger = options.logger ?? silentLogger;
+    this.#model = options.model;
     this.#typeChecker = new ProgramTypeChecker(
       {
         version: () => this.catalog.version,
@@ -323,6 +329,15 @@ export class Gateway {
 
   #prepareTypeChecker(): void {
     if (this.#runsPrograms && this.config.settings.sandbox.typecheck) this.#typeChecker.prepare();
+  }
+
+  /**
+   * solve_task: runs the saved skill or tool that fits a task described in words,
+   * else has a model write one, checks, runs and keeps it. Throws `SolveError`.
+   */
+  solveTask(request: GatewaySolveRequest): Promise<SolveResponse> {
+    if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
+    return solveWithGateway(this, this.#model, false, request);
   }
 
   /** Writes pending audit records now (they are batched, at most ~50 ms behind). */

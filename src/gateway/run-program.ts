@@ -34,7 +34,7 @@ import { capOutput } from "./cap-output.ts";
 import { namesToolsOf, withPendingTools } from "./pending-tools.ts";
 import { guardProgress } from "./progress-guard.ts";
 import type { SessionStates } from "./session-state.ts";
-import type { ExecuteRequest, ExecuteResponse } from "./types.ts";
+import type { DraftSkill, ExecuteRequest, ExecuteResponse } from "./types.ts";
 import type { UpstreamFeatureGlue } from "./upstream-features.ts";
 
 /** What a run needs of the gateway: its parts, shared by every execution. */
@@ -99,7 +99,8 @@ export async function runProgram(
   ) {
     const typeError = await deps.typeChecker.check({
       source: request.code,
-      skillDeclaration: (name) => deps.skills.typeScriptDeclaration(name, session),
+      skillDeclaration: (name) =>
+        draftOf(request, name)?.declaration ?? deps.skills.typeScriptDeclaration(name, session),
     });
     if (typeError) return finish({ logs: [], durationMs: 0, error: typeError });
   }
@@ -187,7 +188,12 @@ export async function runProgram(
     bridge: {
       ...bridge,
       ...(workspace && { workspace }),
-      loadSkill: (name) => deps.skills.load(name, session),
+      loadSkill: (name) => {
+        const draft = draftOf(request, name);
+        return draft
+          ? deps.skills.draftModule(draft.name, draft.code, draft.declaration)
+          : deps.skills.load(name, session);
+      },
     },
     timeoutMs: Math.min(request.timeoutMs ?? sandbox.timeoutMs, sandbox.timeoutMs),
     memoryMb: sandbox.memoryMb,
@@ -199,6 +205,10 @@ export async function runProgram(
   });
   const capped = capOutput(result, sandbox.maxOutputBytes);
   return { ...finish(capped.result, stats), returnedBytes: capped.bytes };
+}
+
+function draftOf(request: ExecuteRequest, name: string): DraftSkill | undefined {
+  return request.draftSkills?.find((draft) => draft.name === name);
 }
 
 function connectionOf(deps: ProgramDeps, server: string) {

@@ -1,5 +1,6 @@
 import type { CallProgressListener } from "../bridge/progress.ts";
 import type { Config } from "../config/schema.ts";
+import type { ModelClient } from "../llm/types.ts";
 import type { ExecutionTokens } from "../output/accounting.ts";
 import type { BudgetedAnswer } from "../output/budget.ts";
 import type { BudgetStrategy } from "../output/reduce-result.ts";
@@ -43,6 +44,17 @@ export interface ExecuteRequest {
   typecheck?: boolean | undefined;
   /** Told of the servers' progress of the program's calls and of each finished call (execute_code progress). */
   onProgress?: CallProgressListener | undefined;
+  /**
+   * Unsaved TypeScript skills this run imports as `skills/<name>` in place of
+   * saved ones (`gateway.skills.check` gives the declaration): code tried before it is kept.
+   */
+  draftSkills?: readonly DraftSkill[] | undefined;
+}
+
+export interface DraftSkill {
+  name: string;
+  code: string;
+  declaration: string;
 }
 
 export interface ExecuteResponse extends ExecutionResult {
@@ -62,6 +74,8 @@ export interface ExecuteResponse extends ExecutionResult {
 export interface GatewayOptions {
   /** A loaded config, or a plain `{ mcpServers, toolscript }` object as in toolscript.config.json. */
   config: Config | Record<string, unknown>;
+  /** The model solve_task has write tools (default: the one `toolscript.llm` configures). */
+  model?: ModelClient | undefined;
   logger?: Logger;
   /** A sandbox tier to use instead of the configured one (tests, embedding). */
   runtime?: SandboxRuntime;

@@ -4,7 +4,14 @@ import type { SandboxSkillModule } from "../sandbox/types.ts";
 import { DEFAULT_SEARCH_LIMIT, type SearchIndex, searchTools, type ToolMatch } from "../search/index.ts";
 import { SkillError } from "../store/skill-error.ts";
 import { assertSkillName } from "../store/skill-name.ts";
-import type { SkillLanguage, SkillVersion, SkillViewer, SkillVisibility, Store } from "../store/types.ts";
+import type {
+  SkillLanguage,
+  SkillOrigin,
+  SkillVersion,
+  SkillViewer,
+  SkillVisibility,
+  Store,
+} from "../store/types.ts";
 import { SkillCheckError } from "./errors.ts";
 import { declarePythonSkill, type PythonSkillValidator } from "./python-skill.ts";
 import { pythonModuleName, pythonModuleNames, pythonSkillSources } from "./python-skill-modules.ts";
@@ -42,6 +49,15 @@ export interface SaveSkillRequest {
   visibility?: SkillVisibility | undefined;
   /** Default `typescript`. */
   language?: SkillLanguage | undefined;
+  /** Set when a model wrote it (solve_task). */
+  origin?: SkillOrigin | undefined;
+}
+
+/** A TypeScript skill checked and declared, not saved. */
+export interface CheckedSkill {
+  declaration: string;
+  exports: string[];
+  imports: string[];
 }
 
 /** Told the name of a skill saved or removed. */
@@ -95,24 +111,7 @@ export class SkillLibrary {
     // A shared skill may only import shared skills: every session must be able to load it.
     const viewer: SkillViewer = visibility === "private" ? { session: request.session ?? null } : {};
     if (request.language === "python") return this.#savePython(request, store, visibility, viewer);
-    const checked = await declareSkill({
-      name: request.name,
-      code: request.code,
-      toolsTree: renderTree(this.#catalog.tools()),
-      skillDeclaration: (name) => {
-        const imported = store.getSkill(name, viewer);
-        if (imported?.language === "python") {
-          throw new SkillCheckError(
-            "skill.import",
-            `skill "${request.name}" imports "skills/${name}", a Python skill: TypeScript can import only TypeScript skills`,
-            { name: request.name, specifier: `skills/${name}` },
-          );
-        }
-        return imported?.declaration;
-      },
-    });
-    // Catches what the type checker accepts but a module body cannot run (top-level await).
-    await this.#compile(request.name, 0, request.code);
+    const checked = await this.#check(request.name, request.code, store, viewer);
     const saved = store.saveSkill({
       name: request.name,
       code: request.code,
@@ -120,11 +119,56 @@ export class SkillLibrary {
       declaration: checked.declaration,
       session: request.session ?? null,
       visibility,
+      ...(request.origin && { origin: request.origin }),
     });
     this.#syncIndex(store);
     this.#index.add([skillDocument(saved)]);
     this.#changed(saved.name);
     return { ...saved, exports: checked.exports, imports: checked.imports };
+  }
+
+  /**
+   * What `save` checks of a TypeScript skill (syntax, imports, types, a module body
+   * that can run), without saving it: for code to try before it is kept (solve_task).
+   * `session` is whose private skills it may import. Throws `SkillCheckError`.
+   */
+  async check(name: string, code: string, session?: string | null): Promise<CheckedSkill> {
+    assertSkillName(name);
+    return this.#check(name, code, this.#open(), { session: session ?? null });
+  }
+
+  /** The sandbox module of an unsaved skill `check` accepted, for one execution's import. */
+  async draftModule(name: string, code: string, declaration: string): Promise<SandboxSkillModule> {
+    const compiled = await this.#compile(name, 0, code);
+    return {
+      name,
+      version: 0,
+      js: compiled.js,
+      imports: compiled.imports,
+      typeExports: declaredExports(declaration).types,
+    };
+  }
+
+  async #check(name: string, code: string, store: Store, viewer: SkillViewer): Promise<CheckedSkill> {
+    const checked = await declareSkill({
+      name,
+      code,
+      toolsTree: renderTree(this.#catalog.tools()),
+      skillDeclaration: (imported) => {
+        const skill = store.getSkill(imported, viewer);
+        if (skill?.language === "python") {
+          throw new SkillCheckError(
+            "skill.import",
+            `skill "${name}" imports "skills/${imported}", a Python skill: TypeScript can import only TypeScript skills`,
+            { name, specifier: `skills/${imported}` },
+          );
+        }
+        return skill?.declaration;
+      },
+    });
+    // Catches what the type checker accepts but a module body cannot run (top-level await).
+    await this.#compile(name, 0, code);
+    return checked;
   }
 
   /**
