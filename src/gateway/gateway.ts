@@ -345,6 +345,11 @@ export class Gateway {
     this.#audit.flush();
   }
 
+  /** The model solve_task has write tools, when one is configured. */
+  get model(): ModelClient | undefined {
+    return this.#model;
+  }
+
   /** The store, once started. */
   get store(): Store | undefined {
     return this.#store;

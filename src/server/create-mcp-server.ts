@@ -23,6 +23,7 @@ import { guardListChanged } from "./list-changed.ts";
 import { registerCatalogResources } from "./resources.ts";
 import { attachSkillsExtension } from "./skills-extension.ts";
 import { registerSkillTools } from "./skills-tool.ts";
+import { registerSolveTaskTool } from "./solve-task-tool.ts";
 
 export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
 
@@ -152,6 +153,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   registerDiscoveryTools(server, gateway, caller);
   registerCatalogResources(server, gateway, caller);
   registerSkillTools(server, gateway, caller);
+  registerSolveTaskTool(server, gateway, caller, () => gateway.model);
   attachSkillsExtension(server, gateway, caller);
   // The gateway's own definitions only: passed-through tools (added next) keep every key the upstream sent.
   compactToolList(server);
