@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { lastToolResults, reply, ScriptedModel, text, toolUse, turnsScript } from "../../test/helpers/scripted-model.ts";
+import {
+  lastToolResults,
+  reply,
+  ScriptedModel,
+  text,
+  toolUse,
+  turnsScript,
+} from "../../test/helpers/scripted-model.ts";
 import { SCRIPTED_JS, tempDir } from "../../test/helpers/servers.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import type { ModelRequest } from "../llm/types.ts";
@@ -81,7 +88,11 @@ describe("agent runner", () => {
         "search_tools",
       ]);
       const execute = first.tools?.find((tool) => tool.name === "execute_code");
-      assert.match(execute?.description ?? "", /^- scripted \(12\)$/m, "execute_code's description lists the servers");
+      assert.match(
+        execute?.description ?? "",
+        /^- scripted \(12\)$/m,
+        "execute_code's description lists the servers",
+      );
       assert.deepEqual((execute?.inputSchema.required as string[] | undefined) ?? [], ["code"]);
       assert.match(first.system ?? "", /search_tools/);
       assert.doesNotMatch(first.system ?? "", /solve_task/, "solve_task is not offered by this gateway");
@@ -90,7 +101,13 @@ describe("agent runner", () => {
       const third = model.requests[2] as ModelRequest;
       assert.deepEqual(
         third.messages.map((message) => `${message.role}:${message.content.map((b) => b.type).join(",")}`),
-        ["user:text", "assistant:text,tool_use", "user:tool_result", "assistant:tool_use", "user:tool_result"],
+        [
+          "user:text",
+          "assistant:text,tool_use",
+          "user:tool_result",
+          "assistant:tool_use",
+          "user:tool_result",
+        ],
       );
 
       assert.deepEqual(
@@ -114,8 +131,13 @@ describe("agent runner", () => {
         started?.type === "tool_started" && started.summary,
         "const r = await tools.scripted.add({ a: 2, b: 3 }); (+1 lines)",
       );
-      const finished = events.find((event) => event.type === "tool_finished" && event.name === "execute_code");
-      assert.ok(finished?.type === "tool_finished" && (finished.resultTokens ?? 0) > 0, "result tokens counted");
+      const finished = events.find(
+        (event) => event.type === "tool_finished" && event.name === "execute_code",
+      );
+      assert.ok(
+        finished?.type === "tool_finished" && (finished.resultTokens ?? 0) > 0,
+        "result tokens counted",
+      );
     } finally {
       await agent.close();
     }

@@ -72,7 +72,10 @@ export async function runAgentLoop(task: string, options: AgentLoopOptions): Pro
 
   for (;;) {
     if (turns >= maxTurns) {
-      return finish("max_turns", `stopped: the limit of ${maxTurns} model turns was reached before an answer`);
+      return finish(
+        "max_turns",
+        `stopped: the limit of ${maxTurns} model turns was reached before an answer`,
+      );
     }
     turns++;
     const turn = turns;
@@ -115,7 +118,13 @@ export async function runAgentLoop(task: string, options: AgentLoopOptions): Pro
     const results: ModelToolResult[] = [];
     for (const use of uses) {
       if (signal?.aborted) return cancelled();
-      onEvent({ type: "tool_started", turn, id: use.id, name: use.name, summary: summarizeToolInput(use.input) });
+      onEvent({
+        type: "tool_started",
+        turn,
+        id: use.id,
+        name: use.name,
+        summary: summarizeToolInput(use.input),
+      });
       const callStarted = performance.now();
       let result: ModelToolResult;
       try {

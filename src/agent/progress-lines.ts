@@ -63,5 +63,6 @@ const HOW_IT_ENDED: Record<AgentRunResult["stopped"], string> = {
 };
 
 export function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  const rounded = Math.round(ms);
+  return rounded < 1000 ? `${rounded} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

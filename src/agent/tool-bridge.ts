@@ -1,10 +1,10 @@
 import { Client, type Tool } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
+import { messageOf } from "../errors/message-of.ts";
 import type { Gateway } from "../gateway/gateway.ts";
 import type { ModelTool, ModelToolResult, ModelToolUse } from "../llm/types.ts";
 import { createMcpServer } from "../server/create-mcp-server.ts";
 import { wireFrontEnd } from "../server/forwarding/wire-front-end.ts";
-import { messageOf } from "../errors/message-of.ts";
 import { AgentError } from "./errors.ts";
 import { resultText } from "./result-text.ts";
 
@@ -46,9 +46,14 @@ export async function connectToolBridge(
     await client.connect(clientSide);
   } catch (error) {
     await Promise.allSettled([client.close(), server.close()]);
-    throw new AgentError("agent.tools_unavailable", `cannot connect to the gateway: ${messageOf(error)}`, {}, {
-      cause: error,
-    });
+    throw new AgentError(
+      "agent.tools_unavailable",
+      `cannot connect to the gateway: ${messageOf(error)}`,
+      {},
+      {
+        cause: error,
+      },
+    );
   }
   let offered = new Set<string>();
   return {
@@ -57,9 +62,14 @@ export async function connectToolBridge(
       try {
         ({ tools } = await client.listTools(undefined, { cacheMode: "bypass" }));
       } catch (error) {
-        throw new AgentError("agent.tools_unavailable", `tools/list failed: ${messageOf(error)}`, {}, {
-          cause: error,
-        });
+        throw new AgentError(
+          "agent.tools_unavailable",
+          `tools/list failed: ${messageOf(error)}`,
+          {},
+          {
+            cause: error,
+          },
+        );
       }
       const selected = tools.filter((tool) => options.select(tool.name));
       offered = new Set(selected.map((tool) => tool.name));
