@@ -25,7 +25,8 @@ const CODE_MODE = [
 const SOLVE_TASK_HINT =
   "When the whole task can be said in words and needs no judgement of yours between steps, prefer solve_task (task_description, and arguments when you have them): it finds the tools and writes the program itself.";
 
-const ANSWER =
+/** How to answer, in every mode (the eval's direct mode too). */
+export const ANSWER_STYLE =
   "When you have what the task asks for, answer in plain text, short and direct: the facts and numbers asked for, no account of the steps you took.";
 
 /**
@@ -33,5 +34,5 @@ const ANSWER =
  * one program that returns only what is needed), with solve_task when `tools` offers it.
  */
 export function codeModeSystemPrompt(tools: readonly string[]): string {
-  return [CODE_MODE, ...(tools.includes(SOLVE_TASK) ? [SOLVE_TASK_HINT] : []), ANSWER].join("\n\n");
+  return [CODE_MODE, ...(tools.includes(SOLVE_TASK) ? [SOLVE_TASK_HINT] : []), ANSWER_STYLE].join("\n\n");
 }
