@@ -1,17 +1,12 @@
+import { markdownTable } from "../src/text/markdown-table.ts";
+
 /** Prints rows as an aligned Markdown table on stdout. */
 export function printTable(
   title: string,
   headers: readonly string[],
   rows: ReadonlyArray<readonly (string | number)[]>,
 ): void {
-  const cells = [headers, ...rows.map((row) => row.map(String))];
-  const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? "").length)));
-  const line = (row: readonly string[]) =>
-    `| ${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join(" | ")} |`;
-  process.stdout.write(`\n### ${title}\n\n`);
-  process.stdout.write(`${line(headers)}\n`);
-  process.stdout.write(`| ${widths.map((width) => "-".repeat(width)).join(" | ")} |\n`);
-  for (const row of cells.slice(1)) process.stdout.write(`${line(row)}\n`);
+  process.stdout.write(markdownTable(title, headers, rows));
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
