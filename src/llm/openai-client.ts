@@ -235,7 +235,11 @@ export function createOpenAIClient(options: HostedClientOptions): ModelClient {
         onText(delta.content);
       }
       for (const part of delta?.tool_calls ?? []) {
-        const slot = (gathered.toolCalls[part.index] ??= { id: "", name: "", arguments: "" });
+        let slot = gathered.toolCalls[part.index];
+        if (!slot) {
+          slot = { id: "", name: "", arguments: "" };
+          gathered.toolCalls[part.index] = slot;
+        }
         if (part.id) slot.id = part.id;
         if (part.function?.name) slot.name += part.function.name;
         if (part.function?.arguments) slot.arguments += part.function.arguments;
