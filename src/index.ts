@@ -9,11 +9,40 @@ export { type LoadConfigOptions, loadConfig } from "./config/load.ts";
 export { parseConfig } from "./config/parse.ts";
 export type { Config } from "./config/schema.ts";
 export type { ServerConfig } from "./config/servers.ts";
-export type { ToolscriptSettings } from "./config/settings.ts";
+export type { LlmSettings, ToolscriptSettings } from "./config/settings.ts";
 export { GatewayError, type GatewayErrorCode } from "./gateway/errors.ts";
 export { createGateway, Gateway } from "./gateway/gateway.ts";
 export { type Logger, silentLogger, stderrLogger } from "./gateway/logger.ts";
 export type { CodeLanguage, ExecuteRequest, ExecuteResponse, GatewayOptions } from "./gateway/types.ts";
+export { type CreateModelClientOptions, createModelClient } from "./llm/create-model-client.ts";
+export { ModelError, type ModelErrorCode, type ModelErrorData } from "./llm/errors.ts";
+export {
+  createSamplingClient,
+  type SamplingClientOptions,
+  type SamplingRequester,
+} from "./llm/sampling-client.ts";
+export type {
+  ModelCallOptions,
+  ModelClient,
+  ModelContent,
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  ModelStopReason,
+  ModelText,
+  ModelTool,
+  ModelToolResult,
+  ModelToolUse,
+  ModelUsage,
+} from "./llm/types.ts";
+export {
+  formatUsage,
+  type ModelPricing,
+  UsageLedger,
+  type UsageTotals,
+  withUsage,
+} from "./llm/usage-ledger.ts";
 export type {
   ExecutionError,
   ExecutionErrorKind,

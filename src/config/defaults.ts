@@ -106,3 +106,8 @@ export const DEFAULT_HTTP_PORT = 7777;
  * milliseconds by Gemini CLI; values up to this bound are read as seconds.
  */
 export const MAX_TIMEOUT_SECONDS = 3600;
+
+/** `toolscript.llm`: answer budget per model request, SDK retries on 429/5xx, per-attempt timeout. */
+export const DEFAULT_LLM_MAX_TOKENS = 4096;
+export const DEFAULT_LLM_MAX_RETRIES = 3;
+export const DEFAULT_LLM_TIMEOUT_MS = 120_000;

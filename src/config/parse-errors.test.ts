@@ -17,6 +17,44 @@ function issuesOf(json: unknown, env: Record<string, string> = {}): ConfigIssue[
 }
 
 describe("parseConfig: errors", () => {
+  it("names toolscript.llm's bad or missing keys", () => {
+    assert.deepEqual(issuesOf({ toolscript: { llm: { provider: "mistral", model: "m" } } }), [
+      { path: "toolscript.llm.provider", message: 'expected one of "anthropic", "openai"' },
+    ]);
+    assert.deepEqual(issuesOf({ toolscript: { llm: {} } }), [
+      { path: "toolscript.llm.provider", message: 'expected one of "anthropic", "openai"' },
+      { path: "toolscript.llm.model", message: "required" },
+    ]);
+    assert.deepEqual(
+      issuesOf({
+        toolscript: {
+          llm: {
+            provider: "openai",
+            model: "m",
+            baseUrl: "localhost:11434",
+            maxTokens: 0,
+            maxRetries: 1.5,
+            pricing: { inputPerMTok: -1 },
+          },
+        },
+      }),
+      [
+        { path: "toolscript.llm.baseUrl", message: "must be an http(s) URL" },
+        { path: "toolscript.llm.maxTokens", message: "must be >= 1" },
+        { path: "toolscript.llm.maxRetries", message: "expected an integer, received 1.5" },
+        { path: "toolscript.llm.pricing.inputPerMTok", message: "must be >= 0" },
+        { path: "toolscript.llm.pricing.outputPerMTok", message: "required" },
+      ],
+    );
+    assert.deepEqual(
+      issuesOf({ toolscript: { llm: { provider: "openai", model: "m", apiKey: "${NOPE}" } } }),
+      [{ path: "toolscript.llm.apiKey", message: "environment variable NOPE is not set" }],
+    );
+    assert.deepEqual(issuesOf({ toolscript: { llm: { provider: "openai", model: "m", maxRetires: 3 } } }), [
+      { path: "toolscript.llm.maxRetires", message: 'unknown key, did you mean "maxRetries"?' },
+    ]);
+  });
+
   it("names the path of a wrongly typed field", () => {
     assert.deepEqual(issuesOf({ mcpServers: { github: { command: 42 } } }), [
       { path: "mcpServers.github.command", message: "expected string, received number" },

@@ -278,6 +278,45 @@ describe("parseConfig: defaults and resolution", () => {
     );
   });
 
+  it("reads toolscript.llm with its defaults, ${VAR} in apiKey and baseUrl; absent stays undefined", () => {
+    assert.equal(parseConfig({}, options).settings.llm, undefined);
+    const { settings } = parseConfig(
+      {
+        toolscript: {
+          llm: {
+            provider: "openai",
+            model: "llama3.2",
+            baseUrl: "${OLLAMA:-http://127.0.0.1:11434}/v1",
+            apiKey: "${KEY}",
+            pricing: { inputPerMTok: 3, outputPerMTok: 15 },
+          },
+        },
+      },
+      { baseDir: BASE, env: { KEY: "sk-test" } },
+    );
+    assert.deepEqual(settings.llm, {
+      provider: "openai",
+      model: "llama3.2",
+      baseUrl: "http://127.0.0.1:11434/v1",
+      apiKey: "sk-test",
+      maxTokens: 4096,
+      maxRetries: 3,
+      timeoutMs: 120_000,
+      approveGenerated: false,
+      pricing: { inputPerMTok: 3, outputPerMTok: 15 },
+    });
+    const empty = parseConfig(
+      {
+        toolscript: {
+          llm: { provider: "anthropic", model: "c", apiKey: "${KEY:-}", approveGenerated: true },
+        },
+      },
+      options,
+    ).settings.llm;
+    assert.equal(empty?.apiKey, undefined, "an empty key after expansion means none");
+    assert.equal(empty?.approveGenerated, true);
+  });
+
   it("merges a partial section with the defaults", () => {
     const { settings } = parseConfig(
       { toolscript: { sandbox: { memoryMb: 256 }, upstream: { restart: { maxRetries: 0 } } } },

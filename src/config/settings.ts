@@ -7,6 +7,9 @@ import {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_MAX_SESSIONS_PER_CLIENT,
   DEFAULT_HTTP_PORT,
+  DEFAULT_LLM_MAX_RETRIES,
+  DEFAULT_LLM_MAX_TOKENS,
+  DEFAULT_LLM_TIMEOUT_MS,
   DEFAULT_MAX_CONCURRENT_EXECUTIONS,
   DEFAULT_MAX_LOG_BYTES,
   DEFAULT_MAX_OUTPUT_BYTES,
@@ -306,6 +309,35 @@ function httpServerSchema(ctx: ResolveContext) {
   });
 }
 
+export const LLM_PROVIDERS = ["anthropic", "openai"] as const;
+export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
+
+function llmSchema(ctx: ResolveContext) {
+  return z.strictObject({
+    provider: z.enum(LLM_PROVIDERS),
+    /** The provider's model name, e.g. `claude-sonnet-4-5` or `gpt-4.1`; a local server's own name with `baseUrl`. */
+    model: z.string().min(1),
+    /** Another endpoint: a proxy, or an OpenAI-compatible local server (Ollama, vLLM, LM Studio). */
+    baseUrl: interpolatedString(ctx)
+      .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }))
+      .optional(),
+    /** Usually `${VAR}`; absent: `ANTHROPIC_API_KEY` / `OPENAI_API_KEY`. Empty after expansion means none. */
+    apiKey: interpolatedString(ctx)
+      .optional()
+      .transform((key) => (key === "" ? undefined : key)),
+    /** Default answer budget (tokens) of one request. */
+    maxTokens: int(1, 1_000_000).default(DEFAULT_LLM_MAX_TOKENS),
+    /** Retries of a request answered 429, 5xx or not at all, with exponential backoff (honouring `retry-after`). */
+    maxRetries: int(0, 10).default(DEFAULT_LLM_MAX_RETRIES),
+    /** Milliseconds one attempt may take. */
+    timeoutMs: int(1000, 3_600_000).default(DEFAULT_LLM_TIMEOUT_MS),
+    /** solve_task: a generated tool needs the user's approval before its first run. */
+    approveGenerated: z.boolean().default(false),
+    /** USD per million tokens, for cost summaries. */
+    pricing: z.strictObject({ inputPerMTok: z.number().min(0), outputPerMTok: z.number().min(0) }).optional(),
+  });
+}
+
 /** The `toolscript` section: strict, every field optional with a default. */
 export function createSettingsSchema(ctx: ResolveContext) {
   return z.strictObject({
@@ -320,8 +352,13 @@ export function createSettingsSchema(ctx: ResolveContext) {
     server: z.strictObject({ http: httpServerSchema(ctx).prefault({}) }).prefault({}),
     /** Servers whose tools, prompts and resources the front end also offers directly, by name → `{ prefix }`. */
     passThrough: passThroughSchema,
+    /** The model ToolScript itself talks to (solve_task, `toolscript agent`); absent: MCP sampling, where the client offers it. */
+    llm: llmSchema(ctx).optional(),
   });
 }
 
 /** The resolved `toolscript` section: every default filled, `storage.dir` absolute. */
 export type ToolscriptSettings = z.output<ReturnType<typeof createSettingsSchema>>;
+
+/** The resolved `toolscript.llm` section (undefined in the settings when absent). */
+export type LlmSettings = NonNullable<ToolscriptSettings["llm"]>;

@@ -1,0 +1,336 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { startOpenAIStub } from "../../test/helpers/model-stubs/openai-chat-stub.ts";
+import { lastToolResults, type ModelStub, type StubScript } from "../../test/helpers/model-stubs/script.ts";
+import { ModelError } from "./errors.ts";
+import { createOpenAIClient, openaiParams, PLACEHOLDER_API_KEY } from "./openai-client.ts";
+import type { ModelClient, ModelRequest } from "./types.ts";
+
+// The official openai SDK against a loopback stub of Chat Completions.
+
+async function withStub(
+  script: StubScript,
+  run: (client: ModelClient, stub: ModelStub) => Promise<void>,
+  overrides: { maxRetries?: number; timeoutMs?: number; apiKey?: string | undefined } = {},
+): Promise<void> {
+  const stub = await startOpenAIStub(script);
+  try {
+    const client = createOpenAIClient({
+      model: "gpt-test",
+      apiKey: "apiKey" in overrides ? overrides.apiKey : "sk-openai-test",
+      baseUrl: stub.baseUrl,
+      maxTokens: 1024,
+      maxRetries: overrides.maxRetries ?? 3,
+      timeoutMs: overrides.timeoutMs ?? 10_000,
+    });
+    await run(client, stub);
+  } finally {
+    await stub.close();
+  }
+}
+
+const hello: ModelRequest = {
+  system: "Be brief.",
+  messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
+};
+
+async function rejectsWith(promise: Promise<unknown>, code: string): Promise<ModelError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ModelError, `expected a ModelError, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    return error;
+  }
+  assert.fail(`expected ${code}`);
+}
+
+describe("OpenAI client (Chat Completions)", () => {
+  for (const streaming of [false, true]) {
+    const mode = streaming ? "streaming" : "plain";
+
+    it(`${mode}: a text answer with usage, the request as the API expects it`, async () => {
+      await withStub(
+        () => ({ text: ["Hel", "lo ", "there"], usage: { inputTokens: 42, outputTokens: 7 } }),
+        async (client, stub) => {
+          const deltas: string[] = [];
+          const response = await client.complete(
+            { ...hello, temperature: 0.2 },
+            streaming ? { onText: (delta) => deltas.push(delta) } : {},
+          );
+          assert.deepEqual(response, {
+            content: [{ type: "text", text: "Hello there" }],
+            stopReason: "end_turn",
+            usage: { inputTokens: 42, outputTokens: 7 },
+            model: "gpt-test",
+          });
+          assert.deepEqual(deltas, streaming ? ["Hel", "lo ", "there"] : []);
+          const [request] = stub.requests;
+          assert.equal(request?.path, "/v1/chat/completions");
+          assert.equal(request?.body.model, "gpt-test");
+          // A baseUrl (a local server, here the stub) gets the widely accepted max_tokens.
+          assert.equal(request?.body.max_tokens, 1024);
+          assert.equal(request?.body.max_completion_tokens, undefined);
+          assert.equal(request?.body.temperature, 0.2);
+          assert.deepEqual(request?.body.messages, [
+            { role: "system", content: "Be brief." },
+            { role: "user", content: "Hi" },
+          ]);
+          if (streaming) {
+            assert.equal(request?.body.stream, true);
+            assert.deepEqual(request?.body.stream_options, { include_usage: true });
+          } else assert.ok(request?.body.stream === false || request?.body.stream === undefined);
+          assert.equal(request?.headers.authorization, "Bearer sk-openai-test");
+        },
+      );
+    });
+
+    it(`${mode}: a tool-use round trip (tools and tool results sent as the API expects)`, async () => {
+      await withStub(
+        ({ body }) => {
+          const results = lastToolResults(body);
+          if (results.length === 0) {
+            return {
+              text: "Let me look.",
+              toolUses: [
+                { id: "toolu_1", name: "search_tools", input: { query: "weather in Paris", limit: 3 } },
+              ],
+            };
+          }
+          return { text: `Found: ${results[0]?.content}` };
+        },
+        async (client, stub) => {
+          const tools = [
+            {
+              name: "search_tools",
+              description: "Search the catalog",
+              inputSchema: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+            },
+          ];
+          const options = streaming ? { onText: () => {} } : {};
+          const first = await client.complete({ ...hello, tools }, options);
+          assert.equal(first.stopReason, "tool_use");
+          assert.deepEqual(first.content, [
+            { type: "text", text: "Let me look." },
+            {
+              type: "tool_use",
+              id: "toolu_1",
+              name: "search_tools",
+              input: { query: "weather in Paris", limit: 3 },
+            },
+          ]);
+          assert.deepEqual(stub.requests[0]?.body.tools, [
+            {
+              type: "function",
+              function: {
+                name: "search_tools",
+                description: "Search the catalog",
+                parameters: {
+                  type: "object",
+                  properties: { query: { type: "string" } },
+                  required: ["query"],
+                },
+              },
+            },
+          ]);
+          const second = await client.complete(
+            {
+              ...hello,
+              tools,
+              messages: [
+                ...hello.messages,
+                { role: "assistant", content: first.content },
+                {
+                  role: "user",
+                  content: [
+                    { type: "tool_result", toolUseId: "toolu_1", content: "weather.get_forecast" },
+                    { type: "tool_result", toolUseId: "toolu_2", content: "boom", isError: true },
+                  ],
+                },
+              ],
+            },
+            options,
+          );
+          assert.deepEqual(second.content, [{ type: "text", text: "Found: weather.get_forecast" }]);
+          assert.deepEqual(stub.requests[1]?.body.messages.slice(2), [
+            {
+              role: "assistant",
+              content: "Let me look.",
+              tool_calls: [
+                {
+                  id: "toolu_1",
+                  type: "function",
+                  function: { name: "search_tools", arguments: '{"query":"weather in Paris","limit":3}' },
+                },
+              ],
+            },
+            { role: "tool", tool_call_id: "toolu_1", content: "weather.get_forecast" },
+            { role: "tool", tool_call_id: "toolu_2", content: "Error: boom" },
+          ]);
+        },
+      );
+    });
+
+    it(`${mode}: max_tokens and other stop reasons`, async () => {
+      await withStub(
+        ({ index }) => ({ text: "cut", stopReason: index === 0 ? "max_tokens" : "content_filter" }),
+        async (client) => {
+          const options = streaming ? { onText: () => {} } : {};
+          assert.equal((await client.complete(hello, options)).stopReason, "max_tokens");
+          assert.equal((await client.complete(hello, options)).stopReason, "other");
+        },
+      );
+    });
+
+    it(`${mode}: 429 then success is retried after the retry-after-ms delay`, async () => {
+      await withStub(
+        ({ index }) =>
+          index === 0
+            ? { status: 429, message: "slow down", headers: { "retry-after-ms": "300" } }
+            : { text: "ok" },
+        async (client, stub) => {
+          const started = Date.now();
+          const response = await client.complete(hello, streaming ? { onText: () => {} } : {});
+          assert.deepEqual(response.content, [{ type: "text", text: "ok" }]);
+          assert.equal(stub.requests.length, 2);
+          assert.ok(Date.now() - started >= 280, "the delay from the header was honoured");
+        },
+      );
+    });
+  }
+
+  it("repeated 500 fails with llm.unavailable after maxRetries + 1 attempts", async () => {
+    await withStub(
+      () => ({ status: 500, message: "internal", headers: { "retry-after-ms": "5" } }),
+      async (client, stub) => {
+        const error = await rejectsWith(client.complete(hello), "llm.unavailable");
+        assert.equal(stub.requests.length, 3);
+        assert.equal(error.data.status, 500);
+        assert.equal(error.data.provider, "openai");
+        assert.equal(error.data.model, "gpt-test");
+        assert.match(String(error.data.requestId), /^req-stub-/);
+      },
+      { maxRetries: 2 },
+    );
+  });
+
+  it("429 on every attempt fails with llm.rate_limited", async () => {
+    await withStub(
+      () => ({ status: 429, message: "too many", headers: { "retry-after": "0.01" } }),
+      async (client, stub) => {
+        await rejectsWith(client.complete(hello), "llm.rate_limited");
+        assert.equal(stub.requests.length, 2);
+      },
+      { maxRetries: 1 },
+    );
+  });
+
+  it("401 is llm.auth, not retried; 400 is llm.bad_request quoting the provider", async () => {
+    await withStub(
+      ({ index }) =>
+        index === 0
+          ? { status: 401, message: "invalid x-api-key" }
+          : { status: 400, message: "messages: roles must alternate" },
+      async (client, stub) => {
+        const auth = await rejectsWith(client.complete(hello), "llm.auth");
+        assert.equal(auth.data.status, 401);
+        assert.equal(stub.requests.length, 1);
+        const bad = await rejectsWith(client.complete(hello, { onText: () => {} }), "llm.bad_request");
+        assert.match(bad.message, /messages: roles must alternate/);
+        assert.equal(bad.data.status, 400);
+      },
+    );
+  });
+
+  for (const streaming of [false, true]) {
+    it(`${streaming ? "streaming" : "plain"}: tool arguments that are not a JSON object are llm.bad_response naming the tool`, async () => {
+      await withStub(
+        ({ index }) => ({
+          toolUses: [{ name: "run_code", rawArguments: index === 0 ? '{"code": "1 +' : "[1, 2]" }],
+        }),
+        async (client) => {
+          const options = streaming ? { onText: () => {} } : {};
+          const notJson = await rejectsWith(client.complete(hello, options), "llm.bad_response");
+          assert.match(notJson.message, /"run_code"/);
+          assert.equal(notJson.data.tool, "run_code");
+          const array = await rejectsWith(client.complete(hello, options), "llm.bad_response");
+          assert.match(array.message, /"run_code" are not a JSON object/);
+        },
+      );
+    });
+
+    it(`${streaming ? "streaming" : "plain"}: several tool calls, accumulated by index`, async () => {
+      await withStub(
+        () => ({
+          toolUses: [
+            { id: "call_a", name: "first", input: { a: 1 } },
+            { id: "call_b", name: "second", input: { nested: { b: [1, 2] } } },
+          ],
+          usage: { inputTokens: 30, outputTokens: 12 },
+        }),
+        async (client) => {
+          const response = await client.complete(hello, streaming ? { onText: () => {} } : {});
+          assert.deepEqual(response, {
+            content: [
+              { type: "tool_use", id: "call_a", name: "first", input: { a: 1 } },
+              { type: "tool_use", id: "call_b", name: "second", input: { nested: { b: [1, 2] } } },
+            ],
+            stopReason: "tool_use",
+            usage: { inputTokens: 30, outputTokens: 12 },
+            model: "gpt-test",
+          });
+        },
+      );
+    });
+  }
+
+  it("a baseUrl without a key (a local server) sends a placeholder key", async () => {
+    await withStub(
+      () => ({ text: "local" }),
+      async (client, stub) => {
+        const response = await client.complete(hello);
+        assert.deepEqual(response.content, [{ type: "text", text: "local" }]);
+        assert.equal(stub.requests[0]?.headers.authorization, `Bearer ${PLACEHOLDER_API_KEY}`);
+      },
+      { apiKey: undefined },
+    );
+  });
+
+  it("abort via signal is llm.aborted (plain and streaming)", async () => {
+    await withStub(
+      () => ({ text: "late", delayMs: 5_000 }),
+      async (client) => {
+        for (const onText of [undefined, () => {}]) {
+          const controller = new AbortController();
+          const started = Date.now();
+          setTimeout(() => controller.abort(), 100);
+          await rejectsWith(client.complete(hello, { signal: controller.signal, onText }), "llm.aborted");
+          assert.ok(Date.now() - started < 3_000);
+        }
+      },
+    );
+  });
+
+  it("an attempt longer than timeoutMs is llm.timeout", async () => {
+    await withStub(
+      () => ({ text: "late", delayMs: 3_000 }),
+      async (client, stub) => {
+        const error = await rejectsWith(client.complete(hello), "llm.timeout");
+        assert.equal(error.data.provider, "openai");
+        assert.equal(stub.requests.length, 1);
+      },
+      { maxRetries: 0, timeoutMs: 200 },
+    );
+  });
+});
+
+describe("openaiParams", () => {
+  it("gives OpenAI's own API max_completion_tokens (its reasoning models refuse max_tokens)", () => {
+    const hosted = openaiParams({ ...hello, maxTokens: 77 }, "o4-mini", 1024, true);
+    assert.equal(hosted.max_completion_tokens, 77);
+    assert.equal(hosted.max_tokens, undefined);
+    const local = openaiParams(hello, "llama3.2", 1024, false);
+    assert.equal(local.max_tokens, 1024);
+    assert.equal(local.max_completion_tokens, undefined);
+  });
+});
