@@ -18,6 +18,8 @@ export const rootCommand = defineCommand({
     audit: () => import("./commands/audit.ts").then((module) => module.auditCommand),
     auth: () => import("./commands/auth.ts").then((module) => module.authCommand),
     demo: () => import("./commands/demo.ts").then((module) => module.demoCommand),
+    agent: () => import("./commands/agent.ts").then((module) => module.agentCommand),
+    eval: () => import("./commands/eval.ts").then((module) => module.evalCommand),
   },
 });
 

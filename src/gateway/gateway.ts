@@ -42,6 +42,7 @@ import { UpstreamManager } from "../upstream/manager.ts";
 import { describeRetry } from "../upstream/retry-text.ts";
 import type { ClientRequestHooks, LogLevel, UpstreamStatus } from "../upstream/types.ts";
 import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
+import { configuredModel } from "./configured-model.ts";
 import { GatewayError } from "./errors.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { PassThroughHub } from "./pass-through/hub.ts";
@@ -117,7 +118,8 @@ export class Gateway {
       : parseConfig(options.config, { baseDir: process.cwd(), env: process.env });
     this.config = config;
     this.#logger = options.logger ?? silentLogger;
-    this.#model = options.model;
+    const llm = config.settings.llm;
+    this.#model = options.model ?? (llm && configuredModel(llm, process.env));
     this.#typeChecker = new ProgramTypeChecker(
       {
         version: () => this.catalog.version,
@@ -337,7 +339,7 @@ export class Gateway {
    */
   solveTask(request: GatewaySolveRequest): Promise<SolveResponse> {
     if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
-    return solveWithGateway(this, this.#model, false, request);
+    return solveWithGateway(this, this.#model, this.config.settings.llm?.approveGenerated ?? false, request);
   }
 
   /** Writes pending audit records now (they are batched, at most ~50 ms behind). */

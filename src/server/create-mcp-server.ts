@@ -153,7 +153,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
   registerDiscoveryTools(server, gateway, caller);
   registerCatalogResources(server, gateway, caller);
   registerSkillTools(server, gateway, caller);
-  registerSolveTaskTool(server, gateway, caller, () => gateway.model);
+  registerSolveTaskTool(server, gateway, caller, connection);
   attachSkillsExtension(server, gateway, caller);
   // The gateway's own definitions only: passed-through tools (added next) keep every key the upstream sent.
   compactToolList(server);

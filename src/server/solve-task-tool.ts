@@ -1,22 +1,36 @@
-import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { CallToolResult, McpServer, ProgressToken } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { CodedError } from "../errors/coded-error.ts";
 import { messageOf } from "../errors/message-of.ts";
 import type { Gateway } from "../gateway/gateway.ts";
+import { createSamplingClient } from "../llm/sampling-client.ts";
 import type { ModelClient } from "../llm/types.ts";
-import { SolveError } from "../solve/errors.ts";
 import type { SolveResponse } from "../solve/solve-task.ts";
 import type { Caller } from "./caller.ts";
-import { isModernRequest } from "./client-connection.ts";
+import { type ClientConnection, isModernRequest, trackKey } from "./client-connection.ts";
 import { elicitationApprover } from "./elicit-approval.ts";
 import { formatExecuteAnswer } from "./format-answer.ts";
 
 export const SOLVE_TASK = "solve_task";
 
 /**
- * The model for a call: the gateway's (`toolscript.llm`), else one the
- * connection offers (MCP sampling from the client), else none.
+ * The model for a call: the gateway's (`toolscript.llm`), else the client's own
+ * through MCP sampling when it declared it, sent as related to the call in
+ * flight (`relatedTo`) so it travels on that call's stream; else none.
  */
-export type ModelFor = (server: McpServer) => ModelClient | undefined;
+function modelFor(
+  gateway: Gateway,
+  connection: ClientConnection,
+  relatedTo?: ProgressToken,
+): ModelClient | undefined {
+  if (gateway.model) return gateway.model;
+  const send = connection.sampling();
+  if (!send) return undefined;
+  return createSamplingClient({
+    send: (params, options) => send(params, { ...options, ...(relatedTo !== undefined && { relatedTo }) }),
+    capabilities: connection.capabilities(),
+  });
+}
 
 /**
  * `solve_task`: a task in words and its arguments; runs the saved skill or tool
@@ -28,7 +42,7 @@ export function registerSolveTaskTool(
   server: McpServer,
   gateway: Gateway,
   caller: Caller,
-  modelFor: ModelFor,
+  connection: ClientConnection,
 ): void {
   const tool = server.registerTool(
     SOLVE_TASK,
@@ -48,6 +62,7 @@ export function registerSolveTaskTool(
       const session = args.session ?? caller.defaultSession(ctx);
       const refused = gateway.sessionRefusal(session, caller.client, { claim: true });
       if (refused) return { content: [{ type: "text", text: refused }], isError: true };
+      const untrack = connection.track(ctx);
       try {
         const solved = await gateway.solveTask({
           task: args.task_description,
@@ -58,33 +73,31 @@ export function registerSolveTaskTool(
           signal: ctx.mcpReq.signal,
           // 2026-07-28 requests cannot be asked mid-call: a generated tool needing approval is refused.
           approver: isModernRequest(ctx) ? undefined : elicitationApprover(server, ctx.mcpReq.id),
-          model: modelFor(server),
+          model: modelFor(gateway, connection, trackKey(ctx)),
         });
         return solveAnswer(solved);
       } catch (error) {
-        const text =
-          error instanceof SolveError
-            ? `${error.name} (${error.code}): ${error.message}`
-            : `solve_task failed: ${messageOf(error)}`;
+        // SolveError, the model's ModelError (llm.*), a skill's SkillCheckError: each with its code.
+        const coded = error instanceof CodedError ? error : undefined;
+        const text = coded
+          ? `${coded.name} (${coded.code}): ${coded.message}`
+          : `solve_task failed: ${messageOf(error)}`;
         return {
           content: [{ type: "text", text }],
-          structuredContent: {
-            error: {
-              code: error instanceof SolveError ? error.code : "solve.failed",
-              message: messageOf(error),
-            },
-          },
+          structuredContent: { error: { code: coded?.code ?? "solve.failed", message: messageOf(error) } },
           isError: true,
         };
+      } finally {
+        untrack();
       }
     },
   );
-  if (modelFor(server) !== undefined) return;
+  if (modelFor(gateway, connection) !== undefined) return;
   tool.disable();
   const previous = server.server.oninitialized;
   server.server.oninitialized = () => {
     previous?.();
-    if (modelFor(server) !== undefined) tool.enable();
+    if (modelFor(gateway, connection) !== undefined) tool.enable();
   };
 }
 

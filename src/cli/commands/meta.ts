@@ -26,6 +26,26 @@ export const COMMAND_META = {
   skills: { name: "skills", description: "Manage saved skills" },
   audit: { name: "audit", description: "Read the audit log: executions and tool calls, newest first" },
   auth: { name: "auth", description: "OAuth logins to remote MCP servers: login, status, logout" },
+  agent: {
+    name: "agent",
+    description: [
+      "Do a task with a model in code mode: the model (toolscript.llm) gets the gateway's meta-tools",
+      "",
+      "Progress (each model turn and tool call, with its cost) goes to stderr, the answer to stdout,",
+      "then a token and cost summary (cost with toolscript.llm.pricing). Ctrl-C cancels the model",
+      "request and the program in flight; a second Ctrl-C quits at once.",
+    ].join("\n"),
+  },
+  eval: {
+    name: "eval",
+    description: [
+      "Compare code mode with direct tool calling on a tasks file (JSONL), same model",
+      "",
+      'Each line: { "id", "task", "expect": { "contains"?: [..], "matches"?: "regex" }, "maxTurns"? }.',
+      "direct: the model gets every upstream tool; code: the meta-tools. Prints success, tokens, turns",
+      "and time per mode (examples/eval/demo-tasks.jsonl for the demo's servers).",
+    ].join("\n"),
+  },
   demo: {
     name: "demo",
     description:
