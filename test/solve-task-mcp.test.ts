@@ -233,7 +233,10 @@ describe("solve_task with toolscript.llm.approveGenerated", () => {
     );
     const declined = await solve(client, { task_description: TASK, arguments: { a: 1, b: 2 } });
     assert.equal(declined.isError, true);
-    assert.equal((declined.structuredContent?.error as { code?: string } | undefined)?.code, "solve.not_approved");
+    assert.equal(
+      (declined.structuredContent?.error as { code?: string } | undefined)?.code,
+      "solve.not_approved",
+    );
     assert.match(questions[0] ?? "", /tools\.scripted\.add/, "the person sees the code");
     assert.equal(gateway.skills.list().length, 0);
     accept = true;
