@@ -1,6 +1,8 @@
 import { defineCommand } from "citty";
 import { formatAgentEvent, formatRunSummary } from "../../agent/progress-lines.ts";
-import { formatUsage, UsageLedger, withUsage } from "../../llm/usage-ledger.ts";
+import { messageOf } from "../../errors/message-of.ts";
+import { createModelClient } from "../../llm/create-model-client.ts";
+import { UsageLedger, withUsage } from "../../llm/usage-ledger.ts";
 import { CliError } from "../cli-error.ts";
 import { cliClientRequests } from "../client-requests.ts";
 import { interruptible } from "../interrupt.ts";
@@ -34,6 +36,8 @@ export const agentCommand = defineCommand({
         throw new CliError(
           'toolscript agent needs a model: add "llm": { "provider": "anthropic" | "openai", "model": "..." } to the toolscript section of the config',
         );
+      // Made now, not on the first request: a missing key is said before any work starts.
+      createModelClient(llm, { env: process.env });
       const ledger = new UsageLedger(llm.pricing);
       const { createAgent } = await import("../../agent/create-agent.ts");
       const agent = createAgent({
@@ -51,7 +55,11 @@ export const agentCommand = defineCommand({
         process.stdout.write(`${result.answer}\n`);
         const usage = ledger.totals();
         const cost = usage.costUsd === undefined ? undefined : `$${usage.costUsd.toFixed(4)}`;
-        process.stderr.write(`${formatRunSummary(result, cost)}\n${formatUsage(usage)}\n`);
+        process.stderr.write(`${formatRunSummary(result, cost)}\n`);
+        if (result.error) {
+          const cause = result.error.cause ?? result.error;
+          process.stderr.write(`toolscript agent: ${messageOf(cause)}\n`);
+        }
         if (result.stopped === "cancelled") process.exitCode = 130;
         else if (result.stopped !== "answer") process.exitCode = 1;
       } finally {
