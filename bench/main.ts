@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, printed as tables. Pass names to run some: `npm run bench -- execute search-quality`.
 import { benchAudit } from "./audit.ts";
 import { benchCliStart } from "./cli-start.ts";
+import { benchEvalDemo } from "./eval-demo.ts";
 import { benchExecute } from "./execute.ts";
 import { benchIdleMemory } from "./idle-memory.ts";
 import { benchLoad } from "./load.ts";
@@ -29,6 +30,7 @@ const suites: Record<string, () => Promise<void>> = {
   tokens: benchTokens,
   pii: benchPii,
   python: benchPython,
+  "eval-demo": benchEvalDemo,
 };
 
 const wanted = process.argv.slice(2);

@@ -78,8 +78,13 @@ export function formatEvalReport(report: EvalReport): string {
   if (direct && code && direct.meanInputTokens > 0) {
     const share = (100 * code.meanInputTokens) / direct.meanInputTokens;
     parts.push(
-      `\nCode mode read ${share.toFixed(0)}% of the input tokens direct mode read (mean per task), and passed ${code.passed} of ${code.tasks} tasks against direct mode's ${direct.passed} of ${direct.tasks}.\n`,
+      `\nCode mode read ${percent(share)}% of the input tokens direct mode read (mean per task), and passed ${code.passed} of ${code.tasks} tasks against direct mode's ${direct.passed} of ${direct.tasks}.\n`,
     );
   }
   return parts.join("");
+}
+
+/** A share in percent, with two significant digits when under 10% (0.39%, not 0%). */
+function percent(share: number): string {
+  return share >= 10 || share === 0 ? share.toFixed(0) : share.toPrecision(2);
 }
