@@ -13,6 +13,7 @@ export type { LlmSettings, ToolscriptSettings } from "./config/settings.ts";
 export { GatewayError, type GatewayErrorCode } from "./gateway/errors.ts";
 export { createGateway, Gateway } from "./gateway/gateway.ts";
 export { type Logger, silentLogger, stderrLogger } from "./gateway/logger.ts";
+export type { GatewaySolveRequest } from "./gateway/solve.ts";
 export type { CodeLanguage, ExecuteRequest, ExecuteResponse, GatewayOptions } from "./gateway/types.ts";
 export { type CreateModelClientOptions, createModelClient } from "./llm/create-model-client.ts";
 export { ModelError, type ModelErrorCode, type ModelErrorData } from "./llm/errors.ts";
@@ -50,5 +51,8 @@ export type {
   LogEntry,
   SandboxRuntime,
 } from "./sandbox/types.ts";
+export { SolveError, type SolveErrorCode } from "./solve/errors.ts";
+export type { SolveResponse } from "./solve/solve-task.ts";
+export type { SkillOrigin } from "./store/types.ts";
 export { UpstreamError, type UpstreamErrorCode } from "./upstream/errors.ts";
 export type { UpstreamState, UpstreamStatus } from "./upstream/types.ts";
