@@ -76,7 +76,9 @@ function oracle(taskIds: Map<string, string>) {
     const names = (body.tools as Array<{ name: string }>).map((tool) => tool.name);
     if (names.includes("execute_code")) {
       if (results <= 1)
-        return answer({ toolUses: [{ name: "execute_code", input: { code: DEMO_ORACLE[id] ?? "", typecheck: false } }] });
+        return answer({
+          toolUses: [{ name: "execute_code", input: { code: DEMO_ORACLE[id] ?? "", typecheck: false } }],
+        });
       return answer({ text: `The answer: ${last}` });
     }
     return answer(directStep(id, results, last, body.messages, names));
@@ -84,7 +86,13 @@ function oracle(taskIds: Map<string, string>) {
 }
 
 // Direct mode, turn by turn: the tool results so far decide the next call.
-function directStep(id: string, turn: number, last: string, messages: unknown[], names: string[]): StubAnswer {
+function directStep(
+  id: string,
+  turn: number,
+  last: string,
+  messages: unknown[],
+  names: string[],
+): StubAnswer {
   if (id === "everything-sum") {
     const sum = names.find((name) => /^everything__get.sum$/.test(name)) ?? "everything__get-sum";
     return turn <= 1
@@ -96,7 +104,7 @@ function directStep(id: string, turn: number, last: string, messages: unknown[],
     const dir = last.split("\n").find((line) => line.startsWith("/")) ?? "";
     return { toolUses: [{ name: "filesystem__read_text_file", input: { path: join(dir, "sales.csv") } }] };
   }
-  const csv = JSON.stringify(messages).length > 0 ? findCsv(messages) : "";
+  const csv = findCsv(messages);
   const value = csvAnswer(id, rowsOf(csv));
   if (id !== "memory-round-trip") return { text: `The answer: ${value}` };
   const steps: StubAnswer[] = [
