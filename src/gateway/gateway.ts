@@ -1,5 +1,6 @@
 import { AuditLog } from "../audit/audit-log.ts";
 import { recordExecution } from "../audit/execution-record.ts";
+import { auditedModel } from "../audit/model-call-record.ts";
 import { ViolationCounter, type ViolationKind } from "../audit/violations.ts";
 import { Authorizations } from "../auth/authorizations.ts";
 import { CredentialVault } from "../auth/credential-vault.ts";
@@ -339,7 +340,13 @@ export class Gateway {
    */
   solveTask(request: GatewaySolveRequest): Promise<SolveResponse> {
     if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
-    return solveWithGateway(this, this.#model, this.config.settings.llm?.approveGenerated ?? false, request);
+    const session = request.session ?? DEFAULT_SESSION;
+    const chosen = request.model ?? this.#model;
+    // Every request to the model is audited; answers from the cache (no request) are not.
+    const model =
+      chosen && auditedModel(chosen, this.#audit, { session, client: request.client, purpose: "solve_task" });
+    const approve = this.config.settings.llm?.approveGenerated ?? false;
+    return solveWithGateway(this, approve, { ...request, session, model });
   }
 
   /** Writes pending audit records now (they are batched, at most ~50 ms behind). */

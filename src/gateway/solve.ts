@@ -12,7 +12,7 @@ const HOUR_MS = 3600 * 1000;
 export interface GatewaySolveRequest extends Omit<SolveRequest, "session" | "model"> {
   /** Default: the gateway's default session. */
   session?: string | undefined;
-  /** The model that writes a tool when none fits; default: the gateway's (`toolscript.llm`). */
+  /** The model that writes a tool when none fits; none: no generation. */
   model?: ModelClient | undefined;
 }
 
@@ -22,7 +22,6 @@ export interface GatewaySolveRequest extends Omit<SolveRequest, "session" | "mod
  */
 export function solveWithGateway(
   gateway: Gateway,
-  model: ModelClient | undefined,
   approveGenerated: boolean,
   request: GatewaySolveRequest,
 ): Promise<SolveResponse> {
@@ -30,7 +29,7 @@ export function solveWithGateway(
   if (!store) throw new GatewayError("gateway.closed", "solve_task needs the store: start the gateway first");
   const settings = gateway.config.settings.solve;
   const cache = cacheOf(store);
-  const chosen = request.model ?? model;
+  const chosen = request.model;
   return solveTask(
     {
       settings: {

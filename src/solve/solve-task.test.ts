@@ -80,6 +80,19 @@ describe("solve_task", () => {
     assert.deepEqual(saved?.origin?.argNames, ["a", "b"]);
     assert.equal(saved?.description, TASK);
     assert.ok(saved?.origin && saved.origin.expiresAt > Date.now() + 29 * 24 * 3600 * 1000);
+    // The model request is in the audit log: provider, model, tokens, what asked.
+    gateway.flushAudit();
+    const calls = gateway.store?.listAudit().filter((record) => record.kind === "model_call") ?? [];
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0]?.server, "anthropic");
+    assert.equal(calls[0]?.tool, "scripted-model-1");
+    assert.equal(calls[0]?.outcome, "ok");
+    assert.deepEqual(calls[0]?.detail, {
+      purpose: "solve_task",
+      inputTokens: 100,
+      outputTokens: 50,
+      stopReason: "end_turn",
+    });
   });
 
   test("the same task again, other arguments: the generated tool runs without asking a model", async () => {

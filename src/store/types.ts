@@ -104,8 +104,11 @@ export interface SkillViewer {
 }
 
 export interface AuditEntry {
-  /** A tool call from code (default), or a whole execution (server "", tool = the sandbox tier). */
-  kind?: "tool_call" | "execution";
+  /**
+   * A tool call from code (default), a whole execution (server "", tool = the sandbox
+   * tier), or a request to a model (server = provider, tool = model; detail: tokens).
+   */
+  kind?: "tool_call" | "execution" | "model_call";
   time: number;
   session: string | null;
   /** The client that ran it (an HTTP client's name); `null` or absent: the local client. */

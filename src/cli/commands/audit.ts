@@ -63,9 +63,22 @@ export function parseSince(text: string, now = Date.now()): number {
   return time;
 }
 
+/** ` (1,234 in, 56 out)` from a model call's detail. */
+function tokensOf(detail: Record<string, unknown> | null | undefined): string {
+  const input = detail?.inputTokens;
+  const output = detail?.outputTokens;
+  if (typeof input !== "number" || typeof output !== "number") return "";
+  return ` (${input.toLocaleString("en-US")} in, ${output.toLocaleString("en-US")} out)`;
+}
+
 function formatRecord(record: AuditRecord): string {
   const when = new Date(record.time).toISOString();
-  const what = record.kind === "execution" ? `execution (${record.tool})` : `${record.server}/${record.tool}`;
+  const what =
+    record.kind === "execution"
+      ? `execution (${record.tool})`
+      : record.kind === "model_call"
+        ? `model ${record.server}/${record.tool}${tokensOf(record.detail)}`
+        : `${record.server}/${record.tool}`;
   const policy = record.policy && record.policy !== "allow" ? ` policy=${record.policy}` : "";
   // The session as `client:session` when an HTTP client ran it.
   const who = record.client ? `${record.client}:${record.session ?? "-"}` : (record.session ?? "-");
