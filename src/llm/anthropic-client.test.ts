@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { rejectsWithModelError } from "../../test/helpers/model-errors.ts";
 import { startAnthropicStub } from "../../test/helpers/model-stubs/anthropic-messages-stub.ts";
 import { lastToolResults, type ModelStub, type StubScript } from "../../test/helpers/model-stubs/script.ts";
 import { createAnthropicClient } from "./anthropic-client.ts";
-import { ModelError } from "./errors.ts";
 import type { ModelClient, ModelRequest } from "./types.ts";
 
 // The official @anthropic-ai/sdk against a loopback stub of the Messages API.
@@ -33,17 +33,6 @@ const hello: ModelRequest = {
   system: "Be brief.",
   messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
 };
-
-async function rejectsWith(promise: Promise<unknown>, code: string): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ModelError, `expected a ModelError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    return error;
-  }
-  assert.fail(`expected ${code}`);
-}
 
 describe("Anthropic client (Messages API)", () => {
   for (const streaming of [false, true]) {
@@ -203,7 +192,7 @@ describe("Anthropic client (Messages API)", () => {
     await withStub(
       () => ({ status: 500, message: "internal", headers: { "retry-after-ms": "5" } }),
       async (client, stub) => {
-        const error = await rejectsWith(client.complete(hello), "llm.unavailable");
+        const error = await rejectsWithModelError(client.complete(hello), "llm.unavailable");
         assert.equal(stub.requests.length, 3);
         assert.equal(error.data.status, 500);
         assert.equal(error.data.provider, "anthropic");
@@ -218,7 +207,7 @@ describe("Anthropic client (Messages API)", () => {
     await withStub(
       () => ({ status: 429, message: "too many", headers: { "retry-after": "0.01" } }),
       async (client, stub) => {
-        await rejectsWith(client.complete(hello), "llm.rate_limited");
+        await rejectsWithModelError(client.complete(hello), "llm.rate_limited");
         assert.equal(stub.requests.length, 2);
       },
       { maxRetries: 1 },
@@ -232,10 +221,13 @@ describe("Anthropic client (Messages API)", () => {
           ? { status: 401, message: "invalid x-api-key" }
           : { status: 400, message: "messages: roles must alternate" },
       async (client, stub) => {
-        const auth = await rejectsWith(client.complete(hello), "llm.auth");
+        const auth = await rejectsWithModelError(client.complete(hello), "llm.auth");
         assert.equal(auth.data.status, 401);
         assert.equal(stub.requests.length, 1);
-        const bad = await rejectsWith(client.complete(hello, { onText: () => {} }), "llm.bad_request");
+        const bad = await rejectsWithModelError(
+          client.complete(hello, { onText: () => {} }),
+          "llm.bad_request",
+        );
         assert.match(bad.message, /messages: roles must alternate/);
         assert.equal(bad.data.status, 400);
       },
@@ -250,7 +242,10 @@ describe("Anthropic client (Messages API)", () => {
           const controller = new AbortController();
           const started = Date.now();
           setTimeout(() => controller.abort(), 100);
-          await rejectsWith(client.complete(hello, { signal: controller.signal, onText }), "llm.aborted");
+          await rejectsWithModelError(
+            client.complete(hello, { signal: controller.signal, onText }),
+            "llm.aborted",
+          );
           assert.ok(Date.now() - started < 3_000);
         }
       },
@@ -261,7 +256,7 @@ describe("Anthropic client (Messages API)", () => {
     await withStub(
       () => ({ text: "late", delayMs: 3_000 }),
       async (client, stub) => {
-        const error = await rejectsWith(client.complete(hello), "llm.timeout");
+        const error = await rejectsWithModelError(client.complete(hello), "llm.timeout");
         assert.equal(error.data.provider, "anthropic");
         assert.equal(stub.requests.length, 1);
       },

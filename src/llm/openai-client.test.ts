@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { rejectsWithModelError } from "../../test/helpers/model-errors.ts";
 import { startOpenAIStub } from "../../test/helpers/model-stubs/openai-chat-stub.ts";
 import { lastToolResults, type ModelStub, type StubScript } from "../../test/helpers/model-stubs/script.ts";
-import { ModelError } from "./errors.ts";
 import { createOpenAIClient, openaiParams, PLACEHOLDER_API_KEY } from "./openai-client.ts";
 import type { ModelClient, ModelRequest } from "./types.ts";
 
@@ -33,17 +33,6 @@ const hello: ModelRequest = {
   system: "Be brief.",
   messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
 };
-
-async function rejectsWith(promise: Promise<unknown>, code: string): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ModelError, `expected a ModelError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    return error;
-  }
-  assert.fail(`expected ${code}`);
-}
 
 describe("OpenAI client (Chat Completions)", () => {
   for (const streaming of [false, true]) {
@@ -203,7 +192,7 @@ describe("OpenAI client (Chat Completions)", () => {
     await withStub(
       () => ({ status: 500, message: "internal", headers: { "retry-after-ms": "5" } }),
       async (client, stub) => {
-        const error = await rejectsWith(client.complete(hello), "llm.unavailable");
+        const error = await rejectsWithModelError(client.complete(hello), "llm.unavailable");
         assert.equal(stub.requests.length, 3);
         assert.equal(error.data.status, 500);
         assert.equal(error.data.provider, "openai");
@@ -218,7 +207,7 @@ describe("OpenAI client (Chat Completions)", () => {
     await withStub(
       () => ({ status: 429, message: "too many", headers: { "retry-after": "0.01" } }),
       async (client, stub) => {
-        await rejectsWith(client.complete(hello), "llm.rate_limited");
+        await rejectsWithModelError(client.complete(hello), "llm.rate_limited");
         assert.equal(stub.requests.length, 2);
       },
       { maxRetries: 1 },
@@ -232,10 +221,13 @@ describe("OpenAI client (Chat Completions)", () => {
           ? { status: 401, message: "invalid x-api-key" }
           : { status: 400, message: "messages: roles must alternate" },
       async (client, stub) => {
-        const auth = await rejectsWith(client.complete(hello), "llm.auth");
+        const auth = await rejectsWithModelError(client.complete(hello), "llm.auth");
         assert.equal(auth.data.status, 401);
         assert.equal(stub.requests.length, 1);
-        const bad = await rejectsWith(client.complete(hello, { onText: () => {} }), "llm.bad_request");
+        const bad = await rejectsWithModelError(
+          client.complete(hello, { onText: () => {} }),
+          "llm.bad_request",
+        );
         assert.match(bad.message, /messages: roles must alternate/);
         assert.equal(bad.data.status, 400);
       },
@@ -250,10 +242,10 @@ describe("OpenAI client (Chat Completions)", () => {
         }),
         async (client) => {
           const options = streaming ? { onText: () => {} } : {};
-          const notJson = await rejectsWith(client.complete(hello, options), "llm.bad_response");
+          const notJson = await rejectsWithModelError(client.complete(hello, options), "llm.bad_response");
           assert.match(notJson.message, /"run_code"/);
           assert.equal(notJson.data.tool, "run_code");
-          const array = await rejectsWith(client.complete(hello, options), "llm.bad_response");
+          const array = await rejectsWithModelError(client.complete(hello, options), "llm.bad_response");
           assert.match(array.message, /"run_code" are not a JSON object/);
         },
       );
@@ -304,7 +296,10 @@ describe("OpenAI client (Chat Completions)", () => {
           const controller = new AbortController();
           const started = Date.now();
           setTimeout(() => controller.abort(), 100);
-          await rejectsWith(client.complete(hello, { signal: controller.signal, onText }), "llm.aborted");
+          await rejectsWithModelError(
+            client.complete(hello, { signal: controller.signal, onText }),
+            "llm.aborted",
+          );
           assert.ok(Date.now() - started < 3_000);
         }
       },
@@ -315,7 +310,7 @@ describe("OpenAI client (Chat Completions)", () => {
     await withStub(
       () => ({ text: "late", delayMs: 3_000 }),
       async (client, stub) => {
-        const error = await rejectsWith(client.complete(hello), "llm.timeout");
+        const error = await rejectsWithModelError(client.complete(hello), "llm.timeout");
         assert.equal(error.data.provider, "openai");
         assert.equal(stub.requests.length, 1);
       },

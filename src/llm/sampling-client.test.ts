@@ -9,7 +9,7 @@ import {
   InMemoryTransport,
   McpServer,
 } from "@modelcontextprotocol/server";
-import { ModelError } from "./errors.ts";
+import { rejectsWithModelError } from "../../test/helpers/model-errors.ts";
 import { createSamplingClient, type SamplingRequester } from "./sampling-client.ts";
 import type { ModelClient, ModelRequest } from "./types.ts";
 
@@ -63,17 +63,6 @@ const tools = [
   { name: "lookup", description: "Look a word up", inputSchema: { type: "object", properties: {} } },
 ];
 
-async function rejectsWith(promise: Promise<unknown>, code: string): Promise<ModelError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ModelError, `expected a ModelError, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    return error;
-  }
-  assert.fail(`expected ${code}`);
-}
-
 describe("sampling client (MCP sampling/createMessage)", () => {
   it("a text answer from a client that declared sampling", async () => {
     await withPair(
@@ -112,7 +101,7 @@ describe("sampling client (MCP sampling/createMessage)", () => {
       { sampling: {} },
       async () => assert.fail("must not be asked"),
       async (model, received) => {
-        await rejectsWith(model.complete({ ...hello, tools }), "llm.sampling_unsupported");
+        await rejectsWithModelError(model.complete({ ...hello, tools }), "llm.sampling_unsupported");
         assert.equal(received.length, 0);
       },
     );
@@ -186,11 +175,11 @@ describe("sampling client (MCP sampling/createMessage)", () => {
       {},
       async () => assert.fail("must not be asked"),
       async (model) => {
-        await rejectsWith(model.complete(hello), "llm.sampling_unsupported");
+        await rejectsWithModelError(model.complete(hello), "llm.sampling_unsupported");
       },
     );
     const noSender = createSamplingClient({ send: undefined, capabilities: { sampling: {} } });
-    await rejectsWith(noSender.complete(hello), "llm.sampling_unsupported");
+    await rejectsWithModelError(noSender.complete(hello), "llm.sampling_unsupported");
   });
 
   it("a client that refuses is llm.unavailable with its message; an abort is llm.aborted", async () => {
@@ -211,7 +200,7 @@ describe("sampling client (MCP sampling/createMessage)", () => {
         return { model: "m", role: "assistant", content: { type: "text", text: "late" } };
       },
       async (model) => {
-        const refused = await rejectsWith(
+        const refused = await rejectsWithModelError(
           model.complete({ messages: [{ role: "user", content: [{ type: "text", text: "refuse" }] }] }),
           "llm.unavailable",
         );
@@ -219,7 +208,7 @@ describe("sampling client (MCP sampling/createMessage)", () => {
         const controller = new AbortController();
         setTimeout(() => controller.abort(), 100);
         const started = Date.now();
-        await rejectsWith(model.complete(hello, { signal: controller.signal }), "llm.aborted");
+        await rejectsWithModelError(model.complete(hello, { signal: controller.signal }), "llm.aborted");
         assert.ok(Date.now() - started < 3_000);
       },
     );
