@@ -40,9 +40,11 @@ export const DEFAULT_TYPECHECK_IDLE_SECONDS = 120;
 
 /**
  * solve_task runs a saved skill or tool that says it does this share of a task's
- * words (src/solve/task-similarity.ts); below it, a model writes a new tool.
+ * words (src/solve/task-similarity.ts); below it, a model writes a new tool. A task
+ * of up to six content words must then be covered whole: one word is often what
+ * sets two tasks apart ("…then subtract one" / "…then add one hundred").
  */
-export const DEFAULT_SOLVE_REUSE_SIMILARITY = 0.8;
+export const DEFAULT_SOLVE_REUSE_SIMILARITY = 0.85;
 export const DEFAULT_SOLVE_GENERATED_TTL_DAYS = 30;
 export const DEFAULT_SOLVE_ANSWER_CACHE_TTL_HOURS = 24 * 7;
 

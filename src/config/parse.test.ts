@@ -231,7 +231,7 @@ describe("parseConfig: defaults and resolution", () => {
         },
         storage: { dir: join(BASE, ".toolscript") },
         audit: { stderr: "violations", alertAfter: 20 },
-        solve: { reuseSimilarity: 0.8, generatedTtlDays: 30, answerCacheTtlHours: 168 },
+        solve: { reuseSimilarity: 0.85, generatedTtlDays: 30, answerCacheTtlHours: 168 },
         server: {
           http: {
             host: "127.0.0.1",

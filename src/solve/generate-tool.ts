@@ -1,6 +1,6 @@
 import { messageOf } from "../errors/message-of.ts";
 import type { ExecuteResponse } from "../gateway/types.ts";
-import type { ModelClient, ModelMessage, ModelUsage } from "../llm/types.ts";
+import type { ModelClient, ModelMessage, ModelResponse, ModelUsage } from "../llm/types.ts";
 import type { CheckedSkill } from "../skills/skill-library.ts";
 import { SolveError } from "./errors.ts";
 import { extractModule } from "./extract-module.ts";
@@ -56,7 +56,7 @@ export async function generateTool(options: GenerateToolOptions): Promise<Genera
     );
     usage.inputTokens += response.usage.inputTokens;
     usage.outputTokens += response.usage.outputTokens;
-    const answer = response.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+    const answer = answerText(response.content);
     const outcome = await tryModule(options, answer);
     if (outcome.ok) {
       return { ...outcome.tool, model: response.model, repaired: attempt > 1, usage };
@@ -103,4 +103,21 @@ async function tryModule(options: GenerateToolOptions, answer: string): Promise<
 
 function clip(text: string): string {
   return text.length <= MAX_FAILURE_CHARS ? text : `${text.slice(0, MAX_FAILURE_CHARS - 1)}…`;
+}
+
+/**
+ * The answer as text. A model that answers through a tool use instead (some put
+ * code in a tool's arguments even when offered none) has its string arguments
+ * read too, in a fenced block each, so the module is found either way.
+ */
+function answerText(content: ModelResponse["content"]): string {
+  return content
+    .flatMap((block) =>
+      block.type === "text"
+        ? [block.text]
+        : Object.values(block.input)
+            .filter((value): value is string => typeof value === "string")
+            .map((value) => (value.includes("```") ? value : `\n\`\`\`ts\n${value}\n\`\`\`\n`)),
+    )
+    .join("");
 }

@@ -83,6 +83,15 @@ describe("taskSimilarity", () => {
       "one way, one word apart",
     );
     assert.ok(taskSimilarity("Add two numbers, then triple the sum", stored, { bothWays: true }) < 0.8);
+    // One word apart in five: not the same task at the default 0.85.
+    assert.equal(
+      taskSimilarity("Add two numbers then subtract one", "Add two numbers and add one hundred", {
+        bothWays: true,
+      }),
+      0.8,
+    );
+    // Porter2 stems "added" "ad" and "add" "add": one letter apart at the end counts as the same word.
+    assert.equal(taskSimilarity("numbers added", "add numbers", { bothWays: true }), 1);
     assert.equal(taskSimilarity("the of and", "anything"), 0);
   });
 });

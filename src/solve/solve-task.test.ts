@@ -171,6 +171,28 @@ describe("solve_task", () => {
     assert.match(JSON.stringify(model.requests[1]?.messages.at(-1)), /no TypeScript module/);
   });
 
+  test("a module sent as a tool use's argument is found too", async () => {
+    const code = ADD_AND_DOUBLE.split("\n").slice(2, -1).join("\n").replace("sum * 2", "sum - 1");
+    const model: ModelClient = {
+      provider: "openai",
+      model: "tool-user",
+      async complete() {
+        return {
+          content: [{ type: "tool_use", id: "t1", name: "write_module", input: { code } }],
+          stopReason: "tool_use",
+          usage: { inputTokens: 1, outputTokens: 1 },
+          model: "tool-user",
+        };
+      },
+    };
+    const solved = await gateway.solveTask({
+      task: "Add two numbers then subtract one",
+      args: { a: 5, b: 5 },
+      model,
+    });
+    assert.deepEqual(solved.execution.result, { doubled: 9 });
+  });
+
   test("without a model and without a fitting tool: solve.no_model names toolscript.llm", async () => {
     await assert.rejects(
       gateway.solveTask({ task: "Translate a poem into Klingon verse", args: { poem: "x" } }),

@@ -23,8 +23,14 @@ export function taskSimilarity(
 
 function coverage(wanted: ReadonlySet<string>, offered: ReadonlySet<string>): number {
   if (wanted.size === 0) return 0;
+  // Stems one letter apart at the end are the same word: Porter2 makes "added" "ad" but "add" "add".
+  const shortened = new Set([...offered].filter((term) => term.length >= 3).map((term) => term.slice(0, -1)));
   let covered = 0;
-  for (const term of wanted) if (offered.has(term)) covered += 1;
+  for (const term of wanted) {
+    const near =
+      (term.length >= 3 && offered.has(term.slice(0, -1))) || (term.length >= 2 && shortened.has(term));
+    if (offered.has(term) || near) covered += 1;
+  }
   return covered / wanted.size;
 }
 
