@@ -11,6 +11,7 @@ import { wireFrontEnd } from "../forwarding/wire-front-end.ts";
 import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } from "./auth.ts";
 import { headerValue, LegacySessions } from "./legacy-sessions.ts";
 import { checkOrigin, originPolicy } from "./origin-check.ts";
+import { answerProbe } from "./probes.ts";
 import { readJsonBody } from "./read-body.ts";
 import { sendError } from "./send-error.ts";
 
@@ -107,6 +108,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
+    if (request.method === "GET" && answerProbe(gateway, url.pathname, response)) return;
     if (url.pathname !== MCP_PATH)
       return sendError(response, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
     const refused = checkOrigin(request, policy);

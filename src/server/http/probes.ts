@@ -1,0 +1,46 @@
+import type { ServerResponse } from "node:http";
+import type { Gateway } from "../../gateway/gateway.ts";
+
+export const HEALTH_PATH = "/health";
+export const READY_PATH = "/ready";
+/** Characters of a server's error quoted by /ready. */
+const MAX_WHY_CHARS = 300;
+
+/**
+ * `/health`: the process answers (liveness). `/ready`: it can serve programs
+ * (readiness): the store is open and every enabled upstream is ready; else 503
+ * naming what is not and why. Both without a token, as probes are called;
+ * they say nothing a token guards (server names, states, redacted errors).
+ */
+export function answerProbe(gateway: Gateway, path: string, response: ServerResponse): boolean {
+  if (path === HEALTH_PATH) {
+    sendJson(response, 200, { status: "ok" });
+    return true;
+  }
+  if (path !== READY_PATH) return false;
+  const problems: Array<{ what: string; state: string; why?: string }> = [];
+  if (gateway.store === undefined) problems.push({ what: "store", state: "closed" });
+  for (const status of gateway.statuses()) {
+    if (status.state === "ready" || status.state === "disabled") continue;
+    problems.push({
+      what: `server ${status.server}`,
+      state: status.state,
+      ...(status.error !== undefined && { why: status.error.slice(0, MAX_WHY_CHARS) }),
+    });
+  }
+  sendJson(response, problems.length === 0 ? 200 : 503, {
+    status: problems.length === 0 ? "ready" : "not_ready",
+    ...(problems.length > 0 && { problems }),
+  });
+  return true;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+  });
+  response.end(text);
+}
