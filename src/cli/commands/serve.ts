@@ -17,14 +17,25 @@ export const serveCommand = defineCommand({
         "Serve Streamable HTTP on HOST:PORT (endpoint /mcp) instead of stdio, e.g. 127.0.0.1:7777; needs a token (below)",
       valueHint: "HOST:PORT",
     },
+    admin: {
+      type: "string",
+      description:
+        "With stdio: also serve the probes (/health, /ready) on a loopback HOST:PORT, e.g. 127.0.0.1:9464",
+      valueHint: "HOST:PORT",
+    },
   },
   async run({ args }) {
     const address = args.http === undefined ? undefined : parseAddress(args.http);
+    const admin = args.admin === undefined ? undefined : parseAddress(args.admin, "--admin");
+    if (admin && address)
+      throw new CliError(
+        "--admin is for stdio: with --http the probes are served at /health and /ready of that server",
+      );
     // Loaded here, not at the top: `toolscript serve --help` needs none of the gateway.
     const [
       { loadConfig },
       { ClientRouter },
-      { assertAuthConfigured, ClientTokens },
+      { assertAuthConfigured, ClientTokens, isLoopbackHost },
       { closeOnSignals, openGateway },
     ] = await Promise.all([
       import("../../config/load.ts"),
@@ -36,6 +47,8 @@ export const serveCommand = defineCommand({
     const http = config.settings.server.http;
     const token = http.token ?? (process.env.TOOLSCRIPT_HTTP_TOKEN || undefined);
     // Checked before any upstream starts: a server that would refuse to listen spawns nothing.
+    if (admin && !isLoopbackHost(admin.host))
+      throw new CliError(`--admin listens on loopback only (127.0.0.1, ::1, localhost), got "${admin.host}"`);
     if (address)
       assertAuthConfigured(
         address.host,
@@ -53,8 +66,20 @@ export const serveCommand = defineCommand({
     // Each transport's code loads only when it serves: stdio never loads the HTTP server.
     if (!address) {
       const { serveStdio } = await import("../../server/stdio.ts");
+      let adminServer: { url: string; close(): Promise<void> } | undefined;
+      if (admin) {
+        const { serveAdmin } = await import("../../server/http/admin-server.ts");
+        try {
+          adminServer = await serveAdmin(gateway, admin);
+        } catch (error) {
+          await gateway.close();
+          throw new CliError(`--admin: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        process.stderr.write(`toolscript: probes at ${adminServer.url}/health and /ready\n`);
+      }
       closeOnSignals(gateway, () => exitProcess(0));
       await serveStdio(gateway);
+      await adminServer?.close();
       await gateway.close();
       return;
     }
@@ -85,10 +110,10 @@ export const serveCommand = defineCommand({
   },
 });
 
-export function parseAddress(text: string): { host: string; port: number } {
+export function parseAddress(text: string, flag = "--http"): { host: string; port: number } {
   const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(text.trim());
   const port = Number(match?.[3]);
   if (!match || port > 65_535)
-    throw new CliError(`--http expects HOST:PORT (e.g. 127.0.0.1:7777), got "${text}"`);
+    throw new CliError(`${flag} expects HOST:PORT (e.g. 127.0.0.1:7777), got "${text}"`);
   return { host: (match[1] ?? match[2]) as string, port };
 }

@@ -1,0 +1,41 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Gateway } from "../../gateway/gateway.ts";
+import { isLoopbackHost } from "./auth.ts";
+import { answerProbe, HEALTH_PATH, READY_PATH } from "./probes.ts";
+import { sendError } from "./send-error.ts";
+
+export interface RunningAdminServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The operator's endpoints of a gateway served over stdio (`serve --admin`):
+ * the probes, on a loopback port only, since they carry no token check.
+ */
+export async function serveAdmin(
+  gateway: Gateway,
+  address: { host: string; port: number },
+): Promise<RunningAdminServer> {
+  if (!isLoopbackHost(address.host))
+    throw new Error(`--admin listens on loopback only (127.0.0.1, ::1, localhost), got "${address.host}"`);
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    if (request.method === "GET" && answerProbe(gateway, path, response)) return;
+    sendError(response, 404, `not found; the admin endpoints are ${HEALTH_PATH} and ${READY_PATH}`);
+  });
+  server.listen(address.port, address.host);
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  const host = address.host.includes(":") ? `[${address.host}]` : address.host;
+  return {
+    url: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
