@@ -12,13 +12,14 @@ describe("HTTP probes: /health and /ready", () => {
     dir.remove();
   });
 
-  async function serve(mcpServers: Record<string, unknown>) {
+  async function serve(mcpServers: Record<string, unknown>, toolscript: Record<string, unknown> = {}) {
     const gateway = new Gateway({
       config: {
         mcpServers,
         toolscript: {
           storage: { dir: `${dir.path}/${closers.length}` },
           upstream: { restart: { maxRetries: 0 } },
+          ...toolscript,
         },
       },
     });
@@ -26,11 +27,11 @@ describe("HTTP probes: /health and /ready", () => {
     await gateway.start();
     const running = await serveHttp(gateway, { host: "127.0.0.1", port: 0, token: "secret-token" });
     closers.push(() => running.close());
-    return new URL(running.url).origin;
+    return { origin: new URL(running.url).origin, gateway };
   }
 
   test("every server ready: /health and /ready answer 200 without a token; /mcp still wants one", async () => {
-    const origin = await serve({ scripted: { command: process.execPath, args: [SCRIPTED_JS] } });
+    const { origin } = await serve({ scripted: { command: process.execPath, args: [SCRIPTED_JS] } });
     const health = await fetch(`${origin}/health`);
     assert.equal(health.status, 200);
     assert.deepEqual(await health.json(), { status: "ok" });
@@ -42,7 +43,7 @@ describe("HTTP probes: /health and /ready", () => {
   });
 
   test("a server that failed to start: /ready is 503 naming it and why; /health stays 200", async () => {
-    const origin = await serve({
+    const { origin } = await serve({
       scripted: { command: process.execPath, args: [SCRIPTED_JS] },
       broken: { command: process.execPath, args: ["-e", "process.stderr.write('no luck'); process.exit(3)"] },
     });
@@ -59,5 +60,39 @@ describe("HTTP probes: /health and /ready", () => {
       [["server broken", "failed"]],
     );
     assert.ok((body.problems[0]?.why ?? "").length > 0);
+  });
+
+  test("/metrics: Prometheus text with the same token as /mcp; counters follow executions, calls and denials", async () => {
+    const { origin, gateway } = await serve(
+      { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
+      { policy: { deny: ["scripted/fail"] } },
+    );
+    const program = [
+      'await tools.scripted.echo({ message: "a" });',
+      'await tools.scripted.echo({ message: "b" });',
+      "try { await tools.scripted.fail({}); } catch {}",
+      "return 1;",
+    ].join("\n");
+    assert.equal((await gateway.execute(program)).error, undefined);
+    assert.equal((await gateway.execute("throw new Error('no')")).error?.kind, "runtime");
+    assert.equal((await fetch(`${origin}/metrics`)).status, 401);
+    const response = await fetch(`${origin}/metrics`, { headers: { authorization: "Bearer secret-token" } });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type") ?? "", /text\/plain/);
+    const text = await response.text();
+    const value = (series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
+    assert.equal(value('toolscript_executions_total{outcome="ok",kind="none",language="typescript"}'), 1);
+    assert.equal(
+      value('toolscript_executions_total{outcome="error",kind="runtime",language="typescript"}'),
+      1,
+    );
+    assert.equal(value('toolscript_tool_calls_total{server="scripted",tool="echo",outcome="ok"}'), 2);
+    assert.equal(value("toolscript_policy_denials_total"), 1);
+    assert.equal(value('toolscript_execution_duration_seconds_count{outcome="ok"}'), 1);
+    assert.equal(value('toolscript_upstream_up{server="scripted"}'), 1);
+    assert.equal(value('toolscript_upstream_restarts_total{server="scripted"}'), 0);
+    assert.match(text, /^toolscript_process_cpu_seconds_total /m);
+    assert.match(text, /^# HELP toolscript_tool_call_duration_seconds /m);
   });
 });

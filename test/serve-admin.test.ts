@@ -44,7 +44,7 @@ describe("toolscript serve --admin (stdio)", () => {
   );
   after(() => dir.remove());
 
-  test("serves /health and /ready on the loopback port while stdio serves MCP", async () => {
+  test("serves /health, /ready and /metrics on the loopback port while stdio serves MCP", async () => {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
     const run = await serve(
@@ -57,6 +57,9 @@ describe("toolscript serve --admin (stdio)", () => {
         assert.deepEqual(await health.json(), { status: "ok" });
         const ready = await fetch(`${origin}/ready`);
         assert.equal(ready.status, 200);
+        const metrics = await fetch(`${origin}/metrics`);
+        assert.equal(metrics.status, 200);
+        assert.match(await metrics.text(), /^toolscript_upstream_up\{server="scripted"\} 1$/m);
         assert.equal((await fetch(`${origin}/mcp`)).status, 404, "MCP stays on stdio");
       },
     );

@@ -46,6 +46,7 @@ export class AuditLog {
   readonly #journal: AuditJournal | undefined;
   readonly #level: AuditStderrLevel;
   readonly #write: ((line: string) => void) | undefined;
+  readonly #observe: ((entry: AuditEntry) => void) | undefined;
   readonly #logger: Logger;
   #pending: PendingRecord[] = [];
   /** Calls begun in the journal only: the next flush writes their "started" rows (if still running). */
@@ -61,7 +62,10 @@ export class AuditLog {
     level: AuditStderrLevel;
     logger: Logger;
     write?: (line: string) => void;
+    /** Told of every final record (not "started" ones): the metrics count what the audit records. */
+    observe?: (entry: AuditEntry) => void;
   }) {
+    this.#observe = options.observe;
     this.#store = options.store;
     this.#level = options.level;
     this.#logger = options.logger;
@@ -138,6 +142,7 @@ export class AuditLog {
   }
 
   #print(entry: AuditEntry, violation: boolean): void {
+    this.#observe?.(entry);
     if (this.#write && this.#shouldPrint(entry, violation)) {
       this.#write(
         JSON.stringify({ audit: entry.kind ?? "tool_call", ...entry, violation: violation || undefined }),

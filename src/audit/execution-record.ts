@@ -10,6 +10,8 @@ export interface ExecutionRecord {
   client?: string | null;
   code: string;
   tier: string;
+  /** typescript, javascript or python. */
+  language?: string | undefined;
   result: ExecutionResult;
   toolCalls: number;
   /** Bytes of the returned value, when already measured. */
@@ -56,6 +58,7 @@ export function recordExecution(log: AuditLog, violations: ViolationCounter, rec
         (result.result === undefined ? 0 : jsonBytesUpTo(result.result, Number.MAX_SAFE_INTEGER).bytes),
       detail: {
         toolCalls: record.toolCalls,
+        ...(record.language !== undefined && { language: record.language }),
         toolResultBytes: result.toolResultBytes ?? 0,
         ...(result.error && { errorKind: result.error.kind, errorName: result.error.name }),
         ...(violation && { violation }),

@@ -15,6 +15,7 @@ import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
 import type { ModelClient } from "../llm/types.ts";
+import { GatewayMetrics } from "../ops/metrics.ts";
 import { accountExecution, CallLedger } from "../output/accounting.ts";
 import { formatTokenTotals } from "../output/session-totals.ts";
 import { createTokenizer, type Tokenizer } from "../output/tokenizer.ts";
@@ -72,6 +73,8 @@ export class Gateway {
   readonly searchIndex: SearchIndex = new LazySearchIndex(() => new LexicalSearchIndex());
   /** Saved skills: `save_skill`, `import ... from "skills/<name>"`, ranked in `searchIndex`. */
   readonly skills: SkillLibrary;
+  /** Prometheus metrics (`toolscript_*`), served at /metrics. */
+  readonly metrics: GatewayMetrics;
   /**
    * What the upstream servers report (tools, status, log messages, list changes, resource
    * updates), for any part that forwards it; `on(listener)` returns the removal.
@@ -191,6 +194,7 @@ export class Gateway {
     this.#tokenizer = createTokenizer(config.settings.output.tokenizer);
     this.#states = new SessionStates(config.settings.privacy, loadVaultKey(process.env));
     this.#store = options.store;
+    this.metrics = new GatewayMetrics({ statuses: () => this.statuses() });
     this.#audit = this.#auditLog();
     this.#runtime = options.runtime;
   }
@@ -409,6 +413,7 @@ export class Gateway {
       session,
       client,
       code: request.code,
+      language: request.language ?? "typescript",
       // Python always runs in the process tier.
       tier:
         request.language === "python"
@@ -523,6 +528,7 @@ export class Gateway {
       store: this.#store,
       level: this.config.settings.audit.stderr,
       logger: this.#logger,
+      observe: (entry) => this.metrics.observe(entry),
     });
   }
 

@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Gateway } from "../../gateway/gateway.ts";
 import { isLoopbackHost } from "./auth.ts";
-import { answerProbe, HEALTH_PATH, READY_PATH } from "./probes.ts";
+import { answerMetrics, answerProbe, HEALTH_PATH, METRICS_PATH, READY_PATH } from "./probes.ts";
 import { sendError } from "./send-error.ts";
 
 export interface RunningAdminServer {
@@ -13,7 +13,7 @@ export interface RunningAdminServer {
 
 /**
  * The operator's endpoints of a gateway served over stdio (`serve --admin`):
- * the probes, on a loopback port only, since they carry no token check.
+ * the probes and the metrics, on a loopback port only, since they carry no token check.
  */
 export async function serveAdmin(
   gateway: Gateway,
@@ -24,7 +24,15 @@ export async function serveAdmin(
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (request.method === "GET" && answerProbe(gateway, path, response)) return;
-    sendError(response, 404, `not found; the admin endpoints are ${HEALTH_PATH} and ${READY_PATH}`);
+    if (request.method === "GET" && path === METRICS_PATH) {
+      void answerMetrics(gateway, response);
+      return;
+    }
+    sendError(
+      response,
+      404,
+      `not found; the admin endpoints are ${HEALTH_PATH}, ${READY_PATH} and ${METRICS_PATH}`,
+    );
   });
   server.listen(address.port, address.host);
   await once(server, "listening");

@@ -11,7 +11,7 @@ import { wireFrontEnd } from "../forwarding/wire-front-end.ts";
 import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } from "./auth.ts";
 import { headerValue, LegacySessions } from "./legacy-sessions.ts";
 import { checkOrigin, originPolicy } from "./origin-check.ts";
-import { answerProbe } from "./probes.ts";
+import { answerMetrics, answerProbe, METRICS_PATH } from "./probes.ts";
 import { readJsonBody } from "./read-body.ts";
 import { sendError } from "./send-error.ts";
 
@@ -109,7 +109,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (request.method === "GET" && answerProbe(gateway, url.pathname, response)) return;
-    if (url.pathname !== MCP_PATH)
+    if (url.pathname !== MCP_PATH && url.pathname !== METRICS_PATH)
       return sendError(response, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
     const refused = checkOrigin(request, policy);
     if (refused) return sendError(response, 403, refused);
@@ -121,6 +121,11 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
         401,
         `${request.headers.authorization === undefined ? "missing" : "wrong"} bearer token: send the header "Authorization: Bearer <token>" with a token configured in ${TOKEN_SETTINGS}`,
       );
+    }
+    // Metrics need the same token as MCP: they name servers, tools and sessions' activity.
+    if (url.pathname === METRICS_PATH) {
+      if (request.method !== "GET") return sendError(response, 405, `${METRICS_PATH} answers GET only`);
+      return answerMetrics(gateway, response);
     }
     const auth = { token: "", clientId: client, scopes: [] as string[] };
     if (request.method === "POST") {

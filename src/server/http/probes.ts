@@ -3,6 +3,7 @@ import type { Gateway } from "../../gateway/gateway.ts";
 
 export const HEALTH_PATH = "/health";
 export const READY_PATH = "/ready";
+export const METRICS_PATH = "/metrics";
 /** Characters of a server's error quoted by /ready. */
 const MAX_WHY_CHARS = 300;
 
@@ -33,6 +34,17 @@ export function answerProbe(gateway: Gateway, path: string, response: ServerResp
     ...(problems.length > 0 && { problems }),
   });
   return true;
+}
+
+/** `/metrics`: the Prometheus text exposition of the gateway's metrics. */
+export async function answerMetrics(gateway: Gateway, response: ServerResponse): Promise<void> {
+  const text = await gateway.metrics.text();
+  response.writeHead(200, {
+    "content-type": gateway.metrics.contentType,
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+  });
+  response.end(text);
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

@@ -1,0 +1,129 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { AuditEntry } from "../store/types.ts";
+import type { UpstreamStatus } from "../upstream/types.ts";
+
+/** Seconds: from a warm empty execution (ms) to the sandbox's longest timeout. */
+const EXECUTION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+const TOOL_CALL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60];
+
+export interface MetricSources {
+  /** Each upstream's state, read at every scrape. */
+  statuses(): UpstreamStatus[];
+}
+
+/**
+ * The gateway's Prometheus metrics (`toolscript_*`), one registry per gateway.
+ * Counters and histograms follow the audit log: every execution, tool call and
+ * model request it records is observed here (`observe`), so what is counted
+ * and what is audited never disagree. Gauges are read from the gateway at scrape time.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #executions: Counter<"outcome" | "kind" | "language">;
+  readonly #executionSeconds: Histogram<"outcome">;
+  readonly #toolCalls: Counter<"server" | "tool" | "outcome">;
+  readonly #toolCallSeconds: Histogram<"server">;
+  readonly #policyDenials: Counter;
+  readonly #modelTokens: Counter<"direction">;
+  readonly #lastRestarts = new Map<string, number>();
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: "toolscript_" });
+    this.#executions = new Counter({
+      name: "toolscript_executions_total",
+      help: "Programs run, by outcome (ok or error), error kind (none when ok) and language.",
+      labelNames: ["outcome", "kind", "language"],
+      registers,
+    });
+    this.#executionSeconds = new Histogram({
+      name: "toolscript_execution_duration_seconds",
+      help: "Wall time of a program's run.",
+      labelNames: ["outcome"],
+      buckets: EXECUTION_BUCKETS,
+      registers,
+    });
+    this.#toolCalls = new Counter({
+      name: "toolscript_tool_calls_total",
+      help: "Tool calls from programs, by server, tool and outcome (ok, or the error's class or code).",
+      labelNames: ["server", "tool", "outcome"],
+      registers,
+    });
+    this.#toolCallSeconds = new Histogram({
+      name: "toolscript_tool_call_duration_seconds",
+      help: "Time of a tool call from a program, through the middleware to the upstream and back.",
+      labelNames: ["server"],
+      buckets: TOOL_CALL_BUCKETS,
+      registers,
+    });
+    this.#policyDenials = new Counter({
+      name: "toolscript_policy_denials_total",
+      help: "Tool calls the policy refused, approvals declined included.",
+      registers,
+    });
+    this.#modelTokens = new Counter({
+      name: "toolscript_model_tokens_total",
+      help: "Tokens of the gateway's own model requests (solve_task), by direction (in, out).",
+      labelNames: ["direction"],
+      registers,
+    });
+    new Gauge({
+      name: "toolscript_upstream_up",
+      help: "1 when the upstream server is ready, else 0.",
+      labelNames: ["server"],
+      registers,
+      collect() {
+        this.reset();
+        for (const status of sources.statuses())
+          this.set({ server: status.server }, status.state === "ready" ? 1 : 0);
+      },
+    });
+    const lastRestarts = this.#lastRestarts;
+    new Counter({
+      name: "toolscript_upstream_restarts_total",
+      help: "Restarts of each upstream server since the gateway started.",
+      labelNames: ["server"],
+      registers,
+      collect() {
+        for (const status of sources.statuses()) {
+          const delta = status.restarts - (lastRestarts.get(status.server) ?? 0);
+          if (delta > 0) this.inc({ server: status.server }, delta);
+          else this.inc({ server: status.server }, 0);
+          lastRestarts.set(status.server, status.restarts);
+        }
+      },
+    });
+  }
+
+  /** An audit record that is final (not "started"): counted by its kind. */
+  observe(entry: AuditEntry): void {
+    const seconds = entry.durationMs / 1000;
+    if (entry.kind === "execution") {
+      const ok = entry.outcome === "ok";
+      const kind = ok ? "none" : (entry.outcome.split(":")[0] ?? "runtime");
+      const language = typeof entry.detail?.language === "string" ? entry.detail.language : "typescript";
+      this.#executions.inc({ outcome: ok ? "ok" : "error", kind, language });
+      this.#executionSeconds.observe({ outcome: ok ? "ok" : "error" }, seconds);
+      return;
+    }
+    if (entry.kind === "model_call") {
+      const input = entry.detail?.inputTokens;
+      const output = entry.detail?.outputTokens;
+      if (typeof input === "number") this.#modelTokens.inc({ direction: "in" }, input);
+      if (typeof output === "number") this.#modelTokens.inc({ direction: "out" }, output);
+      return;
+    }
+    this.#toolCalls.inc({ server: entry.server, tool: entry.tool, outcome: entry.outcome });
+    this.#toolCallSeconds.observe({ server: entry.server }, seconds);
+    if (entry.outcome.startsWith("policy.")) this.#policyDenials.inc();
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
