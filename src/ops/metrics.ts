@@ -2,6 +2,21 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { AuditEntry } from "../store/types.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 
+let processMetrics: Registry | undefined;
+
+/**
+ * Process metrics (CPU, memory, event loop lag, GC), one set per process and
+ * made on the first scrape: a gateway that is never scraped starts no monitor,
+ * and many gateways in one process (tests, the eval) share one.
+ */
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics, prefix: "toolscript_" });
+  }
+  return processMetrics;
+}
+
 /** Seconds: from a warm empty execution (ms) to the sandbox's longest timeout. */
 const EXECUTION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const TOOL_CALL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60];
@@ -29,7 +44,6 @@ export class GatewayMetrics {
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry, prefix: "toolscript_" });
     this.#executions = new Counter({
       name: "toolscript_executions_total",
       help: "Programs run, by outcome (ok or error), error kind (none when ok) and language.",
@@ -118,9 +132,9 @@ export class GatewayMetrics {
     if (entry.outcome.startsWith("policy.")) this.#policyDenials.inc();
   }
 
-  /** The Prometheus text exposition of every metric. */
+  /** The Prometheus text exposition of every metric, the process's included. */
   text(): Promise<string> {
-    return this.registry.metrics();
+    return Registry.merge([processRegistry(), this.registry]).metrics();
   }
 
   get contentType(): string {
