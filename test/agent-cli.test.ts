@@ -1,45 +1,12 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { startAnthropicStub } from "./helpers/model-stubs/anthropic-messages-stub.ts";
 import { startOpenAIStub } from "./helpers/model-stubs/openai-chat-stub.ts";
 import { lastToolResults, type StubScript } from "./helpers/model-stubs/script.ts";
-import { cliArgs, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The CLI from source, asynchronously: the model stub answers from this same process. */
-function runCli(cwd: string, args: string[], options: { interruptWhen?: RegExp } = {}): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
-  for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "FORCE_COLOR"]) delete env[name];
-  const child = spawn(process.execPath, cliArgs(...args), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  let interrupted = false;
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-    if (!interrupted && options.interruptWhen?.test(stderr)) {
-      interrupted = true;
-      child.kill("SIGINT");
-    }
-  });
-  return new Promise((resolve) => {
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { runCliAsync } from "./helpers/run-cli-async.ts";
+import { SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 const PROGRAM = "const { sum } = await tools.scripted.add({ a: 40, b: 2 });\nreturn { sum };";
 
@@ -82,7 +49,7 @@ describe("toolscript agent", () => {
           apiKey: "sk-test",
           pricing: { inputPerMTok: 3, outputPerMTok: 15 },
         });
-        const run = await runCli(dir.path, [
+        const run = await runCliAsync(dir.path, [
           "agent",
           "What is 40 + 2? Use the calculator.",
           "--config",
@@ -129,7 +96,7 @@ describe("toolscript agent", () => {
         baseUrl: stub.baseUrl,
         apiKey: "k",
       });
-      const run = await runCli(dir.path, ["agent", "loop forever", "--config", file], {
+      const run = await runCliAsync(dir.path, ["agent", "loop forever", "--config", file], {
         interruptWhen: /execute_code/,
       });
       assert.equal(run.code, 130, run.stderr);
@@ -147,17 +114,17 @@ describe("toolscript agent", () => {
       file,
       JSON.stringify({ mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } } }),
     );
-    const run = await runCli(dir.path, ["agent", "anything", "--config", file]);
+    const run = await runCliAsync(dir.path, ["agent", "anything", "--config", file]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /toolscript agent needs a model: add "llm"/);
-    const bad = await runCli(dir.path, ["agent", "anything", "--config", file, "--max-turns", "0"]);
+    const bad = await runCliAsync(dir.path, ["agent", "anything", "--config", file, "--max-turns", "0"]);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--max-turns expects a whole number >= 1, got "0"/);
   });
 
   test("a missing API key names the setting and the variable", async () => {
     const file = config(dir.path, { provider: "anthropic", model: "m" });
-    const run = await runCli(dir.path, ["agent", "anything", "--config", file]);
+    const run = await runCliAsync(dir.path, ["agent", "anything", "--config", file]);
     assert.notEqual(run.code, 0);
     assert.match(run.stderr, /toolscript\.llm\.apiKey/);
     assert.match(run.stderr, /ANTHROPIC_API_KEY/);

@@ -1,35 +1,11 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { startOpenAIStub } from "./helpers/model-stubs/openai-chat-stub.ts";
 import { lastToolResults, type StubScript } from "./helpers/model-stubs/script.ts";
-import { cliArgs, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
-
-function runCli(
-  cwd: string,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1" };
-  delete env.OPENAI_API_KEY;
-  const child = spawn(process.execPath, cliArgs(...args), { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) =>
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
-}
+import { runCliAsync } from "./helpers/run-cli-async.ts";
+import { SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 /** Code mode: one program; direct mode: the upstream tool itself; then the answer from the result. */
 const script: StubScript = ({ body }) => {
@@ -89,7 +65,7 @@ describe("toolscript eval", () => {
           }),
         ].join("\n"),
       );
-      const run = await runCli(dir.path, ["eval", tasks, "--config", config, "--modes", "direct,code"]);
+      const run = await runCliAsync(dir.path, ["eval", tasks, "--config", config, "--modes", "direct,code"]);
       assert.equal(run.code, 1, "a failed task makes the exit code 1");
       assert.match(run.stderr, /2 tasks × direct, code with gpt-stub/);
       assert.match(run.stderr, /direct sum: passed/);
@@ -113,7 +89,7 @@ describe("toolscript eval", () => {
     writeFileSync(tasks, `${JSON.stringify({ id: "a", task: "x", expect: {} })}\n{"id": "b"}\n`);
     const config = join(dir.path, "no-llm.json");
     writeFileSync(config, JSON.stringify({ mcpServers: {} }));
-    const run = await runCli(dir.path, ["eval", tasks, "--config", config]);
+    const run = await runCliAsync(dir.path, ["eval", tasks, "--config", config]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /bad\.jsonl:2: task/);
   });
