@@ -6,6 +6,7 @@ import { UsageLedger, withUsage } from "../../llm/usage-ledger.ts";
 import { CliError } from "../cli-error.ts";
 import { cliClientRequests } from "../client-requests.ts";
 import { interruptible } from "../interrupt.ts";
+import { parseMaxTurns } from "../max-turns-flag.ts";
 import { openGateway } from "../open-gateway.ts";
 import { COMMAND_META } from "./meta.ts";
 
@@ -21,9 +22,7 @@ export const agentCommand = defineCommand({
     "max-turns": { type: "string", description: "Model requests at most (default 20)", valueHint: "N" },
   },
   async run({ args }) {
-    const maxTurns = args["max-turns"] === undefined ? undefined : Number(args["max-turns"]);
-    if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1))
-      throw new CliError(`--max-turns expects a whole number >= 1, got "${args["max-turns"]}"`);
+    const maxTurns = parseMaxTurns(args["max-turns"]);
     const gateway = await openGateway({
       configPath: args.config,
       showStatus: true,

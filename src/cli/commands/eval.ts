@@ -4,6 +4,7 @@ import { loadConfig } from "../../config/load.ts";
 import { formatUsage, UsageLedger, withUsage } from "../../llm/usage-ledger.ts";
 import { CliError } from "../cli-error.ts";
 import { interruptible } from "../interrupt.ts";
+import { parseMaxTurns } from "../max-turns-flag.ts";
 import { COMMAND_META } from "./meta.ts";
 
 export const evalCommand = defineCommand({
@@ -24,9 +25,7 @@ export const evalCommand = defineCommand({
     },
   },
   async run({ args }) {
-    const maxTurns = args["max-turns"] === undefined ? undefined : Number(args["max-turns"]);
-    if (maxTurns !== undefined && !(Number.isInteger(maxTurns) && maxTurns >= 1))
-      throw new CliError(`--max-turns expects a whole number >= 1, got "${args["max-turns"]}"`);
+    const maxTurns = parseMaxTurns(args["max-turns"]);
     const [{ readEvalTasks }, { parseEvalModes }, { runEval }, { formatEvalReport }, { createModelClient }] =
       await Promise.all([
         import("../../eval/tasks-file.ts"),
