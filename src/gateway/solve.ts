@@ -1,7 +1,6 @@
 import { cachedModelClient } from "../llm/answer-cache.ts";
 import type { ModelClient } from "../llm/types.ts";
 import { type SolveRequest, type SolveResponse, solveTask } from "../solve/solve-task.ts";
-import type { Store } from "../store/types.ts";
 import { GatewayError } from "./errors.ts";
 import type { Gateway } from "./gateway.ts";
 import { DEFAULT_SESSION } from "./types.ts";
@@ -28,7 +27,6 @@ export function solveWithGateway(
   const store = gateway.store;
   if (!store) throw new GatewayError("gateway.closed", "solve_task needs the store: start the gateway first");
   const settings = gateway.config.settings.solve;
-  const cache = cacheOf(store);
   const chosen = request.model;
   return solveTask(
     {
@@ -42,7 +40,7 @@ export function solveWithGateway(
       checkSkill: (name, code, session) => gateway.skills.check(name, code, session),
       saveSkill: (skill) => gateway.skills.save(skill),
       execute: (execution) => gateway.execute(execution),
-      cache,
+      cache: store,
       now: Date.now,
     },
     {
@@ -50,16 +48,8 @@ export function solveWithGateway(
       session: request.session ?? DEFAULT_SESSION,
       model:
         chosen && settings.answerCacheTtlHours > 0
-          ? cachedModelClient(chosen, cache, settings.answerCacheTtlHours * HOUR_MS)
+          ? cachedModelClient(chosen, store, settings.answerCacheTtlHours * HOUR_MS)
           : chosen,
     },
   );
-}
-
-function cacheOf(store: Store) {
-  return {
-    get: (namespace: string, key: string) => store.getCacheEntry(namespace, key),
-    put: (namespace: string, key: string, value: string, ttlMs: number) =>
-      store.putCacheEntry(namespace, key, value, ttlMs),
-  };
 }
