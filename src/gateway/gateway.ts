@@ -15,6 +15,7 @@ import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
 import type { ModelClient } from "../llm/types.ts";
+import { ActivityFeed } from "../ops/activity.ts";
 import { GatewayMetrics } from "../ops/metrics.ts";
 import { accountExecution, CallLedger } from "../output/accounting.ts";
 import { formatTokenTotals } from "../output/session-totals.ts";
@@ -73,8 +74,10 @@ export class Gateway {
   readonly searchIndex: SearchIndex = new LazySearchIndex(() => new LexicalSearchIndex());
   /** Saved skills: `save_skill`, `import ... from "skills/<name>"`, ranked in `searchIndex`. */
   readonly skills: SkillLibrary;
-  /** Prometheus metrics (`toolscript_*`), served at /metrics. */
+  /** Prometheus metrics (`toolscript_*`), served at /metrics; fed by `activity`. */
   readonly metrics: GatewayMetrics;
+  /** Every final audit record and answered execution's tokens, as they happen (`on(listener)` returns the removal). */
+  readonly activity: ActivityFeed;
   /**
    * What the upstream servers report (tools, status, log messages, list changes, resource
    * updates), for any part that forwards it; `on(listener)` returns the removal.
@@ -194,7 +197,11 @@ export class Gateway {
     this.#tokenizer = createTokenizer(config.settings.output.tokenizer);
     this.#states = new SessionStates(config.settings.privacy, loadVaultKey(process.env));
     this.#store = options.store;
+    this.activity = new ActivityFeed((error) =>
+      this.#logger.error(`an activity listener failed: ${String(error)}`),
+    );
     this.metrics = new GatewayMetrics({ statuses: () => this.statuses() });
+    this.activity.on((event) => this.metrics.observe(event));
     this.#audit = this.#auditLog();
     this.#runtime = options.runtime;
   }
@@ -454,6 +461,7 @@ export class Gateway {
       code: request.code,
       tokenizer: this.#tokenizer,
     });
+    this.activity.emit({ type: "tokens", session, client: request.client ?? null, time: Date.now(), tokens });
     const totals = this.#states.addTokens(session, tokens);
     this.#logger.info(formatTokenTotals(`session ${session}`, totals.totals));
     try {
@@ -528,7 +536,7 @@ export class Gateway {
       store: this.#store,
       level: this.config.settings.audit.stderr,
       logger: this.#logger,
-      observe: (entry) => this.metrics.observe(entry),
+      observe: (entry) => this.activity.emit({ type: "audit", entry }),
     });
   }
 

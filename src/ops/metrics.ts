@@ -1,6 +1,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { ExecutionTokens } from "../output/accounting.ts";
 import type { AuditEntry } from "../store/types.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
+import type { ActivityEvent } from "./activity.ts";
 
 let processMetrics: Registry | undefined;
 
@@ -40,6 +42,9 @@ export class GatewayMetrics {
   readonly #toolCallSeconds: Histogram<"server">;
   readonly #policyDenials: Counter;
   readonly #modelTokens: Counter<"direction">;
+  readonly #tokens: Counter<"direction">;
+  readonly #tokensKeptOut: Counter;
+  readonly #tokensSaved: Counter;
   readonly #lastRestarts = new Map<string, number>();
 
   constructor(sources: MetricSources) {
@@ -81,6 +86,22 @@ export class GatewayMetrics {
       labelNames: ["direction"],
       registers,
     });
+    this.#tokens = new Counter({
+      name: "toolscript_tokens_total",
+      help: "Tokens of execute_code through the model's context: in (the programs sent), out (the answers returned).",
+      labelNames: ["direction"],
+      registers,
+    });
+    this.#tokensKeptOut = new Counter({
+      name: "toolscript_tokens_kept_out_total",
+      help: "Tokens of tool results that stayed in the sandbox and never reached the model's context.",
+      registers,
+    });
+    this.#tokensSaved = new Counter({
+      name: "toolscript_tokens_saved_total",
+      help: "Tokens direct tool calling would have put in the context (definitions, arguments, results) beyond what code mode did.",
+      registers,
+    });
     new Gauge({
       name: "toolscript_upstream_up",
       help: "1 when the upstream server is ready, else 0.",
@@ -109,8 +130,20 @@ export class GatewayMetrics {
     });
   }
 
-  /** An audit record that is final (not "started"): counted by its kind. */
-  observe(entry: AuditEntry): void {
+  /** What the gateway did: final audit records counted by kind, answered executions' tokens. */
+  observe(event: ActivityEvent): void {
+    if (event.type === "audit") this.#observeAudit(event.entry);
+    else this.#observeTokens(event.tokens);
+  }
+
+  #observeTokens(tokens: ExecutionTokens): void {
+    this.#tokens.inc({ direction: "in" }, tokens.code);
+    this.#tokens.inc({ direction: "out" }, tokens.returned);
+    this.#tokensKeptOut.inc(tokens.keptInSandbox);
+    this.#tokensSaved.inc(Math.max(0, tokens.directEstimate - tokens.code - tokens.returned));
+  }
+
+  #observeAudit(entry: AuditEntry): void {
     const seconds = entry.durationMs / 1000;
     if (entry.kind === "execution") {
       const ok = entry.outcome === "ok";
