@@ -95,4 +95,48 @@ describe("HTTP probes: /health and /ready", () => {
     assert.match(text, /^toolscript_process_cpu_seconds_total /m);
     assert.match(text, /^# HELP toolscript_tool_call_duration_seconds /m);
   });
+
+  test("/metrics: tokens in and out and kept out of context, personal data tokenized, busy refusals, queue and sandbox pools", async () => {
+    const { origin, gateway } = await serve(
+      { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
+      { privacy: { pii: true }, sandbox: { maxConcurrent: 1, maxQueued: 0 } },
+    );
+    const slow = gateway.execute('await tools.scripted.slow({ ms: 1000 }); return "done";');
+    // Once its program runs in a sandbox (after the type check), the one slot is taken.
+    for (let waited = 0; gateway.sandboxPools()[0]?.running !== 1; waited += 20) {
+      assert.ok(waited < 10_000, "the slow program never started");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Nothing may queue: refused at once.
+    const refused = await gateway.execute("return 1;");
+    assert.equal(refused.error?.code, "gateway.busy");
+    const scrape = async () => {
+      const response = await fetch(`${origin}/metrics`, {
+        headers: { authorization: "Bearer secret-token" },
+      });
+      const text = await response.text();
+      return (series: string) =>
+        Number(new RegExp(`^${series.replace(/[{}]/g, "\\$&")} (\\S+)$`, "m").exec(text)?.[1]);
+    };
+    const during = await scrape();
+    assert.equal(during("toolscript_executions_running"), 1);
+    assert.equal(during("toolscript_queue_depth"), 0);
+    assert.equal(during('toolscript_sandbox_pool{tier="isolate",state="running"}'), 1);
+    assert.equal((await slow).result, "done");
+    const answer = await gateway.execute(
+      'const rows = await tools.scripted.rows({ count: 50 }); return "write to ada@example.com and bob@example.org: " + JSON.stringify(rows).length;',
+    );
+    assert.equal(answer.error, undefined);
+    assert.match(String(answer.result), /\[EMAIL_1\]/);
+    const after = await scrape();
+    assert.equal(after("toolscript_busy_total"), 1);
+    assert.equal(after('toolscript_pii_tokens_total{kind="EMAIL"}'), 2);
+    assert.ok(after('toolscript_tokens_total{direction="in"}') > 10, "program tokens counted");
+    assert.ok(after('toolscript_tokens_total{direction="out"}') > 5, "answer tokens counted");
+    // 50 rows entered the sandbox and only their length came back.
+    assert.ok(after("toolscript_tokens_kept_out_total") > 100);
+    assert.ok(after("toolscript_tokens_saved_total") > 100);
+    assert.equal(after('toolscript_sandbox_pool{tier="isolate",state="running"}'), 0);
+    assert.ok(after('toolscript_sandbox_pool{tier="isolate",state="warm"}') >= 0);
+  });
 });

@@ -27,7 +27,7 @@ import { catastrophicIsolates } from "../sandbox/isolate/isolate-pool.ts";
 import { ISOLATE_LOST_CODE } from "../sandbox/isolate/run-outcome.ts";
 import type { PythonRuntime } from "../sandbox/python/runtime.ts";
 import { checkPythonSyntax } from "../sandbox/python/syntax-check.ts";
-import type { SandboxRuntime } from "../sandbox/types.ts";
+import type { SandboxPoolStats, SandboxRuntime } from "../sandbox/types.ts";
 import {
   LazySearchIndex,
   LexicalSearchIndex,
@@ -97,6 +97,8 @@ export class Gateway {
   #runtimeStarting: Promise<SandboxRuntime> | undefined;
   /** Python's runtime (always the process tier), started on the first Python program. */
   #python: Promise<PythonRuntime> | undefined;
+  /** Python's runtime once started (for its pool's metrics). */
+  #pythonStarted: PythonRuntime | undefined;
   readonly #validator = new ArgumentValidator();
   readonly #policy: Policy;
   readonly #gate: ExecutionGate;
@@ -200,7 +202,11 @@ export class Gateway {
     this.activity = new ActivityFeed((error) =>
       this.#logger.error(`an activity listener failed: ${String(error)}`),
     );
-    this.metrics = new GatewayMetrics({ statuses: () => this.statuses() });
+    this.metrics = new GatewayMetrics({
+      statuses: () => this.statuses(),
+      load: () => ({ running: this.#gate.running, queued: this.#gate.queued }),
+      sandboxPools: () => this.sandboxPools(),
+    });
     this.activity.on((event) => this.metrics.observe(event));
     this.#audit = this.#auditLog();
     this.#runtime = options.runtime;
@@ -273,9 +279,14 @@ export class Gateway {
     if (this.#python === undefined) {
       const starting = createPythonRuntime(this.config.settings.sandbox, this.config.settings.storage.dir);
       this.#python = starting;
-      starting.catch(() => {
-        if (this.#python === starting) this.#python = undefined;
-      });
+      starting.then(
+        (python) => {
+          this.#pythonStarted = python;
+        },
+        () => {
+          if (this.#python === starting) this.#python = undefined;
+        },
+      );
     }
     return this.#python;
   }
@@ -308,6 +319,16 @@ export class Gateway {
   /** Each upstream's state; error texts and stderr tails are redacted of configured secrets. */
   statuses(): UpstreamStatus[] {
     return this.upstream.statuses().map((status) => this.#redactor.redactValue(status));
+  }
+
+  /** Each started sandbox tier's pool: sandboxes warm and running. */
+  sandboxPools(): Array<{ tier: string } & SandboxPoolStats> {
+    const pools: Array<{ tier: string } & SandboxPoolStats> = [];
+    for (const runtime of [this.#runtime, this.#pythonStarted]) {
+      const stats = runtime?.poolStats?.();
+      if (runtime && stats) pools.push({ tier: runtime.name, ...stats });
+    }
+    return pools;
   }
 
   /** Security violations counted for a session (policy refusals, limit hits, escape attempts). */
@@ -447,12 +468,14 @@ export class Gateway {
   ): Promise<ExecuteResponse> {
     const { output, privacy } = this.config.settings;
     const session = response.session;
+    const vault = privacy.pii ? this.#states.vault(session) : undefined;
+    const replacedBefore = vault?.replacedByKind();
     const shaped = await shapeAnswer(response, {
       maxTokens: Math.min(request.maxTokens ?? output.maxTokens, output.maxTokensLimit),
       maxTokensLimit: output.maxTokensLimit,
       strategy: request.strategy ?? output.strategy,
       tokenizer: this.#tokenizer,
-      vault: privacy.pii ? this.#states.vault(session) : undefined,
+      vault,
       saveFullValue: (value) => this.#states.saveFullValue(session, value),
     });
     const tokens = accountExecution({
@@ -461,7 +484,14 @@ export class Gateway {
       code: request.code,
       tokenizer: this.#tokenizer,
     });
-    this.activity.emit({ type: "tokens", session, client: request.client ?? null, time: Date.now(), tokens });
+    this.activity.emit({
+      type: "tokens",
+      session,
+      client: request.client ?? null,
+      time: Date.now(),
+      tokens,
+      piiTokens: vault && replacedBefore ? vault.replacedSince(replacedBefore) : {},
+    });
     const totals = this.#states.addTokens(session, tokens);
     this.#logger.info(formatTokenTotals(`session ${session}`, totals.totals));
     try {

@@ -6,7 +6,15 @@ export type ActivityEvent =
   /** A final audit record: an execution, a tool call, a model request, an anomaly. */
   | { type: "audit"; entry: AuditEntry }
   /** The token accounting of an answered execution. */
-  | { type: "tokens"; session: string; client: string | null; time: number; tokens: ExecutionTokens };
+  | {
+      type: "tokens";
+      session: string;
+      client: string | null;
+      time: number;
+      tokens: ExecutionTokens;
+      /** Personal data replaced by tokens in the answer, by kind (EMAIL, PHONE, ...). */
+      piiTokens: Record<string, number>;
+    };
 
 export type ActivityListener = (event: ActivityEvent) => void;
 

@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ExecutionTokens } from "../output/accounting.ts";
+import type { SandboxPoolStats } from "../sandbox/types.ts";
 import type { AuditEntry } from "../store/types.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 import type { ActivityEvent } from "./activity.ts";
@@ -19,13 +20,21 @@ function processRegistry(): Registry {
   return processMetrics;
 }
 
+/** An execution's audit outcome when the gateway refused it as busy (see recordExecution). */
+const BUSY_OUTCOME = "runtime:BusyError";
+
 /** Seconds: from a warm empty execution (ms) to the sandbox's longest timeout. */
 const EXECUTION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 const TOOL_CALL_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 60];
 
+/** What the gauges read at every scrape. */
 export interface MetricSources {
-  /** Each upstream's state, read at every scrape. */
+  /** Each upstream's state. */
   statuses(): UpstreamStatus[];
+  /** Executions running now and waiting for a slot. */
+  load(): { running: number; queued: number };
+  /** Each started sandbox tier's pool. */
+  sandboxPools(): Array<{ tier: string } & SandboxPoolStats>;
 }
 
 /**
@@ -45,6 +54,8 @@ export class GatewayMetrics {
   readonly #tokens: Counter<"direction">;
   readonly #tokensKeptOut: Counter;
   readonly #tokensSaved: Counter;
+  readonly #piiTokens: Counter<"kind">;
+  readonly #busy: Counter;
   readonly #lastRestarts = new Map<string, number>();
 
   constructor(sources: MetricSources) {
@@ -102,6 +113,46 @@ export class GatewayMetrics {
       help: "Tokens direct tool calling would have put in the context (definitions, arguments, results) beyond what code mode did.",
       registers,
     });
+    this.#piiTokens = new Counter({
+      name: "toolscript_pii_tokens_total",
+      help: "Pieces of personal data replaced by tokens in answers, by kind (EMAIL, PHONE, ...).",
+      labelNames: ["kind"],
+      registers,
+    });
+    this.#busy = new Counter({
+      name: "toolscript_busy_total",
+      help: "Executions refused because every slot and the queue were taken (sandbox.maxConcurrent, sandbox.maxQueued).",
+      registers,
+    });
+    new Gauge({
+      name: "toolscript_queue_depth",
+      help: "Executions waiting for a free slot.",
+      registers,
+      collect() {
+        this.set(sources.load().queued);
+      },
+    });
+    new Gauge({
+      name: "toolscript_executions_running",
+      help: "Executions running now.",
+      registers,
+      collect() {
+        this.set(sources.load().running);
+      },
+    });
+    new Gauge({
+      name: "toolscript_sandbox_pool",
+      help: "Sandboxes of each started tier: prepared and waiting (warm), or serving a program (running).",
+      labelNames: ["tier", "state"],
+      registers,
+      collect() {
+        this.reset();
+        for (const pool of sources.sandboxPools()) {
+          this.set({ tier: pool.tier, state: "warm" }, pool.warm);
+          this.set({ tier: pool.tier, state: "running" }, pool.running);
+        }
+      },
+    });
     new Gauge({
       name: "toolscript_upstream_up",
       help: "1 when the upstream server is ready, else 0.",
@@ -133,7 +184,10 @@ export class GatewayMetrics {
   /** What the gateway did: final audit records counted by kind, answered executions' tokens. */
   observe(event: ActivityEvent): void {
     if (event.type === "audit") this.#observeAudit(event.entry);
-    else this.#observeTokens(event.tokens);
+    else {
+      this.#observeTokens(event.tokens);
+      for (const [kind, count] of Object.entries(event.piiTokens)) this.#piiTokens.inc({ kind }, count);
+    }
   }
 
   #observeTokens(tokens: ExecutionTokens): void {
@@ -151,6 +205,7 @@ export class GatewayMetrics {
       const language = typeof entry.detail?.language === "string" ? entry.detail.language : "typescript";
       this.#executions.inc({ outcome: ok ? "ok" : "error", kind, language });
       this.#executionSeconds.observe({ outcome: ok ? "ok" : "error" }, seconds);
+      if (entry.outcome === BUSY_OUTCOME) this.#busy.inc();
       return;
     }
     if (entry.kind === "model_call") {

@@ -41,6 +41,8 @@ export class PiiVault {
   readonly #oddTokens = new Map<string, number>();
   #lastKind: string | undefined;
   #lastEntries: KindEntries | undefined;
+  /** Pieces of personal data replaced so far, by kind (occurrences, not distinct values): for metrics. */
+  readonly #replaced = new Map<string, number>();
 
   constructor(detector: PiiDetector = createPiiDetector()) {
     this.#detector = detector;
@@ -49,6 +51,21 @@ export class PiiVault {
   /** How many distinct values the vault holds. */
   get size(): number {
     return this.#entryTokens.length;
+  }
+
+  /** Pieces of personal data replaced by tokens since the vault was made, by kind. */
+  replacedByKind(): Map<string, number> {
+    return new Map(this.#replaced);
+  }
+
+  /** Pieces replaced by kind since `before` (a `replacedByKind()` taken earlier); kinds with none left out. */
+  replacedSince(before: ReadonlyMap<string, number>): Record<string, number> {
+    const since: Record<string, number> = {};
+    for (const [kind, count] of this.#replaced) {
+      const added = count - (before.get(kind) ?? 0);
+      if (added > 0) since[kind] = added;
+    }
+    return since;
   }
 
   /** Replaces every piece of personal data in `text` with its token. Holds the thread: for large texts use `tokenizeAsync`. */
@@ -224,7 +241,9 @@ export class PiiVault {
       const end = matches.end(i) + offset;
       // Cut here, the value dies young unless it is new to the vault.
       const value = text.slice(start, end);
-      replacer.replace(start, end, this.#tokenFor(matches.kind(i), matches.key(i) ?? value, value));
+      const kind = matches.kind(i);
+      replacer.replace(start, end, this.#tokenFor(kind, matches.key(i) ?? value, value));
+      this.#replaced.set(kind, (this.#replaced.get(kind) ?? 0) + 1);
     }
     replacer.flush();
   }

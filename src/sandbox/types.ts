@@ -160,4 +160,11 @@ export interface SandboxRuntime {
   readonly name: string;
   run(options: RunOptions): Promise<ExecutionResult>;
   close(): Promise<void>;
+  /** Sandboxes prepared ahead and waiting (warm) and serving a program now (running): for metrics. */
+  poolStats?(): SandboxPoolStats;
+}
+
+export interface SandboxPoolStats {
+  warm: number;
+  running: number;
 }

@@ -106,6 +106,30 @@ describe("execute_code progress", () => {
     );
   });
 
+  test("a quiet program still reports its elapsed time and the calls it made", async () => {
+    const { sent, connection, next } = recorder();
+    // The heartbeat does not hold the process open by itself (a server's request does).
+    const keepAlive = setTimeout(() => {}, 5000);
+    const progress = executionProgress(connection, contextWith({ progressToken: "h" }), 0, 50);
+    assert.ok(progress);
+    progress.listener({ kind: "done", tool, ok: true, calls: 1 });
+    progress.listener({ kind: "done", tool, ok: true, calls: 2 });
+    await next();
+    await next();
+    progress.stop();
+    const beats = sent.slice(2);
+    assert.equal(beats.length, 2);
+    for (const beat of beats) assert.match(beat.message ?? "", /^running \d+\.\d s, 2 tool calls made$/);
+    assert.deepEqual(
+      sent.map((entry) => entry.progress),
+      [1, 2, 3, 4],
+    );
+    // Nothing after stop: the heartbeat ended with the request.
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    assert.equal(sent.length, 4);
+    clearTimeout(keepAlive);
+  });
+
   test("resources and prompts requests are named by server and method", () => {
     const request: CatalogTool = {
       ...tool,

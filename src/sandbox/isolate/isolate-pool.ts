@@ -97,6 +97,11 @@ export class IsolatePool {
     this.#size = Math.max(0, Math.floor(options.size ?? DEFAULT_POOL_SIZE));
   }
 
+  /** Isolates prepared or being prepared, waiting for a run. */
+  get warm(): number {
+    return this.#ready.length;
+  }
+
   /** Starts preparing isolates for `memoryMb` in the background. */
   prewarm(memoryMb: number): void {
     this.#switchTo(memoryMb);

@@ -1,5 +1,5 @@
 import { failure, type Outcome, runInputs, runToResult } from "../shared/run-result.ts";
-import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
+import type { ExecutionResult, RunOptions, SandboxPoolStats, SandboxRuntime } from "../types.ts";
 import { AGENT_SCRIPT_NAME, AgentPositions, wrapAgentCode } from "./agent-stack.ts";
 import { createHostFunctions } from "./host-functions.ts";
 import { DEFAULT_POOL_SIZE, disposePrepared, IsolatePool } from "./isolate-pool.ts";
@@ -38,6 +38,10 @@ export class IsolateRuntime implements SandboxRuntime {
 
   run(options: RunOptions): Promise<ExecutionResult> {
     return runToResult(options, (logs) => this.#execute(options, logs));
+  }
+
+  poolStats(): SandboxPoolStats {
+    return { warm: this.#pool.warm, running: this.#active.size };
   }
 
   async close(): Promise<void> {

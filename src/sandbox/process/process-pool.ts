@@ -25,6 +25,11 @@ export class ProcessPool {
   readonly #startTimeoutMs: number;
   #memoryMb: number | undefined;
   #idle: SandboxProcess[] = [];
+
+  /** Processes started and waiting for a run. */
+  get warm(): number {
+    return this.#idle.length;
+  }
   #closed = false;
 
   constructor(options: ProcessPoolOptions) {

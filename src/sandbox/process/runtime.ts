@@ -2,7 +2,7 @@ import { AgentPositions } from "../isolate/agent-stack.ts";
 import type { LogCollector } from "../isolate/log-collector.ts";
 import type { EndReason } from "../isolate/run-outcome.ts";
 import { runInputs, runToResult } from "../shared/run-result.ts";
-import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
+import type { ExecutionResult, RunOptions, SandboxPoolStats, SandboxRuntime } from "../types.ts";
 import { sandboxCommand } from "./command.ts";
 import { failure, fromCompileError, fromDone, fromExit, type Outcome } from "./outcome.ts";
 import { DEFAULT_PROCESS_POOL_SIZE, ProcessPool } from "./process-pool.ts";
@@ -76,6 +76,10 @@ export class ProcessRuntime implements SandboxRuntime {
 
   run(options: RunOptions): Promise<ExecutionResult> {
     return runToResult(options, (logs) => this.#execute(options, logs));
+  }
+
+  poolStats(): SandboxPoolStats {
+    return { warm: this.#pool.warm, running: this.#active.size };
   }
 
   async close(): Promise<void> {

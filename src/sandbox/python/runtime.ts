@@ -12,7 +12,7 @@ import {
   writeRunnerFiles,
 } from "../process/setup.ts";
 import { failure, type Outcome, runInputs, runToResult } from "../shared/run-result.ts";
-import type { ExecutionResult, RunOptions, SandboxRuntime } from "../types.ts";
+import type { ExecutionResult, RunOptions, SandboxPoolStats, SandboxRuntime } from "../types.ts";
 import { PythonSandboxError } from "./errors.ts";
 import { fromDriverOutcome, fromPythonExit } from "./outcome.ts";
 import { type PyodideFiles, pyodideFiles } from "./pyodide-files.ts";
@@ -122,6 +122,10 @@ export class PythonRuntime implements SandboxRuntime {
 
   run(options: PythonRunOptions): Promise<ExecutionResult> {
     return runToResult(options, (logs) => this.#execute(options, logs));
+  }
+
+  poolStats(): SandboxPoolStats {
+    return { warm: this.#pool.warm, running: this.#active.size };
   }
 
   async close(): Promise<void> {
