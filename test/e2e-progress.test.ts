@@ -88,6 +88,21 @@ describe("toolscript serve (stdio): progress of a program's tool calls", () => {
       );
       assert.match(String((answer.structuredContent as { result?: unknown }).result), /sum of 1 and 2 is 3/);
       assertForwarded(seen);
+      // A call quiet for 2.5 s: the execution still says it runs, how long, and how many calls it made.
+      const quiet: Seen[] = [];
+      await client.callTool(
+        {
+          name: "execute_code",
+          arguments: {
+            code: "await tools.everything.get_sum({ a: 1, b: 1 }); await tools.everything.trigger_long_running_operation({ duration: 2.5, steps: 1 }); return 1",
+          },
+        },
+        { timeout: 60_000, onprogress: (progress: Seen) => quiet.push(progress) },
+      );
+      const beats = quiet.filter((entry) =>
+        /^running \d+\.\d s, 1 tool call made$/.test(entry.message ?? ""),
+      );
+      assert.ok(beats.length >= 1, JSON.stringify(quiet));
     } finally {
       await client.close();
     }
