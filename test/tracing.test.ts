@@ -111,7 +111,11 @@ async function serveTraced(dir: string, collector: string, env: Record<string, s
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const gateway = { child, stderr: "", url: "" };
+  const gateway = { child, stderr: "", stdout: "", url: "" };
+  child.stdout?.setEncoding("utf8");
+  child.stdout?.on("data", (chunk: string) => {
+    gateway.stdout += chunk;
+  });
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (chunk: string) => {
     gateway.stderr += chunk;
@@ -246,6 +250,7 @@ describe("tracing: toolscript serve --http with OTEL_EXPORTER_OTLP_ENDPOINT", ()
     assert.ok(collector.contentTypes.every((type) => type.startsWith("application/json")));
     assert.match(JSON.stringify(collector.resources), /toolscript-under-test/);
     assert.match(gateway.stderr, /tracing: exporting spans to/);
+    assert.equal(gateway.stdout, "", "tracing writes nothing on stdout");
   });
 
   test("without _meta, the trace context comes from the HTTP headers (both client eras)", async () => {
