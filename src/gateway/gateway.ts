@@ -1,3 +1,4 @@
+import type { Context } from "@opentelemetry/api";
 import { AuditLog } from "../audit/audit-log.ts";
 import { recordExecution } from "../audit/execution-record.ts";
 import { auditedModel } from "../audit/model-call-record.ts";
@@ -17,6 +18,7 @@ import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
 import type { ModelClient } from "../llm/types.ts";
 import { ActivityFeed } from "../ops/activity.ts";
 import { GatewayMetrics } from "../ops/metrics.ts";
+import { traceExecution } from "../ops/tracing/execution-span.ts";
 import { accountExecution, CallLedger } from "../output/accounting.ts";
 import { formatTokenTotals } from "../output/session-totals.ts";
 import { createTokenizer, type Tokenizer } from "../output/tokenizer.ts";
@@ -405,6 +407,23 @@ export class Gateway {
     if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
     const session = request.session ?? DEFAULT_SESSION;
     const client = request.client ?? null;
+    // Python always runs in the process tier.
+    const tier =
+      request.language === "python"
+        ? "process"
+        : (this.#runtime?.name ?? this.config.settings.sandbox.runtime);
+    return traceExecution(request, { session, client, tier }, (trace) =>
+      this.#execute(request, session, client, trace),
+    );
+  }
+
+  /** execute() in its span: `trace` is the span's context, the parent of the program's calls. */
+  async #execute(
+    request: ExecuteRequest,
+    session: string,
+    client: string | null,
+    trace: Context,
+  ): Promise<ExecuteResponse> {
     const started = performance.now();
     const ledger = new CallLedger();
     let response: ExecuteResponse;
@@ -422,7 +441,7 @@ export class Gateway {
             error: refused,
           }
         : await this.#gate.run(
-            () => runProgram(this.#programDeps(), request, session, client, ledger),
+            () => runProgram(this.#programDeps(), request, session, client, ledger, trace),
             request.signal,
           );
     } catch (error) {

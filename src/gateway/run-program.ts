@@ -5,6 +5,7 @@
  * calls, resources and prompts through the middleware), run it in its tier.
  * The gateway (gateway.ts) wraps it in the execution gate, audit and answer.
  */
+import { type Context, ROOT_CONTEXT } from "@opentelemetry/api";
 import type { AuditLog } from "../audit/audit-log.ts";
 import { auditMiddleware } from "../audit/audit-middleware.ts";
 import type { ViolationCounter } from "../audit/violations.ts";
@@ -19,6 +20,7 @@ import type { CatalogTool } from "../catalog/types.ts";
 import type { CompileCache } from "../compile/compile-cache.ts";
 import type { ProgramTypeChecker } from "../compile/type-check.ts";
 import type { Config } from "../config/schema.ts";
+import { toolCallTracing } from "../ops/tracing/tool-call-span.ts";
 import type { CallLedger } from "../output/accounting.ts";
 import { accountingMiddleware } from "../output/accounting-middleware.ts";
 import type { Policy, PolicyAction } from "../policy/policy.ts";
@@ -66,6 +68,8 @@ export async function runProgram(
   session: string,
   client: string | null,
   ledger: CallLedger,
+  /** The execution's span context (tracing): the parent of each call's span. */
+  trace: Context = ROOT_CONTEXT,
 ): Promise<ExecuteResponse> {
   const started = performance.now();
   const language = request.language ?? "typescript";
@@ -112,6 +116,8 @@ export async function runProgram(
     // Audit outermost, so refusals are recorded; policy before validation: a refused call is never sent.
     // Privacy inside policy (it passes a new call object on) and outside validation (real values get checked).
     middleware: [
+      // Outermost: refused and over-limit calls get their span too.
+      toolCallTracing(trace, decisions),
       accountingMiddleware(ledger),
       auditMiddleware({ log: deps.audit(), violations: deps.violations, session, client, decisions }),
       // Once, after PII tokenization: audit and accounting read its size, the sandbox gets its JSON.

@@ -1,6 +1,7 @@
 import type { CallProgressListener } from "../bridge/progress.ts";
 import type { Config } from "../config/schema.ts";
 import type { ModelClient } from "../llm/types.ts";
+import type { TraceCarrier } from "../ops/tracing/trace-context.ts";
 import type { ExecutionTokens } from "../output/accounting.ts";
 import type { BudgetedAnswer } from "../output/budget.ts";
 import type { BudgetStrategy } from "../output/reduce-result.ts";
@@ -49,6 +50,16 @@ export interface ExecuteRequest {
    * saved ones (`gateway.skills.check` gives the declaration): code tried before it is kept.
    */
   draftSkills?: readonly DraftSkill[] | undefined;
+  /**
+   * Set by a front end for a client's request: the execution's span is then that request's
+   * server span, the child of the client's span when it sent a W3C trace context.
+   */
+  trace?: ClientTrace | undefined;
+}
+
+/** The client's trace context (its request's `_meta` or HTTP headers) and MCP session, for tracing. */
+export interface ClientTrace extends TraceCarrier {
+  mcpSessionId?: string | undefined;
 }
 
 export interface DraftSkill {

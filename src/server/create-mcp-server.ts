@@ -11,6 +11,7 @@ import type { Approver } from "../policy/approval.ts";
 import { approverFrom, roundsOf } from "./approval-rounds.ts";
 import { callerOf } from "./caller.ts";
 import { connectionOf, isModernRequest, trackKey } from "./client-connection.ts";
+import { clientTraceOf } from "./client-trace.ts";
 import { compactToolList } from "./compact-tool-list.ts";
 import { registerDiscoveryTools } from "./discovery-tools.ts";
 import { elicitationApprover } from "./elicit-approval.ts";
@@ -99,6 +100,7 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
           approver,
           inFlight,
           onProgress,
+          trace: clientTraceOf(ctx),
         }),
       );
 

@@ -7,6 +7,7 @@ import {
 import type { ToolDefinition } from "../catalog/types.ts";
 import { messageOf } from "../errors/message-of.ts";
 import { RateWindow } from "../limits/rate-window.ts";
+import { traceUpstreamRequest, upstreamRequestOf } from "../ops/tracing/upstream-span.ts";
 import { callError } from "./call-error.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";
 import { type OpenedClient, openClient } from "./connect.ts";
@@ -28,6 +29,9 @@ import type {
   UpstreamState,
   UpstreamStatus,
 } from "./types.ts";
+
+/** `_meta` entries carrying the trace context to the server (`traceparent`, `tracestate`). */
+type TraceMeta = Record<string, string> | undefined;
 
 export interface ConnectionEvents extends UpstreamEvents {
   onToolsChanged(server: string, tools: readonly ToolDefinition[]): void;
@@ -252,19 +256,23 @@ export class UpstreamConnection {
 
   /** Calls a tool by its original name; returns the raw MCP result. */
   async callTool(tool: string, args: unknown, options: CallOptions = {}): Promise<CallToolResult> {
-    return this.#send(tool, { tool }, options, (client, request) => {
+    return this.#send(tool, { tool }, options, (client, request, traceMeta) => {
       const onProgress = options.onProgress;
       const definition = this.#tools.find((candidate) => candidate.name === tool);
       // 2026-07-28 servers take the log level per request; 2025 ones keep what `logging/setLevel` set.
       const level = this.#logLevel;
-      const meta = client.getProtocolEra() === "modern" && {
-        ...(level !== undefined && { [LOG_LEVEL_META_KEY]: level }),
-        ...(options.clientCapabilities && { [CLIENT_CAPABILITIES_META_KEY]: options.clientCapabilities }),
+      const meta = {
+        // Trace context in either era: `_meta.traceparent` is MCP's convention (SEP-414).
+        ...traceMeta,
+        ...(client.getProtocolEra() === "modern" && {
+          ...(level !== undefined && { [LOG_LEVEL_META_KEY]: level }),
+          ...(options.clientCapabilities && { [CLIENT_CAPABILITIES_META_KEY]: options.clientCapabilities }),
+        }),
       };
       const params = {
         name: tool,
         arguments: (args ?? {}) as Record<string, unknown>,
-        ...(meta && Object.keys(meta).length > 0 && { _meta: meta }),
+        ...(Object.keys(meta).length > 0 && { _meta: meta }),
       };
       return client.callTool(params, {
         ...request,
@@ -435,12 +443,39 @@ export class UpstreamConnection {
   request<T>(
     label: string,
     options: CallOptions,
-    send: (client: Client, request: { timeout: number; signal: AbortSignal }) => Promise<T>,
+    send: (
+      client: Client,
+      request: { timeout: number; signal: AbortSignal },
+      traceMeta?: TraceMeta,
+    ) => Promise<T>,
   ): Promise<T> {
     return this.#send(label, { request: label }, options, send);
   }
 
-  async #send<T>(
+  /** In a CLIENT span (tracing); `send` puts the span's `traceMeta` in the request's `_meta`. */
+  #send<T>(
+    label: string,
+    data: Record<string, string>,
+    options: CallOptions,
+    send: (
+      client: Client,
+      request: { timeout: number; signal: AbortSignal },
+      traceMeta?: TraceMeta,
+    ) => Promise<T>,
+  ): Promise<T> {
+    const transport = this.#opened?.kind;
+    return traceUpstreamRequest(
+      {
+        ...upstreamRequestOf(label, data.tool),
+        server: this.name,
+        transport: transport === undefined ? undefined : transport === "stdio" ? "pipe" : "tcp",
+      },
+      (traceMeta) =>
+        this.#sendNow(label, data, options, (client, request) => send(client, request, traceMeta)),
+    );
+  }
+
+  async #sendNow<T>(
     label: string,
     data: Record<string, string>,
     options: CallOptions,

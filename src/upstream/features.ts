@@ -69,14 +69,23 @@ export interface FeatureCapabilities {
 export interface FeatureConnection {
   readonly name: string;
   serverCapabilities(): FeatureCapabilities | undefined;
+  /** `traceMeta`: the `_meta` entries carrying the trace context, to send in the request's params. */
   request<T>(
     label: string,
     options: CallOptions,
-    send: (client: FeatureClient, request: FeatureRequestOptions) => Promise<T>,
+    send: (client: FeatureClient, request: FeatureRequestOptions, traceMeta?: TraceMeta) => Promise<T>,
   ): Promise<T>;
   /** Subscriptions outlive reconnects and, on 2026-07-28 servers, ride the listen stream: the connection keeps them. */
   subscribeResource(uri: string, options: CallOptions): Promise<void>;
   unsubscribeResource(uri: string, options: CallOptions): Promise<void>;
+}
+
+/** `_meta` entries carrying the trace context (`traceparent`, `tracestate`); undefined when not tracing. */
+type TraceMeta = Record<string, string> | undefined;
+
+/** `params` with the trace context in `_meta` (MCP's place for it), as they are without one. */
+function withMeta<P extends object>(params: P, traceMeta: TraceMeta): P {
+  return traceMeta === undefined ? params : { ...params, _meta: traceMeta };
 }
 
 /** At most this many pages of one list: a server that keeps answering with a cursor does not hold a call forever. */
@@ -108,8 +117,8 @@ export class UpstreamFeatures {
 
   /** Every resource the server lists, all pages. */
   listResources(options: CallOptions = {}): Promise<unknown[]> {
-    return this.#allPages("resources/list", "resources", options, (client, cursor, request) =>
-      client.listResources(cursor === undefined ? {} : { cursor }, request).then((page) => ({
+    return this.#allPages("resources/list", "resources", options, (client, params, request) =>
+      client.listResources(params, request).then((page) => ({
         items: page.resources,
         nextCursor: page.nextCursor,
       })),
@@ -118,8 +127,8 @@ export class UpstreamFeatures {
 
   /** Every resource template the server lists, all pages. */
   listResourceTemplates(options: CallOptions = {}): Promise<unknown[]> {
-    return this.#allPages("resources/templates/list", "resources", options, (client, cursor, request) =>
-      client.listResourceTemplates(cursor === undefined ? {} : { cursor }, request).then((page) => ({
+    return this.#allPages("resources/templates/list", "resources", options, (client, params, request) =>
+      client.listResourceTemplates(params, request).then((page) => ({
         items: page.resourceTemplates,
         nextCursor: page.nextCursor,
       })),
@@ -129,15 +138,15 @@ export class UpstreamFeatures {
   /** `resources/read`: the resource's contents (text or base64 `blob` entries). */
   readResource(uri: string, options: CallOptions = {}): Promise<{ contents: readonly unknown[] }> {
     this.#require("resources", `resources/read ${uri}`);
-    return this.#connection.request(`resources/read ${uri}`, options, (client, request) =>
-      client.readResource({ uri }, request),
+    return this.#connection.request(`resources/read ${uri}`, options, (client, request, traceMeta) =>
+      client.readResource(withMeta({ uri }, traceMeta), request),
     );
   }
 
   /** Every prompt the server lists, all pages. */
   listPrompts(options: CallOptions = {}): Promise<unknown[]> {
-    return this.#allPages("prompts/list", "prompts", options, (client, cursor, request) =>
-      client.listPrompts(cursor === undefined ? {} : { cursor }, request).then((page) => ({
+    return this.#allPages("prompts/list", "prompts", options, (client, params, request) =>
+      client.listPrompts(params, request).then((page) => ({
         items: page.prompts,
         nextCursor: page.nextCursor,
       })),
@@ -151,16 +160,19 @@ export class UpstreamFeatures {
     options: CallOptions = {},
   ): Promise<{ description?: string | undefined; messages: readonly unknown[] }> {
     this.#require("prompts", `prompts/get ${name}`);
-    return this.#connection.request(`prompts/get ${name}`, options, (client, request) =>
-      client.getPrompt(args === undefined ? { name } : { name, arguments: args }, request),
+    return this.#connection.request(`prompts/get ${name}`, options, (client, request, traceMeta) =>
+      client.getPrompt(
+        withMeta(args === undefined ? { name } : { name, arguments: args }, traceMeta),
+        request,
+      ),
     );
   }
 
   /** `completion/complete` for a prompt's or a resource template's argument. */
   complete(params: CompleteParams, options: CallOptions = {}): Promise<{ completion: unknown }> {
     this.#require("completions", "completion/complete");
-    return this.#connection.request("completion/complete", options, (client, request) =>
-      client.complete(params, request),
+    return this.#connection.request("completion/complete", options, (client, request, traceMeta) =>
+      client.complete(withMeta(params, traceMeta), request),
     );
   }
 
@@ -181,7 +193,7 @@ export class UpstreamFeatures {
     options: CallOptions,
     page: (
       client: FeatureClient,
-      cursor: string | undefined,
+      params: { cursor?: string },
       request: FeatureRequestOptions,
     ) => Promise<{ items: readonly unknown[]; nextCursor?: string | undefined }>,
   ): Promise<unknown[]> {
@@ -189,8 +201,8 @@ export class UpstreamFeatures {
     const items: unknown[] = [];
     let cursor: string | undefined;
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const answer = await this.#connection.request(label, options, (client, request) =>
-        page(client, cursor, request),
+      const answer = await this.#connection.request(label, options, (client, request, traceMeta) =>
+        page(client, withMeta(cursor === undefined ? {} : { cursor }, traceMeta), request),
       );
       items.push(...answer.items);
       if (typeof answer.nextCursor !== "string" || answer.nextCursor === cursor) return items;

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { defineCommand } from "citty";
+import { stderrLogger } from "../../gateway/logger.ts";
 import type { CodeLanguage } from "../../gateway/types.ts";
 import { CliError } from "../cli-error.ts";
 import { cliClientRequests } from "../client-requests.ts";
@@ -35,6 +36,9 @@ export const runCommand = defineCommand({
     if (timeoutMs !== undefined && !(timeoutMs > 0))
       throw new CliError(`--timeout expects milliseconds, got "${args.timeout}"`);
     const language = languageOf(args.file);
+    // Off without OTEL_* variables (the SDK is then never loaded); on, the run is one trace.
+    const { startTracing } = await import("../../ops/tracing/start-tracing.ts");
+    const tracing = await startTracing(process.env, stderrLogger());
     const gateway = await openGateway({
       configPath: args.config,
       showStatus: true,
@@ -47,6 +51,7 @@ export const runCommand = defineCommand({
       if (response.error) process.exitCode = 1;
     } finally {
       await gateway.close();
+      await tracing.shutdown();
     }
   },
 });

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { stderrLogger } from "../../gateway/logger.ts";
 import { CliError } from "../cli-error.ts";
 import { exitProcess } from "../exit.ts";
 import { COMMAND_META } from "./meta.ts";
@@ -55,6 +56,9 @@ export const serveCommand = defineCommand({
         new ClientTokens({ token, clients: http.clients }),
         http.allowUnauthenticatedLoopback,
       );
+    // Before the gateway opens: its first upstream requests are traced too. Off without OTEL_* variables.
+    const { startTracing } = await import("../../ops/tracing/start-tracing.ts");
+    const tracing = await startTracing(process.env, stderrLogger());
     // Upstreams' sampling, elicitation and roots requests go to the front-end clients (declared to them).
     const gateway = await openGateway({
       config,
@@ -73,14 +77,17 @@ export const serveCommand = defineCommand({
           adminServer = await serveAdmin(gateway, admin);
         } catch (error) {
           await gateway.close();
+          await tracing.shutdown();
           throw new CliError(`--admin: ${error instanceof Error ? error.message : String(error)}`);
         }
         process.stderr.write(`toolscript: probes at ${adminServer.url}/health and /ready\n`);
       }
-      closeOnSignals(gateway, () => exitProcess(0));
+      // The spans still queued are exported before the process ends.
+      closeOnSignals(gateway, () => void tracing.shutdown().finally(() => exitProcess(0)));
       await serveStdio(gateway);
       await adminServer?.close();
       await gateway.close();
+      await tracing.shutdown();
       return;
     }
     try {
@@ -103,8 +110,10 @@ export const serveCommand = defineCommand({
         closeOnSignals(gateway, resolve);
       });
       await running.close();
+      await tracing.shutdown();
     } catch (error) {
       await gateway.close();
+      await tracing.shutdown();
       throw error;
     }
   },
