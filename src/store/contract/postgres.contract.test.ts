@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createServer, type Socket } from "node:net";
 import { after, describe, it } from "node:test";
 import pg from "pg";
 import { startPostgres } from "../../../test/helpers/postgres-cluster.ts";
@@ -141,6 +142,25 @@ describe("PostgreSQL store: unreachable", () => {
     } finally {
       await store?.close();
       await own.stop();
+    }
+  });
+
+  it("a server that accepts connections and never answers is unreachable after the connection timeout", async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const address = silent.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    try {
+      const started = Date.now();
+      await assert.rejects(
+        openPostgresStore({ url: `postgres://u:secret@127.0.0.1:${port}/db`, connectionTimeoutMs: 500 }),
+        hasCode("store.unreachable"),
+      );
+      assert.ok(Date.now() - started < 3_000, `answered in ${Date.now() - started} ms`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 });

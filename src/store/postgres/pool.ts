@@ -47,6 +47,7 @@ export class PostgresPool implements Queryable {
   readonly server: string;
   readonly #config: pg.ClientConfig;
   readonly #pool: pg.Pool;
+  readonly #connectionTimeoutMs: number;
   #closed = false;
 
   constructor(options: PostgresPoolOptions) {
@@ -56,6 +57,7 @@ export class PostgresPool implements Queryable {
     this.location = url.toString();
     const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const connectionTimeout = options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
+    this.#connectionTimeoutMs = connectionTimeout;
     this.#config = {
       connectionString: options.url,
       application_name: APPLICATION_NAME,
@@ -83,6 +85,24 @@ export class PostgresPool implements Queryable {
     this.#assertOpen();
     try {
       return await this.#pool.query<R>(text, values);
+    } catch (error) {
+      throw asStoreError(error, this.server);
+    }
+  }
+
+  /**
+   * Resolves when the server answers a trivial query within the connection
+   * timeout (twice that at most, connecting included): what /ready asks, which
+   * must not wait out the statement timeout when the server went silent.
+   */
+  async ping(): Promise<void> {
+    this.#assertOpen();
+    try {
+      // query_timeout per query is read by pg's client, though @types/pg omits it from QueryConfig.
+      await this.#pool.query({
+        text: "SELECT 1",
+        query_timeout: this.#connectionTimeoutMs,
+      } as pg.QueryConfig);
     } catch (error) {
       throw asStoreError(error, this.server);
     }

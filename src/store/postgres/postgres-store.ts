@@ -85,8 +85,8 @@ export class PostgresStore implements SharedStore {
     await this.#listener.start();
   }
 
-  async ping(): Promise<void> {
-    await this.#pool.query("SELECT 1");
+  ping(): Promise<void> {
+    return this.#pool.ping();
   }
 
   onChange(listener: (change: StoreChange) => void): () => void {
