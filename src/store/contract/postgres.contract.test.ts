@@ -100,7 +100,7 @@ describe("PostgreSQL store: migrations, notices, location", () => {
       const resync = nextChange(b, (change) => change.action === "resync", 10_000);
       const killed = await query(
         url,
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
         [LISTENER_APPLICATION_NAME],
       );
       assert.equal(killed.length, 2, "both stores' listeners");
