@@ -260,8 +260,11 @@ const solveSchema = z.strictObject({
   answerCacheTtlHours: int(0, 24 * 3650).default(DEFAULT_SOLVE_ANSWER_CACHE_TTL_HOURS),
 });
 
+/** Where `storage.url` comes from when the config file has none. */
+export const STORAGE_URL_ENV = "TOOLSCRIPT_STORAGE_URL";
+
 function storageSchema(ctx: ResolveContext) {
-  return z.strictObject({
+  const fields = z.strictObject({
     /** Where sessions, skills, the PII vault and the audit log live; relative to the config file. */
     dir: z
       .string()
@@ -269,7 +272,24 @@ function storageSchema(ctx: ResolveContext) {
       .default(DEFAULT_STORAGE_DIR)
       .pipe(interpolatedString(ctx))
       .transform((dir) => resolve(ctx.baseDir, dir)),
+    /**
+     * A PostgreSQL store shared by replicas (`postgres://user:password@host:port/db`,
+     * usually `${VAR}`) instead of SQLite in `dir`; absent: `TOOLSCRIPT_STORAGE_URL`.
+     */
+    url: interpolatedString(ctx)
+      .pipe(z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL"))
+      .optional(),
   });
+  // The variable stands in for an absent `url` before validation, so a bad value is reported at `url`.
+  return z.preprocess((input) => {
+    const fromEnv = ctx.env[STORAGE_URL_ENV];
+    if (!isRecord(input) || input.url !== undefined || !fromEnv) return input;
+    return { ...input, url: fromEnv };
+  }, fields);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function httpServerSchema(ctx: ResolveContext) {

@@ -54,8 +54,14 @@ export interface SessionStore {
   removeFile(session: string, path: string): Promise<boolean>;
 }
 
-/** What changed in a store, as told to every replica on it (PostgreSQL: LISTEN/NOTIFY). */
-export type StoreChange = { domain: "skills"; name: string; action: "saved" | "removed" };
+/**
+ * What changed in a store, as told to every replica on it (PostgreSQL: LISTEN/NOTIFY).
+ * `resync`: changes may have been missed (the listening connection dropped and is
+ * back); a listener that caches the domain reloads it.
+ */
+export type StoreChange =
+  | { domain: "skills"; name: string; action: "saved" | "removed" }
+  | { domain: "skills"; action: "resync" };
 
 export interface SkillStore {
   /** Stores a new version (1 for a new name) and returns it; concurrent saves get distinct versions. Throws `SkillError`. */

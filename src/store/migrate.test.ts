@@ -50,6 +50,7 @@ describe("migrate", () => {
       "audit_log",
       "cache_entries",
       "oauth_credentials",
+      "rate_windows",
       "schema_migrations",
       "sessions",
       "skill_versions",

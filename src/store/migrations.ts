@@ -157,6 +157,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX cache_entries_expiry ON cache_entries(expires_at);
     `,
   },
+  {
+    version: 9,
+    name: "rate windows: events of each rate limit's sliding minute",
+    sql: `
+      -- One row per event taken in the last minute; in the database (not memory) so that
+      -- several processes on one data directory share each limit. Rows older than the
+      -- window are deleted by the next take on their key.
+      CREATE TABLE rate_windows (
+        key TEXT NOT NULL,
+        at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX rate_windows_key ON rate_windows(key, at);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

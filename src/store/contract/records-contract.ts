@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { it } from "node:test";
+import type { AuditEntry } from "../types.ts";
+import { bytesOf, type ContractTarget, hasCode, textOf, withStore } from "./contract-target.ts";
+
+/** Vaults and credentials: opaque blobs by key. */
+export function blobContract(target: ContractTarget): void {
+  it("vaults: put (creating the session), replace, get, delete", () =>
+    withStore(target, async (store) => {
+      await store.vaults.put("s1", bytesOf("one"));
+      assert.ok(await store.sessions.get("s1"), "the session exists");
+      await store.vaults.put("s1", new Uint8Array([0, 1, 2, 255]));
+      assert.deepEqual([...((await store.vaults.get("s1")) ?? [])], [0, 1, 2, 255]);
+      assert.equal(await store.vaults.get("s2"), undefined);
+      assert.equal(await store.vaults.delete("s1"), true);
+      assert.equal(await store.vaults.delete("s1"), false);
+      assert.equal(await store.vaults.get("s1"), undefined);
+    }));
+
+  it("credentials: put, replace, get, list by name without blobs, delete", () =>
+    withStore(target, async (store, clock) => {
+      await store.credentials.put("zeta", bytesOf("z"));
+      clock.advance(5);
+      await store.credentials.put("alpha", bytesOf("a1"));
+      await store.credentials.put("alpha", bytesOf("a2"));
+      assert.equal(textOf(await store.credentials.get("alpha")), "a2");
+      assert.equal(await store.credentials.get("beta"), undefined);
+      assert.deepEqual(await store.credentials.list(), [
+        { server: "alpha", updatedAt: clock.time },
+        { server: "zeta", updatedAt: clock.time - 5 },
+      ]);
+      assert.equal(await store.credentials.delete("zeta"), true);
+      assert.equal(await store.credentials.delete("zeta"), false);
+      assert.deepEqual(
+        (await store.credentials.list()).map((c) => c.server),
+        ["alpha"],
+      );
+    }));
+}
+
+function entry(time: number, fields: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    time,
+    session: "s1",
+    server: "github",
+    tool: "search",
+    argsDigest: "ab12",
+    argsBytes: 42,
+    outcome: "ok",
+    durationMs: 12.5,
+    ...fields,
+  };
+}
+
+/** Audit records: batch append, update, filtered listing, prune, the journal. */
+export function auditContract(target: ContractTarget): void {
+  it("appends a batch with ids in order and reads every field back", () =>
+    withStore(target, async (store) => {
+      const full: AuditEntry = {
+        ...entry(1_000),
+        kind: "execution",
+        client: "alice",
+        bytesOut: 2_048,
+        policy: "approve",
+        detail: { codeHash: "f00", limits: ["memory"], nested: { n: 1 } },
+      };
+      const ids = await store.audit.append([full, entry(2_000)]);
+      assert.equal(ids.length, 2);
+      assert.ok(ids[0]! < ids[1]!);
+      const [second, first] = await store.audit.list();
+      assert.deepEqual(first, { id: ids[0], ...full });
+      assert.deepEqual(second, {
+        id: ids[1],
+        ...entry(2_000),
+        kind: "tool_call",
+        client: null,
+        bytesOut: null,
+        policy: null,
+        detail: null,
+      });
+      assert.deepEqual(await store.audit.append([]), []);
+    }));
+
+  it("update completes records and says which ids were not there", () =>
+    withStore(target, async (store) => {
+      const [id] = await store.audit.append([entry(1_000, { outcome: "started" })]);
+      const done = {
+        outcome: "ToolError",
+        durationMs: 99,
+        bytesOut: 7,
+        policy: "allow",
+        detail: { why: "x" },
+      };
+      assert.deepEqual(
+        await store.audit.update([
+          { id: id!, update: done },
+          { id: id! + 1_000, update: done },
+        ]),
+        [true, false],
+      );
+      const [record] = await store.audit.list();
+      assert.deepEqual(record, { ...entry(1_000), kind: "tool_call", client: null, id, ...done });
+    }));
+
+  it("lists by session, client, time and denial, newest first, up to a limit", () =>
+    withStore(target, async (store) => {
+      await store.audit.append([
+        entry(1_000, { session: "s1", client: "alice" }),
+        entry(2_000, { session: "s2", client: "bob", outcome: "policy.denied" }),
+        entry(3_000, { session: "s1", client: "bob", outcome: "policy.declined" }),
+        entry(4_000, { session: null }),
+      ]);
+      const times = async (query: Parameters<typeof store.audit.list>[0]) =>
+        (await store.audit.list(query)).map((record) => record.time);
+      assert.deepEqual(await times({}), [4_000, 3_000, 2_000, 1_000]);
+      assert.deepEqual(await times({ session: "s1" }), [3_000, 1_000]);
+      assert.deepEqual(await times({ client: "bob" }), [3_000, 2_000]);
+      assert.deepEqual(await times({ since: 2_000 }), [4_000, 3_000, 2_000]);
+      assert.deepEqual(await times({ denied: true }), [3_000, 2_000]);
+      assert.deepEqual(await times({ limit: 2 }), [4_000, 3_000]);
+      assert.deepEqual(await times({ session: "s1", denied: true, since: 1_500 }), [3_000]);
+    }));
+
+  it("prune deletes records older than a time and counts them", () =>
+    withStore(target, async (store) => {
+      await store.audit.append([entry(1_000), entry(2_000), entry(3_000)]);
+      assert.equal(await store.audit.prune(2_500), 2);
+      assert.equal(await store.audit.prune(2_500), 0);
+      assert.deepEqual(
+        (await store.audit.list()).map((r) => r.time),
+        [3_000],
+      );
+    }));
+
+  it(`openJournal ${target.keepsJournal ? "returns a journal on local disk" : "returns undefined"}`, () =>
+    withStore(target, async (store) => {
+      const journal = store.audit.openJournal();
+      assert.equal(journal !== undefined, target.keepsJournal);
+      journal?.close();
+    }));
+}
+
+/** Caches with an expiry, and rate windows. */
+export function expiryContract(target: ContractTarget): void {
+  it("caches: get until the TTL passes, replace, delete the expired ones", () =>
+    withStore(target, async (store, clock) => {
+      await store.caches.put("answers", "k1", "v1", 1_000);
+      await store.caches.put("answers", "k2", "v2", 5_000);
+      await store.caches.put("tools", "k1", "other", 1_000);
+      assert.equal(await store.caches.get("answers", "k1"), "v1");
+      assert.equal(await store.caches.get("tools", "k1"), "other");
+      assert.equal(await store.caches.get("answers", "k3"), undefined);
+      clock.advance(1_000);
+      assert.equal(await store.caches.get("answers", "k1"), undefined, "expired at its TTL");
+      assert.equal(await store.caches.deleteExpired(), 2);
+      await store.caches.put("answers", "k2", "v2b", 10);
+      assert.equal(await store.caches.get("answers", "k2"), "v2b");
+      await assert.rejects(store.caches.put("answers", "k", "v", 0), RangeError);
+    }));
+
+  it("rate limits: at most perMinute in any 60 s, retry when the oldest leaves, keys apart", () =>
+    withStore(target, async (store, clock) => {
+      assert.deepEqual(await store.rateLimits.take("client:a", 3), { ok: true });
+      clock.advance(20_000);
+      assert.deepEqual(await store.rateLimits.take("client:a", 3), { ok: true });
+      clock.advance(20_000);
+      assert.deepEqual(await store.rateLimits.take("client:a", 3), { ok: true });
+      assert.deepEqual(await store.rateLimits.take("client:b", 3), { ok: true }, "another key");
+      clock.advance(19_000);
+      assert.deepEqual(await store.rateLimits.take("client:a", 3), { ok: false, retryInMs: 1_000 });
+      clock.advance(999);
+      assert.deepEqual(await store.rateLimits.take("client:a", 3), { ok: false, retryInMs: 1 });
+      clock.advance(1);
+      assert.deepEqual(await store.rateLimits.take("client:a", 3), { ok: true }, "the oldest left");
+      assert.deepEqual(await store.rateLimits.take("client:a", 3), { ok: false, retryInMs: 20_000 });
+      await assert.rejects(store.rateLimits.take("client:a", 0), RangeError);
+    }));
+
+  it("ten parallel takes of a window of five: five slots", () =>
+    withStore(target, async (store) => {
+      const takes = await Promise.all(
+        Array.from({ length: 10 }, () => store.rateLimits.take("upstream:x", 5)),
+      );
+      assert.equal(takes.filter((take) => take.ok).length, 5);
+    }));
+}
+
+/** ping, and every domain after close. */
+export function lifecycleContract(target: ContractTarget): void {
+  it("ping resolves while open; after close every domain rejects with store.closed", async () => {
+    const store = await target.open(Date.now);
+    await store.ping();
+    assert.equal(typeof store.location, "string");
+    assert.ok(!store.location.includes(":secret@"), "no password in the location");
+    await store.close();
+    await store.close();
+    const closed = hasCode("store.closed");
+    await assert.rejects(store.ping(), closed);
+    await assert.rejects(store.sessions.touch("s1"), closed);
+    await assert.rejects(store.skills.list(), closed);
+    await assert.rejects(store.vaults.get("s1"), closed);
+    await assert.rejects(store.credentials.list(), closed);
+    await assert.rejects(store.audit.list(), closed);
+    await assert.rejects(store.caches.get("n", "k"), closed);
+    await assert.rejects(store.rateLimits.take("k", 1), closed);
+  });
+}
