@@ -6,7 +6,7 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** Buckets drawn: 15 minutes of 10 s. */
 const WINDOW_BUCKETS = 90;
-const RECENT_ROWS = 30;
+const RECENT_ROWS = 20;
 const ALERT_ROWS = 20;
 const KEEP_RECENT = 100;
 const KEEP_ALERTS = 50;
@@ -203,7 +203,7 @@ function windowStarts() {
   return starts;
 }
 
-const CHART = { width: 600, height: 170, left: 44, right: 8, top: 10, bottom: 22 };
+const CHART = { width: 440, height: 170, left: 40, right: 8, top: 10, bottom: 22 };
 
 function chartFrame(svg, maxValue, starts) {
   const plotHeight = CHART.height - CHART.top - CHART.bottom;
@@ -299,12 +299,12 @@ function renderOutcomesChart() {
   svg.replaceChildren();
   const tallies = [...view.servers.values()].sort((a, b) => b.calls - a.calls).slice(0, 6);
   if (tallies.length === 0) {
-    svg.append(svgEl("text", { x: 300, y: 85, "text-anchor": "middle" }, "no tool calls yet"));
+    svg.append(svgEl("text", { x: CHART.width / 2, y: 85, "text-anchor": "middle" }, "no tool calls yet"));
     return;
   }
   const maxCalls = Math.max(1, ...tallies.map((tally) => tally.calls));
-  const labelWidth = 120;
-  const barSpace = CHART.width - labelWidth - 70;
+  const labelWidth = 90;
+  const barSpace = CHART.width - labelWidth - 110;
   const rowHeight = Math.min(26, (CHART.height - 10) / tallies.length);
   tallies.forEach((tally, index) => {
     const y = 6 + index * rowHeight;
@@ -313,7 +313,7 @@ function renderOutcomesChart() {
       svgEl(
         "text",
         { x: labelWidth - 8, y: y + rowHeight / 2 + 4, "text-anchor": "end", class: "label" },
-        tally.server,
+        tally.server.length > 13 ? `${tally.server.slice(0, 12)}…` : tally.server,
       ),
     );
     let x = labelWidth;
