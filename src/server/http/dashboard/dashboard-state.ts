@@ -109,7 +109,7 @@ export class DashboardState {
   observe(event: ActivityEvent): void {
     this.#version += 1;
     if (event.type === "tokens") this.#observeTokens(event.time, event.tokens);
-    else this.#observeAudit(event.entry);
+    else if (event.type === "audit") this.#observeAudit(event.entry);
   }
 
   /**
