@@ -21,7 +21,7 @@ export const serveCommand = defineCommand({
     admin: {
       type: "string",
       description:
-        "With stdio: also serve the probes (/health, /ready) on a loopback HOST:PORT, e.g. 127.0.0.1:9464",
+        "With stdio: also serve the probes (/health, /ready), /metrics and /dashboard on a loopback HOST:PORT, e.g. 127.0.0.1:9464",
       valueHint: "HOST:PORT",
     },
   },
@@ -81,6 +81,7 @@ export const serveCommand = defineCommand({
           throw new CliError(`--admin: ${error instanceof Error ? error.message : String(error)}`);
         }
         process.stderr.write(`toolscript: probes at ${adminServer.url}/health and /ready\n`);
+        process.stderr.write(`toolscript: dashboard at ${adminServer.url}/dashboard\n`);
       }
       // The spans still queued are exported before the process ends.
       closeOnSignals(gateway, () => void tracing.shutdown().finally(() => exitProcess(0)));
@@ -106,6 +107,8 @@ export const serveCommand = defineCommand({
       const names = [...(token ? ["default"] : []), ...Object.keys(http.clients)];
       const who = names.length > 0 ? `clients: ${names.join(", ")}` : "no token: loopback clients only";
       process.stderr.write(`toolscript: serving MCP over Streamable HTTP at ${running.url} (${who})\n`);
+      const login = names.length > 0 ? " (log in once: /dashboard?token=<token>)" : "";
+      process.stderr.write(`toolscript: dashboard at ${new URL(running.url).origin}/dashboard${login}\n`);
       await new Promise<void>((resolve) => {
         closeOnSignals(gateway, resolve);
       });

@@ -62,7 +62,13 @@ export class ClientTokens {
     if (typeof header !== "string") return undefined;
     const match = /^Bearer\s+(.+)$/i.exec(header.trim());
     if (!match?.[1]) return undefined;
-    const given = digest(match[1]);
+    return this.identifyToken(match[1]);
+  }
+
+  /** The name of the client whose token `token` is, if any (the dashboard's login sends it once). */
+  identifyToken(token: string): string | undefined {
+    if (!token) return undefined;
+    const given = digest(token);
     let found: string | undefined;
     for (const client of this.#clients) {
       if (timingSafeEqual(given, client.digest) && found === undefined) found = client.name;

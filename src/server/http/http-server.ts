@@ -9,6 +9,7 @@ import { createMcpServer } from "../create-mcp-server.ts";
 import { ServerError } from "../errors.ts";
 import { wireFrontEnd } from "../forwarding/wire-front-end.ts";
 import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } from "./auth.ts";
+import { createDashboard, isDashboardPath } from "./dashboard/dashboard-routes.ts";
 import { headerValue, LegacySessions } from "./legacy-sessions.ts";
 import { checkOrigin, originPolicy } from "./origin-check.ts";
 import { answerMetrics, answerProbe, METRICS_PATH } from "./probes.ts";
@@ -105,10 +106,17 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
   });
   // A saved skill changes resources/list and skills/list (the skills extension).
   const stopSkillsNotify = gateway.skills.onChange(() => modern.notify.resourcesChanged());
+  // The operator's page: the same tokens as /mcp (once, for a cookie), or none on anonymous loopback.
+  const dashboard = createDashboard(gateway, { tokens });
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (request.method === "GET" && answerProbe(gateway, url.pathname, response)) return;
+    if (isDashboardPath(url.pathname)) {
+      const refused = checkOrigin(request, policy);
+      if (refused) return sendError(response, 403, refused);
+      return dashboard.handle(request, response, url);
+    }
     if (url.pathname !== MCP_PATH && url.pathname !== METRICS_PATH)
       return sendError(response, 404, `not found; the MCP endpoint is ${MCP_PATH}`);
     const refused = checkOrigin(request, policy);
@@ -193,6 +201,7 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
       clearInterval(sweeper);
       stopNotify();
       stopSkillsNotify();
+      dashboard.close();
       await Promise.all(sessions.ids().map((id) => sessions.close(id)));
       await modern.close().catch(() => {});
       http.closeAllConnections();
