@@ -32,6 +32,7 @@ function tokens(keptInSandbox: number, time = T0): ActivityEvent {
     type: "tokens",
     session: "s",
     client: null,
+    piiTokens: {},
     time,
     tokens: {
       tokenizer: "t",
