@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, type Socket } from "node:net";
 import { after, describe, it } from "node:test";
 import pg from "pg";
+import { startLoopbackProxy } from "../../../test/helpers/loopback-proxy.ts";
 import { startPostgres } from "../../../test/helpers/postgres-cluster.ts";
 import { MIGRATION_LOCK } from "../postgres/migrate.ts";
 import { POSTGRES_MIGRATIONS } from "../postgres/migrations.ts";
@@ -77,14 +78,29 @@ describe("PostgreSQL store: migrations, notices, location", () => {
     await assert.rejects(openPostgresStore({ url }), hasCode("store.schema_too_new"));
   });
 
-  it("says where it is without the password, and refuses a URL that is not postgres://", async () => {
+  it("says where it is without the password, connects as toolscript, refuses a URL that is not postgres://", async () => {
     const url = await freshUrl();
     const store = await openPostgresStore({ url });
+    // The password may also be a parameter of the URL, which pg honours.
+    const asParameter = new URL(url);
+    asParameter.password = "";
+    asParameter.searchParams.set("password", "secret");
+    const second = await openPostgresStore({ url: asParameter.toString() });
     try {
       assert.equal(store.engine, "postgres");
       assert.equal(store.location, url.replace(":secret@", "@"));
+      assert.ok(!second.location.includes("secret"), second.location);
+      const names = await query<{ name: string }>(
+        url,
+        `SELECT DISTINCT application_name AS name FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() ORDER BY 1`,
+      );
+      assert.deepEqual(
+        names.map((row) => row.name),
+        ["toolscript", LISTENER_APPLICATION_NAME],
+      );
     } finally {
-      await store.close();
+      await Promise.all([store.close(), second.close()]);
     }
     await assert.rejects(openPostgresStore({ url: "mysql://u:secret@h/db" }), (error: Error) => {
       assert.equal((error as { code?: string }).code, "store.bad_url");
@@ -142,6 +158,32 @@ describe("PostgreSQL store: unreachable", () => {
     } finally {
       await store?.close();
       await own.stop();
+    }
+  });
+
+  it("an outage makes it unreachable; once the server is back it serves again and listeners resync", async () => {
+    const proxy = await startLoopbackProxy(cluster.port);
+    const url = new URL(await freshUrl());
+    url.port = String(proxy.port);
+    const store = await openPostgresStore({ url: url.toString(), connectionTimeoutMs: 1_000 });
+    try {
+      await store.sessions.touch("s1");
+      const resync = nextChange(store, (change) => change.action === "resync", 15_000);
+      proxy.cut();
+      await assert.rejects(store.ping(), hasCode("store.unreachable"));
+      await assert.rejects(store.sessions.get("s1"), hasCode("store.unreachable"));
+      await assert.rejects(store.skills.save(skill("lost")), hasCode("store.unreachable"));
+      proxy.restore();
+      await store.ping();
+      assert.equal((await store.sessions.get("s1"))?.id, "s1");
+      assert.equal(await store.skills.get("lost"), undefined, "the failed save left nothing");
+      assert.deepEqual(await resync, { domain: "skills", action: "resync" });
+      const heard = nextChange(store, (change) => change.action === "saved");
+      await store.skills.save(skill("back"));
+      assert.deepEqual(await heard, { domain: "skills", name: "back", action: "saved" });
+    } finally {
+      await store.close();
+      await proxy.close();
     }
   });
 

@@ -53,7 +53,9 @@ export class PostgresPool implements Queryable {
   constructor(options: PostgresPoolOptions) {
     const url = parseUrl(options.url);
     this.server = `${url.hostname}:${url.port || "5432"}`;
+    // The password may also come as a parameter (`?password=`), which pg honours.
     url.password = "";
+    url.searchParams.delete("password");
     this.location = url.toString();
     const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const connectionTimeout = options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
