@@ -78,6 +78,34 @@ describe("PostgreSQL store: migrations, notices, location", () => {
     await assert.rejects(openPostgresStore({ url }), hasCode("store.schema_too_new"));
   });
 
+  it("refuses a missing database with store.open_failed, without the password", async () => {
+    const url = new URL(await freshUrl());
+    url.pathname = "/no_such_database";
+    await assert.rejects(openPostgresStore({ url: url.toString() }), (error: Error) => {
+      assert.equal((error as { code?: string }).code, "store.open_failed");
+      assert.match(error.message, /no_such_database/);
+      assert.ok(!error.message.includes("secret"));
+      return true;
+    });
+  });
+
+  it("a replica that waits on another's migrations past the statement timeout fails with store.migration_failed", async () => {
+    const url = await freshUrl();
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      await assert.rejects(
+        openPostgresStore({ url, statementTimeoutMs: 300 }),
+        hasCode("store.migration_failed"),
+      );
+      await holder.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+      await (await openPostgresStore({ url, statementTimeoutMs: 300 })).close();
+    } finally {
+      await holder.end();
+    }
+  });
+
   it("says where it is without the password, connects as toolscript, refuses a URL that is not postgres://", async () => {
     const url = await freshUrl();
     const store = await openPostgresStore({ url });

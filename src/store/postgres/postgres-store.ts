@@ -11,6 +11,7 @@ import type {
   StoreChange,
   VaultStore,
 } from "../domains.ts";
+import { StoreError } from "../errors.ts";
 import { postgresAudit } from "./audit.ts";
 import { postgresCaches } from "./caches.ts";
 import { postgresCredentials } from "./credentials.ts";
@@ -72,17 +73,25 @@ export class PostgresStore implements SharedStore {
     );
   }
 
-  /** Applies pending migrations (one replica at a time) and starts hearing changes. */
+  /**
+   * Applies pending migrations (one replica at a time) and starts hearing
+   * changes. Rejects with `store.unreachable` when the server does not answer,
+   * `store.open_failed` when it refuses (a wrong password, a missing database).
+   */
   async start(): Promise<void> {
-    const client = await this.#pool.connect();
     try {
-      await migratePostgres(client);
+      const client = await this.#pool.connect();
+      try {
+        await migratePostgres(client);
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      client.release();
+      await this.#listener.start();
     } catch (error) {
-      client.release(error as Error);
-      throw asStoreError(error, this.#pool.server);
+      throw openError(asStoreError(error, this.#pool.server), this.location);
     }
-    client.release();
-    await this.#listener.start();
   }
 
   ping(): Promise<void> {
@@ -112,6 +121,17 @@ export class PostgresStore implements SharedStore {
       }
     }
   }
+}
+
+/** `error` as it is when a `StoreError`, else as `store.open_failed` at `location` (no password). */
+function openError(error: unknown, location: string): unknown {
+  if (error instanceof StoreError) return error;
+  return new StoreError(
+    "store.open_failed",
+    `cannot open the PostgreSQL store at ${location}: ${messageOf(error)}`,
+    { location },
+    { cause: error },
+  );
 }
 
 /**
