@@ -47,7 +47,7 @@ async function query<R extends pg.QueryResultRow>(
   }
 }
 
-describe("PostgreSQL store: migrations, notices, location", () => {
+describe("PostgreSQL store: migrations, notices, location, jsonb", () => {
   it("four replicas migrating one empty database at once all open; each migration is applied once", async () => {
     const url = await freshUrl();
     const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore({ url })));
@@ -103,6 +103,28 @@ describe("PostgreSQL store: migrations, notices, location", () => {
       await (await openPostgresStore({ url, statementTimeoutMs: 300 })).close();
     } finally {
       await holder.end();
+    }
+  });
+
+  it("keeps an audit record whose detail holds a NUL character (jsonb refuses it: U+FFFD instead)", async () => {
+    const store = await openPostgresStore({ url: await freshUrl() });
+    try {
+      const record = {
+        time: 1,
+        session: null,
+        server: "s",
+        tool: "t",
+        argsDigest: "d",
+        argsBytes: 0,
+        outcome: "ok",
+        durationMs: 1,
+        detail: { output: "a\u0000b" },
+      };
+      const [id] = await store.audit.append([record]);
+      await store.audit.update([{ id: id!, update: { ...record, detail: { error: "c\u0000d" } } }]);
+      assert.deepEqual((await store.audit.list())[0]?.detail, { error: "c\uFFFDd" });
+    } finally {
+      await store.close();
     }
   });
 
