@@ -237,6 +237,39 @@ describe("PostgreSQL store: unreachable", () => {
     }
   });
 
+  it("a listening connection gone silent fails its heartbeat: reconnects, resyncs, and closing does not hang", async () => {
+    const proxy = await startLoopbackProxy(cluster.port);
+    const url = new URL(await freshUrl());
+    url.port = String(proxy.port);
+    const store = await openPostgresStore({
+      url: url.toString(),
+      connectionTimeoutMs: 500,
+      heartbeatMs: 100,
+    });
+    try {
+      const resync = nextChange(store, (change) => change.action === "resync", 15_000);
+      // Silent, not closed: only the heartbeat can tell. Connections made meanwhile are silent too.
+      proxy.freeze();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      proxy.restore();
+      assert.deepEqual(await resync, { domain: "skills", action: "resync" });
+      // The pool's connection from before the partition is still silent: its first use fails, then it is gone.
+      await waitUntil(async () => {
+        await store.ping();
+      });
+      const heard = nextChange(store, (change) => change.action === "saved");
+      await store.skills.save(skill("after-partition"));
+      assert.deepEqual(await heard, { domain: "skills", name: "after-partition", action: "saved" });
+      proxy.freeze();
+      const closing = Date.now();
+      await store.close();
+      assert.ok(Date.now() - closing < 3_000, `closed in ${Date.now() - closing} ms`);
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
+  });
+
   it("a server that accepts connections and never answers is unreachable after the connection timeout", async () => {
     const sockets = new Set<Socket>();
     const silent = createServer((socket) => sockets.add(socket));
@@ -256,3 +289,16 @@ describe("PostgreSQL store: unreachable", () => {
     }
   });
 });
+
+/** Retries `attempt` until it resolves, for at most `timeoutMs`. */
+async function waitUntil(attempt: () => Promise<void>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { StoreError } from "../errors.ts";
 import { asStoreError, isUnreachable } from "./unreachable.ts";
+import { waitAtMost } from "./wait-at-most.ts";
 
 export const APPLICATION_NAME = "toolscript";
 export const DEFAULT_MAX_CONNECTIONS = 10;
@@ -149,10 +150,11 @@ export class PostgresPool implements Queryable {
     return this.#closed;
   }
 
+  /** Ends every connection, waiting for their sockets at most the connection timeout. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#pool.end();
+    await waitAtMost(this.#pool.end(), this.#connectionTimeoutMs);
   }
 
   #assertOpen(): void {

@@ -17,7 +17,7 @@ import { postgresCaches } from "./caches.ts";
 import { postgresCredentials } from "./credentials.ts";
 import { migratePostgres } from "./migrate.ts";
 import { ChangeListener, LISTENER_APPLICATION_NAME } from "./notifications.ts";
-import { PostgresPool, type PostgresPoolOptions } from "./pool.ts";
+import { DEFAULT_CONNECTION_TIMEOUT_MS, PostgresPool, type PostgresPoolOptions } from "./pool.ts";
 import { postgresRateLimits } from "./rate-limits.ts";
 import { postgresSessions } from "./sessions-and-files.ts";
 import { postgresSkills } from "./skills.ts";
@@ -27,6 +27,8 @@ import { postgresVaults } from "./vaults.ts";
 const CHANGE = "change";
 
 export interface OpenPostgresStoreOptions extends PostgresPoolOptions {
+  /** How often the connection listening for changes is checked (default 30 s); see `ChangeListenerOptions`. */
+  heartbeatMs?: number | undefined;
   /** Clock for timestamps, expiry and rate windows (tests). */
   now?: (() => number) | undefined;
   /** Told when a change listener throws (default: a process warning). */
@@ -55,7 +57,10 @@ export class PostgresStore implements SharedStore {
   readonly #warn: (message: string) => void;
 
   /** Use `openPostgresStore`, which migrates and starts listening. */
-  constructor(pool: PostgresPool, options: Pick<OpenPostgresStoreOptions, "now" | "warn"> = {}) {
+  constructor(
+    pool: PostgresPool,
+    options: Pick<OpenPostgresStoreOptions, "now" | "warn" | "heartbeatMs" | "connectionTimeoutMs"> = {},
+  ) {
     const now = options.now ?? Date.now;
     this.#pool = pool;
     this.#warn = options.warn ?? ((message) => process.emitWarning(message, "ToolScriptWarning"));
@@ -68,8 +73,14 @@ export class PostgresStore implements SharedStore {
     this.caches = postgresCaches(pool, now);
     this.rateLimits = postgresRateLimits(pool, now);
     this.#changes.setMaxListeners(0);
-    this.#listener = new ChangeListener(pool.clientConfig(LISTENER_APPLICATION_NAME), pool.server, (change) =>
-      this.#tell(change),
+    this.#listener = new ChangeListener(
+      pool.clientConfig(LISTENER_APPLICATION_NAME),
+      pool.server,
+      (change) => this.#tell(change),
+      {
+        heartbeatMs: options.heartbeatMs,
+        heartbeatTimeoutMs: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
+      },
     );
   }
 
