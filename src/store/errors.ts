@@ -1,7 +1,8 @@
 import { CodedError } from "../errors/coded-error.ts";
 
 /**
- * - `store.open_failed`: the data directory or database file cannot be opened.
+ * - `store.open_failed`: the data directory or database file cannot be opened, or the PostgreSQL server
+ *   refuses the store (authentication, a missing database, no permission to create its tables).
  * - `store.schema_too_new`: the database was written by a newer ToolScript (migrations are forward-only).
  * - `store.migration_failed`: a migration failed; it was rolled back and the schema is unchanged.
  * - `store.closed`: the store was used after `close()`.

@@ -11,10 +11,12 @@ export function assertPerMinute(perMinute: number): void {
 }
 
 /**
- * The verdict of a window holding `count` events (the oldest at `oldest`) at
- * `now`: a slot, or the wait until the oldest leaves the window.
+ * The verdict at `now` for a window whose `perMinute`-th newest event is at
+ * `blocking` (undefined when it holds fewer): a slot, or the wait until that
+ * event leaves the window, leaving fewer than `perMinute` (also right when the
+ * limit was lowered and the window holds more).
  */
-export function rateVerdict(count: number, oldest: number | null, perMinute: number, now: number): RateTake {
-  if (count < perMinute || oldest === null) return { ok: true };
-  return { ok: false, retryInMs: Math.max(1, oldest + RATE_WINDOW_MS - now) };
+export function rateVerdict(blocking: number | undefined, now: number): RateTake {
+  if (blocking === undefined) return { ok: true };
+  return { ok: false, retryInMs: Math.max(1, blocking + RATE_WINDOW_MS - now) };
 }

@@ -22,6 +22,7 @@ import { migrate } from "./migrate.ts";
 import { MEMORY_LOCATION, openDatabase } from "./open-database.ts";
 import { StoreReader } from "./reader.ts";
 import { SqliteRateWindows } from "./sqlite-rate-windows.ts";
+import { type DeletedSessions, SqliteSessionDeletion } from "./sqlite-session-deletion.ts";
 import type { OpenStoreOptions } from "./sqlite-store.ts";
 import { StoreWriter } from "./writer.ts";
 
@@ -60,12 +61,14 @@ export class SqliteSharedStore implements SharedStore {
     this.#db = openDatabase(options.dir, options);
     let cache: CacheEntries;
     let rates: SqliteRateWindows;
+    let deletion: SqliteSessionDeletion;
     try {
       migrate(this.#db);
       this.#reader = new StoreReader(this.#db);
       this.#writer = new StoreWriter(this.#db, now);
       cache = new CacheEntries(this.#db, now);
       rates = new SqliteRateWindows(this.#db, now);
+      deletion = new SqliteSessionDeletion(this.#db, this.#writer, now);
     } catch (error) {
       this.#db.close();
       throw error;
@@ -87,8 +90,8 @@ export class SqliteSharedStore implements SharedStore {
       claim: (id, owner) => run(() => writer.claimSession(id, owner)),
       get: (id) => run(() => reader.getSession(id)),
       list: () => run(() => reader.listSessions()),
-      delete: (id) => run(() => writer.deleteSession(id)),
-      deleteIdle: (ttl) => run(() => writer.deleteIdleSessions(ttl)),
+      delete: (id) => run(() => this.#removedWith(deletion.delete(id)).length > 0),
+      deleteIdle: (ttl) => run(() => this.#removedWith(deletion.deleteIdle(ttl))),
       readFile: (session, path) => run(() => reader.readFile(session, path)),
       listFiles: (session, prefix) => run(() => reader.listFiles(session, prefix)),
       writeFile: (session, path, bytes, limits) => run(() => writer.writeFile(session, path, bytes, limits)),
@@ -184,6 +187,12 @@ export class SqliteSharedStore implements SharedStore {
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /** The deleted sessions' ids, after telling listeners the private skills that went with them. */
+  #removedWith(deleted: DeletedSessions): string[] {
+    for (const name of deleted.skills) this.#tell({ domain: "skills", name, action: "removed" });
+    return deleted.ids;
   }
 
   /** Tells listeners after the commit, each in isolation: one that throws does not stop the others. */

@@ -176,6 +176,18 @@ export function expiryContract(target: ContractTarget): void {
       await assert.rejects(store.rateLimits.take("client:a", 0), RangeError);
     }));
 
+  it("rate limits: a lowered limit waits until enough events left, not just the oldest", () =>
+    withStore(target, async (store, clock) => {
+      for (let i = 0; i < 3; i++) {
+        assert.deepEqual(await store.rateLimits.take("upstream:y", 3), { ok: true });
+        clock.advance(10_000);
+      }
+      // Events at 0, 10 and 20 s; now 30 s. Two per minute: one more must leave, the one at 10 s.
+      assert.deepEqual(await store.rateLimits.take("upstream:y", 2), { ok: false, retryInMs: 40_000 });
+      clock.advance(40_000);
+      assert.deepEqual(await store.rateLimits.take("upstream:y", 2), { ok: true });
+    }));
+
   it("ten parallel takes of a window of five: five slots", () =>
     withStore(target, async (store) => {
       const takes = await Promise.all(

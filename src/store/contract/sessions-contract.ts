@@ -78,14 +78,20 @@ export function sessionContract(target: ContractTarget): void {
       assert.equal(await store.sessions.delete("s1"), false);
     }));
 
-  it("deleteIdle removes sessions idle past their own TTL or the default", () =>
+  it("deleteIdle removes sessions idle past their own TTL or the default, with what they own", () =>
     withStore(target, async (store, clock) => {
       await store.sessions.touch("default");
       await store.sessions.touch("short", 1_000);
       await store.sessions.touch("long", 100_000);
+      await store.sessions.writeFile("short", "a.txt", bytesOf("a"), ROOMY);
+      await store.vaults.put("short", bytesOf("vault"));
+      await store.skills.save({ ...skill("short-lived"), session: "short", visibility: "private" });
       clock.advance(5_000);
       await store.sessions.touch("fresh");
       assert.deepEqual((await store.sessions.deleteIdle(10_000)).sort(), ["short"]);
+      assert.equal(await store.sessions.readFile("short", "a.txt"), undefined);
+      assert.equal(await store.vaults.get("short"), undefined);
+      assert.equal(await store.skills.get("short-lived", { includePrivate: true }), undefined);
       clock.advance(6_000);
       assert.deepEqual((await store.sessions.deleteIdle(10_000)).sort(), ["default"]);
       assert.deepEqual((await store.sessions.list()).map((s) => s.id).sort(), ["fresh", "long"]);

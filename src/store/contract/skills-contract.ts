@@ -128,6 +128,28 @@ export function skillContract(target: ContractTarget): void {
       assert.deepEqual(ignored, []);
     }));
 
+  it("deleting a session (or its expiry) tells listeners its private skills are gone", async () =>
+    withStore(target, async (store, clock) => {
+      await store.skills.save({ ...skill("kept"), session: "s1" });
+      await store.skills.save({ ...skill("first"), session: "s1", visibility: "private" });
+      await store.skills.save({ ...skill("second"), session: "s1", visibility: "private" });
+      await store.skills.save({ ...skill("idle"), session: "s2", visibility: "private" });
+      await store.sessions.touch("s2", 1_000);
+      const heard: StoreChange[] = [];
+      // Only removals: notices of the saves above may still be arriving (PostgreSQL).
+      store.onChange((change) => change.action === "removed" && heard.push(change));
+      assert.equal(await store.sessions.delete("s1"), true);
+      clock.advance(2_000);
+      assert.deepEqual(await store.sessions.deleteIdle(60_000), ["s2"]);
+      await waitFor(() => heard.length >= 3);
+      assert.deepEqual(heard, [
+        { domain: "skills", name: "first", action: "removed" },
+        { domain: "skills", name: "second", action: "removed" },
+        { domain: "skills", name: "idle", action: "removed" },
+      ]);
+      assert.equal((await store.skills.get("kept"))?.name, "kept");
+    }));
+
   it("ten parallel saves of one skill get versions 1 to 10", () =>
     withStore(target, async (store) => {
       const saved = await Promise.all(Array.from({ length: 10 }, () => store.skills.save(skill("busy"))));

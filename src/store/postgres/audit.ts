@@ -23,9 +23,20 @@ function values(entry: AuditEntry): unknown[] {
     entry.kind ?? "tool_call",
     entry.bytesOut ?? null,
     entry.policy ?? null,
-    entry.detail ? JSON.stringify(entry.detail) : null,
+    detailJson(entry.detail),
     entry.client ?? null,
   ];
+}
+
+/**
+ * `detail` as JSON for a jsonb column, which refuses the NUL character (`\u0000`)
+ * in strings: NUL becomes U+FFFD rather than failing the whole batch of records.
+ */
+function detailJson(detail: Record<string, unknown> | null | undefined): string | null {
+  if (!detail) return null;
+  return JSON.stringify(detail, (_key, value: unknown) =>
+    typeof value === "string" ? value.replaceAll("\0", "\uFFFD") : value,
+  );
 }
 
 function placeholders(rows: number): string {
@@ -69,7 +80,7 @@ export function postgresAudit(db: PostgresPool): AuditStore {
               update.durationMs,
               update.bytesOut ?? null,
               update.policy ?? null,
-              update.detail ? JSON.stringify(update.detail) : null,
+              detailJson(update.detail),
             ],
           );
           found.push((result.rowCount ?? 0) > 0);

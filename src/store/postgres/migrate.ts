@@ -35,7 +35,18 @@ export async function migratePostgres(
   migrations: readonly Migration[] = POSTGRES_MIGRATIONS,
   now = Date.now(),
 ): Promise<number> {
-  await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+  } catch (error) {
+    if (isUnreachable(error)) throw error;
+    // The statement timeout ended the wait: another replica has been migrating for that long.
+    throw new StoreError(
+      "store.migration_failed",
+      `waiting for another replica's migrations failed: ${error instanceof Error ? error.message : String(error)}`,
+      {},
+      { cause: error },
+    );
+  }
   try {
     await client.query(VERSION_TABLE);
     const latest = migrations.at(-1)?.version ?? 0;

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { StoreError } from "../errors.ts";
 import { asStoreError, isUnreachable } from "./unreachable.ts";
+import { waitAtMost } from "./wait-at-most.ts";
 
 export const APPLICATION_NAME = "toolscript";
 export const DEFAULT_MAX_CONNECTIONS = 10;
@@ -53,7 +54,9 @@ export class PostgresPool implements Queryable {
   constructor(options: PostgresPoolOptions) {
     const url = parseUrl(options.url);
     this.server = `${url.hostname}:${url.port || "5432"}`;
+    // The password may also come as a parameter (`?password=`), which pg honours.
     url.password = "";
+    url.searchParams.delete("password");
     this.location = url.toString();
     const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
     const connectionTimeout = options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS;
@@ -147,10 +150,11 @@ export class PostgresPool implements Queryable {
     return this.#closed;
   }
 
+  /** Ends every connection, waiting for their sockets at most the connection timeout. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#pool.end();
+    await waitAtMost(this.#pool.end(), this.#connectionTimeoutMs);
   }
 
   #assertOpen(): void {

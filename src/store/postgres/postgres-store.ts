@@ -11,12 +11,13 @@ import type {
   StoreChange,
   VaultStore,
 } from "../domains.ts";
+import { StoreError } from "../errors.ts";
 import { postgresAudit } from "./audit.ts";
 import { postgresCaches } from "./caches.ts";
 import { postgresCredentials } from "./credentials.ts";
 import { migratePostgres } from "./migrate.ts";
 import { ChangeListener, LISTENER_APPLICATION_NAME } from "./notifications.ts";
-import { PostgresPool, type PostgresPoolOptions } from "./pool.ts";
+import { DEFAULT_CONNECTION_TIMEOUT_MS, PostgresPool, type PostgresPoolOptions } from "./pool.ts";
 import { postgresRateLimits } from "./rate-limits.ts";
 import { postgresSessions } from "./sessions-and-files.ts";
 import { postgresSkills } from "./skills.ts";
@@ -26,6 +27,8 @@ import { postgresVaults } from "./vaults.ts";
 const CHANGE = "change";
 
 export interface OpenPostgresStoreOptions extends PostgresPoolOptions {
+  /** How often the connection listening for changes is checked (default 30 s); see `ChangeListenerOptions`. */
+  heartbeatMs?: number | undefined;
   /** Clock for timestamps, expiry and rate windows (tests). */
   now?: (() => number) | undefined;
   /** Told when a change listener throws (default: a process warning). */
@@ -54,7 +57,10 @@ export class PostgresStore implements SharedStore {
   readonly #warn: (message: string) => void;
 
   /** Use `openPostgresStore`, which migrates and starts listening. */
-  constructor(pool: PostgresPool, options: Pick<OpenPostgresStoreOptions, "now" | "warn"> = {}) {
+  constructor(
+    pool: PostgresPool,
+    options: Pick<OpenPostgresStoreOptions, "now" | "warn" | "heartbeatMs" | "connectionTimeoutMs"> = {},
+  ) {
     const now = options.now ?? Date.now;
     this.#pool = pool;
     this.#warn = options.warn ?? ((message) => process.emitWarning(message, "ToolScriptWarning"));
@@ -67,22 +73,36 @@ export class PostgresStore implements SharedStore {
     this.caches = postgresCaches(pool, now);
     this.rateLimits = postgresRateLimits(pool, now);
     this.#changes.setMaxListeners(0);
-    this.#listener = new ChangeListener(pool.clientConfig(LISTENER_APPLICATION_NAME), pool.server, (change) =>
-      this.#tell(change),
+    this.#listener = new ChangeListener(
+      pool.clientConfig(LISTENER_APPLICATION_NAME),
+      pool.server,
+      (change) => this.#tell(change),
+      {
+        heartbeatMs: options.heartbeatMs,
+        heartbeatTimeoutMs: options.connectionTimeoutMs ?? DEFAULT_CONNECTION_TIMEOUT_MS,
+      },
     );
   }
 
-  /** Applies pending migrations (one replica at a time) and starts hearing changes. */
+  /**
+   * Applies pending migrations (one replica at a time) and starts hearing
+   * changes. Rejects with `store.unreachable` when the server does not answer,
+   * `store.open_failed` when it refuses (a wrong password, a missing database).
+   */
   async start(): Promise<void> {
-    const client = await this.#pool.connect();
     try {
-      await migratePostgres(client);
+      const client = await this.#pool.connect();
+      try {
+        await migratePostgres(client);
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      client.release();
+      await this.#listener.start();
     } catch (error) {
-      client.release(error as Error);
-      throw asStoreError(error, this.#pool.server);
+      throw openError(asStoreError(error, this.#pool.server), this.location);
     }
-    client.release();
-    await this.#listener.start();
   }
 
   ping(): Promise<void> {
@@ -112,6 +132,17 @@ export class PostgresStore implements SharedStore {
       }
     }
   }
+}
+
+/** `error` as it is when a `StoreError`, else as `store.open_failed` at `location` (no password). */
+function openError(error: unknown, location: string): unknown {
+  if (error instanceof StoreError) return error;
+  return new StoreError(
+    "store.open_failed",
+    `cannot open the PostgreSQL store at ${location}: ${messageOf(error)}`,
+    { location },
+    { cause: error },
+  );
 }
 
 /**

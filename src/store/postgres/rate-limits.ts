@@ -8,7 +8,7 @@ const RATE_LOCK_CLASS = 0x7473726c;
 /**
  * Sliding one-minute windows in PostgreSQL, one row per event: exact across
  * replicas because each take holds an advisory lock on its key (by hash: two
- * keys sharing one only wait for each other) while it counts and inserts.
+ * keys sharing one only wait for each other) while it reads the window and inserts.
  */
 export function postgresRateLimits(db: PostgresPool, now: () => number): RateLimitStore {
   return {
@@ -18,13 +18,12 @@ export function postgresRateLimits(db: PostgresPool, now: () => number): RateLim
         await tx.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [RATE_LOCK_CLASS, key]);
         const time = now();
         await tx.query("DELETE FROM rate_windows WHERE key = $1 AND at <= $2", [key, time - RATE_WINDOW_MS]);
-        const window = (
-          await tx.query<{ count: number; oldest: number | null }>(
-            "SELECT count(*) AS count, min(at) AS oldest FROM rate_windows WHERE key = $1",
-            [key],
-          )
-        ).rows[0]!;
-        const verdict = rateVerdict(window.count, window.oldest, perMinute, time);
+        // The perMinute-th newest event: while it is in the window, the window is full.
+        const blocking = await tx.query<{ at: number }>(
+          "SELECT at FROM rate_windows WHERE key = $1 ORDER BY at DESC LIMIT 1 OFFSET $2",
+          [key, perMinute - 1],
+        );
+        const verdict = rateVerdict(blocking.rows[0]?.at, time);
         if (verdict.ok) await tx.query("INSERT INTO rate_windows (key, at) VALUES ($1, $2)", [key, time]);
         return verdict;
       });

@@ -1,6 +1,7 @@
 import type { SessionStore } from "../domains.ts";
 import { asBytes, folderRange, type SessionRow, toSession } from "../rows.ts";
 import type { SessionRecord, WorkspaceFileInfo, WriteFileOutcome } from "../types.ts";
+import { notifyChange } from "./notifications.ts";
 import type { PostgresPool, Queryable } from "./pool.ts";
 
 const TOUCH = `
@@ -54,18 +55,25 @@ export function postgresSessions(db: PostgresPool, now: () => number): SessionSt
       );
     },
 
-    async delete(id) {
-      // Files, vault and private skills go with it (ON DELETE CASCADE).
-      return ((await db.query("DELETE FROM sessions WHERE id = $1", [id])).rowCount ?? 0) > 0;
-    },
+    delete: (id) =>
+      db.transaction(async (tx) => {
+        const locked = await tx.query("SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", [id]);
+        if ((locked.rowCount ?? 0) === 0) return false;
+        await deleteSessions(tx, [id]);
+        return true;
+      }),
 
-    async deleteIdle(defaultIdleTtlMs) {
-      const result = await db.query<{ id: string }>(
-        "DELETE FROM sessions WHERE last_seen_at + coalesce(idle_ttl_ms, $1) < $2 RETURNING id",
-        [defaultIdleTtlMs, now()],
-      );
-      return result.rows.map((row) => row.id);
-    },
+    deleteIdle: (defaultIdleTtlMs) =>
+      db.transaction(async (tx) => {
+        // FOR UPDATE re-checks the row a concurrent touch just changed: a session seen meanwhile stays.
+        const idle = await tx.query<{ id: string }>(
+          "SELECT id FROM sessions WHERE last_seen_at + coalesce(idle_ttl_ms, $1) < $2 ORDER BY id FOR UPDATE",
+          [defaultIdleTtlMs, now()],
+        );
+        const ids = idle.rows.map((row) => row.id);
+        if (ids.length > 0) await deleteSessions(tx, ids);
+        return ids;
+      }),
 
     async readFile(session, path) {
       const result = await db.query<{ bytes: Uint8Array; size: number; mtime: number }>(
@@ -160,6 +168,19 @@ export function postgresSessions(db: PostgresPool, now: () => number): SessionSt
         return true;
       }),
   };
+}
+
+/**
+ * Deletes the sessions `ids` (locked by the caller) with their files, vault and
+ * private skills (ON DELETE CASCADE), and tells every replica those skills are gone.
+ */
+async function deleteSessions(tx: Queryable, ids: string[]): Promise<void> {
+  const owned = await tx.query<{ name: string }>(
+    "SELECT name FROM skills WHERE owner_session = ANY($1::text[]) ORDER BY name",
+    [ids],
+  );
+  await tx.query("DELETE FROM sessions WHERE id = ANY($1::text[])", [ids]);
+  for (const { name } of owned.rows) await notifyChange(tx, { domain: "skills", name, action: "removed" });
 }
 
 async function addUsage(tx: Queryable, session: string, files: number, bytes: number): Promise<void> {

@@ -2,9 +2,9 @@ import { StoreError } from "../errors.ts";
 
 /**
  * What says the server cannot be talked to (as opposed to a statement it
- * refused): socket errors, the server shutting down (57P01-57P03), the
- * connection-exception class 08, and node-postgres's own messages for a
- * dropped or timed-out connection.
+ * refused): socket errors, the server shutting down (57P01-57P03) or out of
+ * connection slots (53300), the connection-exception class 08, and
+ * node-postgres's own messages for a dropped or timed-out connection.
  */
 const UNREACHABLE_CODES = new Set([
   "ECONNREFUSED",
@@ -18,6 +18,7 @@ const UNREACHABLE_CODES = new Set([
   "57P01",
   "57P02",
   "57P03",
+  "53300",
   "08000",
   "08001",
   "08003",
