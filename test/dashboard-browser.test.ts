@@ -15,14 +15,15 @@ const TOKEN = "dashboard-browser-token";
 const SCREENSHOT = join(REPO_ROOT, "test-artifacts/dashboard.png");
 const CATALOG_SERVER = join(REPO_ROOT, "test/servers/fixture-catalog-server.mjs");
 
-/** The system Chromium: $TOOLSCRIPT_CHROMIUM, else `chromium` (Debian) or `chromium-browser` on PATH. */
+/** The system Chromium: $TOOLSCRIPT_CHROMIUM, else `chromium` (Debian) or `chromium-browser` on PATH, else /usr/bin/chromium. */
 function findChromium(): string | undefined {
   const candidates = process.env.TOOLSCRIPT_CHROMIUM
     ? [process.env.TOOLSCRIPT_CHROMIUM]
     : (process.env.PATH ?? "")
         .split(delimiter)
         .filter(Boolean)
-        .flatMap((dir) => [join(dir, "chromium"), join(dir, "chromium-browser")]);
+        .flatMap((dir) => [join(dir, "chromium"), join(dir, "chromium-browser")])
+        .concat("/usr/bin/chromium");
   return candidates.find((path) => {
     try {
       accessSync(path, constants.X_OK);

@@ -107,8 +107,11 @@ describe("dashboard over HTTP", () => {
     assert.match(html.headers.get("content-security-policy") ?? "", /default-src 'self'/);
     assert.equal(html.headers.get("x-frame-options"), "DENY");
     assert.equal(html.headers.get("cache-control"), "no-store");
-    assert.match(await html.text(), /<script type="module" src="\/dashboard\/page.js">/);
-    assert.equal((await fetch(`${origin}/dashboard/page.js`)).status, 200, "static files need no login");
+    assert.match(await html.text(), /<script type="module" src="\/dashboard\/app.js">/);
+    assert.equal((await fetch(`${origin}/dashboard/app.js`)).status, 200, "static files need no login");
+    const style = await fetch(`${origin}/dashboard/app.css`);
+    assert.equal(style.status, 200);
+    assert.match(style.headers.get("content-type") ?? "", /^text\/css/);
     const bearer = await fetch(`${origin}/dashboard`, { headers: { authorization: "Bearer dash-token" } });
     assert.equal(bearer.status, 200, "a bearer token does too");
     assert.equal(

@@ -103,7 +103,7 @@ export function createDashboard(gateway: Gateway, options: DashboardOptions = {}
         return;
       }
       const asset = path.slice(DASHBOARD_PATH.length + 1);
-      if (asset === "page.js" || asset === "page.css") return sendAsset(response, asset);
+      if (asset === "app.js" || asset === "app.css") return sendAsset(response, asset);
       if (path === DASHBOARD_PATH && url.searchParams.has("token"))
         return answerLogin(logins, request, response, url.searchParams.get("token") ?? "");
       if (path !== DASHBOARD_PATH && path !== DASHBOARD_EVENTS_PATH) {

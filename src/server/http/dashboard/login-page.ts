@@ -18,7 +18,7 @@ export function sendLoginPage(response: ServerResponse, why: string): void {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>ToolScript dashboard: log in</title>
-<link rel="stylesheet" href="/dashboard/page.css">
+<link rel="stylesheet" href="/dashboard/app.css">
 </head>
 <body class="login">
 <main>

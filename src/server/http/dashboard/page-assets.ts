@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { DashboardError } from "./dashboard-error.ts";
 
 /**
- * The dashboard's static page (page.html, page.js, page.css in ./page/), read
+ * The dashboard's static page (page.html, app.js, app.css in ./page/), read
  * from disk: next to this module in src/, and from the package's
  * src/server/http/dashboard/page/ when running from dist/ (tsc copies no
  * .html, .js or .css file; package.json "files" ships that folder).
@@ -21,8 +21,8 @@ export interface PageAsset {
 /** Served names (under /dashboard/) and their content types. */
 export const PAGE_FILES: Readonly<Record<string, string>> = {
   "page.html": "text/html; charset=utf-8",
-  "page.js": "text/javascript; charset=utf-8",
-  "page.css": "text/css; charset=utf-8",
+  "app.js": "text/javascript; charset=utf-8",
+  "app.css": "text/css; charset=utf-8",
 };
 
 let cached: Map<string, PageAsset> | undefined;
