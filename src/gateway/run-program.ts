@@ -19,6 +19,8 @@ import type { CatalogTool } from "../catalog/types.ts";
 import type { CompileCache } from "../compile/compile-cache.ts";
 import type { ProgramTypeChecker } from "../compile/type-check.ts";
 import type { Config } from "../config/schema.ts";
+import { anomalyGuardMiddleware } from "../ops/anomaly/guard-middleware.ts";
+import type { SessionResponses } from "../ops/anomaly/session-responses.ts";
 import type { CallLedger } from "../output/accounting.ts";
 import { accountingMiddleware } from "../output/accounting-middleware.ts";
 import type { Policy, PolicyAction } from "../policy/policy.ts";
@@ -50,6 +52,8 @@ export interface ProgramDeps {
   redactor: SecretRedactor;
   privacyExclude: (tool: CatalogTool) => boolean;
   violations: ViolationCounter;
+  /** The responses (approve, block) imposed on sessions by anomaly detection. */
+  anomalyResponses: SessionResponses;
   states: SessionStates;
   features: UpstreamFeatureGlue;
   /** The audit log in use now (it is replaced once the store opens). */
@@ -121,6 +125,13 @@ export async function runProgram(
         policy: deps.policy,
         approver: request.approver,
         onDecision: (call, action) => decisions.set(call, action),
+      }),
+      anomalyGuardMiddleware({
+        responses: deps.anomalyResponses,
+        session,
+        client,
+        approver: request.approver,
+        decisions,
       }),
       ...(privacy.pii
         ? [privacyMiddleware(deps.states.vault(session), { exclude: deps.privacyExclude })]

@@ -3,6 +3,7 @@ import type { ExecutionTokens } from "../output/accounting.ts";
 import type { AuditEntry } from "../store/types.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 import type { ActivityEvent } from "./activity.ts";
+import { ANOMALY_KINDS } from "./anomaly/types.ts";
 
 let processMetrics: Registry | undefined;
 
@@ -41,6 +42,7 @@ export class GatewayMetrics {
   readonly #toolCalls: Counter<"server" | "tool" | "outcome">;
   readonly #toolCallSeconds: Histogram<"server">;
   readonly #policyDenials: Counter;
+  readonly #anomalies: Counter<"kind">;
   readonly #modelTokens: Counter<"direction">;
   readonly #tokens: Counter<"direction">;
   readonly #tokensKeptOut: Counter;
@@ -80,6 +82,14 @@ export class GatewayMetrics {
       help: "Tool calls the policy refused, approvals declined included.",
       registers,
     });
+    this.#anomalies = new Counter({
+      name: "toolscript_anomalies_total",
+      help: "Anomaly alerts raised (audit records of kind anomaly), by kind: burst, denials, errors, exfiltration.",
+      labelNames: ["kind"],
+      registers,
+    });
+    // Every kind shows from the first scrape, at 0: a rise is then a plain difference.
+    for (const kind of ANOMALY_KINDS) this.#anomalies.inc({ kind }, 0);
     this.#modelTokens = new Counter({
       name: "toolscript_model_tokens_total",
       help: "Tokens of the gateway's own model requests (solve_task), by direction (in, out).",
@@ -151,6 +161,10 @@ export class GatewayMetrics {
       const language = typeof entry.detail?.language === "string" ? entry.detail.language : "typescript";
       this.#executions.inc({ outcome: ok ? "ok" : "error", kind, language });
       this.#executionSeconds.observe({ outcome: ok ? "ok" : "error" }, seconds);
+      return;
+    }
+    if (entry.kind === "anomaly") {
+      this.#anomalies.inc({ kind: entry.tool });
       return;
     }
     if (entry.kind === "model_call") {

@@ -11,6 +11,7 @@ import { auditMiddleware } from "../../audit/audit-middleware.ts";
 import { argumentLimitMiddleware } from "../../bridge/argument-limit.ts";
 import { composeMiddleware } from "../../bridge/compose.ts";
 import type { CatalogTool, ToolDefinition } from "../../catalog/types.ts";
+import { anomalyGuardMiddleware } from "../../ops/anomaly/guard-middleware.ts";
 import type { PolicyAction } from "../../policy/policy.ts";
 import { policyMiddleware } from "../../policy/policy-middleware.ts";
 import type { PassThroughCallOptions } from "../../server/pass-through/source.ts";
@@ -44,6 +45,13 @@ export async function protectedCall(
         policy: deps.policy,
         approver: caller.approver,
         onDecision: (call, action) => decisions.set(call, action),
+      }),
+      anomalyGuardMiddleware({
+        responses: deps.anomalyResponses,
+        session: caller.session,
+        client: caller.client,
+        approver: caller.approver,
+        decisions,
       }),
     ],
     async (call) => {
