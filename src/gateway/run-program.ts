@@ -121,17 +121,17 @@ export async function runProgram(
       // Once, after PII tokenization: audit and accounting read its size, the sandbox gets its JSON.
       serializeResultMiddleware(),
       argumentLimitMiddleware(upstream.maxArgumentBytes),
-      policyMiddleware({
-        policy: deps.policy,
-        approver: request.approver,
-        onDecision: (call, action) => decisions.set(call, action),
-      }),
       anomalyGuardMiddleware({
         responses: deps.anomalyResponses,
         session,
         client,
         approver: request.approver,
-        decisions,
+        policy: deps.policy,
+      }),
+      policyMiddleware({
+        policy: deps.policy,
+        approver: request.approver,
+        onDecision: (call, action) => decisions.set(call, action),
       }),
       ...(privacy.pii
         ? [privacyMiddleware(deps.states.vault(session), { exclude: deps.privacyExclude })]

@@ -41,17 +41,17 @@ export async function protectedCall(
         decisions,
       }),
       argumentLimitMiddleware(deps.config.settings.upstream.maxArgumentBytes),
-      policyMiddleware({
-        policy: deps.policy,
-        approver: caller.approver,
-        onDecision: (call, action) => decisions.set(call, action),
-      }),
       anomalyGuardMiddleware({
         responses: deps.anomalyResponses,
         session: caller.session,
         client: caller.client,
         approver: caller.approver,
-        decisions,
+        policy: deps.policy,
+      }),
+      policyMiddleware({
+        policy: deps.policy,
+        approver: caller.approver,
+        onDecision: (call, action) => decisions.set(call, action),
       }),
     ],
     async (call) => {

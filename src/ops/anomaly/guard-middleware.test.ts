@@ -24,12 +24,12 @@ const next = async () => "sent";
 function guard(answer?: boolean) {
   const responses = new SessionResponses(0);
   const asked: ApprovalRequest[] = [];
-  const decisions = new WeakMap<object, PolicyAction>();
+  const decisions = new Map<string, PolicyAction>();
   const middleware = anomalyGuardMiddleware({
     responses,
     session: "b",
     client: null,
-    decisions,
+    policy: { decide: (tool) => ({ action: decisions.get(tool.tool) ?? "allow", reason: "" }) },
     approver:
       answer === undefined
         ? undefined
@@ -53,7 +53,7 @@ describe("anomalyGuardMiddleware", () => {
     responses.impose(anomalySessionKey("b", null), "block", "burst", "burst of 412 calls in 10 s");
     await assert.rejects(middleware(call("read_mail"), next), (error: Error & { code?: string }) => {
       assert.equal(error.code, "anomaly.blocked");
-      assert.match(error.message, /blocked after a "burst" anomaly \(burst of 412 calls in 10 s\)/);
+      assert.match(error.message, /blocked after anomaly "burst" \(burst of 412 calls in 10 s\)/);
       assert.match(error.message, /lifted when the gateway restarts/);
       return true;
     });
@@ -65,7 +65,7 @@ describe("anomalyGuardMiddleware", () => {
     assert.equal(await middleware(call("read_mail"), next), "sent");
     assert.equal(await middleware(call("send_mail"), next), "sent");
     assert.deepEqual(
-      asked.map((request) => [request.tool, /"denials" anomaly/.test(request.reason)]),
+      asked.map((request) => [request.tool, /had anomaly "denials"/.test(request.reason)]),
       [["send_mail", true]],
     );
   });
@@ -78,17 +78,18 @@ describe("anomalyGuardMiddleware", () => {
     mute.responses.impose(anomalySessionKey("b", null), "approve", "exfiltration", "sent 1 MB");
     await assert.rejects(mute.middleware(call("send_mail"), next), (error: Error & { code?: string }) => {
       assert.equal(error.code, "anomaly.no_approver");
-      assert.match(error.message, /"exfiltration" anomaly.*cannot ask the user/);
+      assert.match(error.message, /anomaly "exfiltration".*cannot ask the user/);
       return true;
     });
   });
 
-  test("a call the policy already asked about is not asked twice", async () => {
+  test("a call the policy asks about (or denies) itself is not asked about here", async () => {
     const { middleware, responses, asked, decisions } = guard(true);
     responses.impose(anomalySessionKey("b", null), "approve", "denials", "12 policy denials");
-    const approved = call("send_mail");
-    decisions.set(approved, "approve");
-    assert.equal(await middleware(approved, next), "sent");
+    decisions.set("send_mail", "approve");
+    decisions.set("delete_mail", "deny");
+    assert.equal(await middleware(call("send_mail"), next), "sent");
+    assert.equal(await middleware(call("delete_mail"), next), "sent");
     assert.deepEqual(asked, []);
   });
 });

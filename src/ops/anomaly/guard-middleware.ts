@@ -1,7 +1,7 @@
 import { BridgeError } from "../../bridge/errors.ts";
 import type { ToolCallMiddleware } from "../../bridge/types.ts";
 import type { Approver } from "../../policy/approval.ts";
-import type { PolicyAction } from "../../policy/policy.ts";
+import type { Policy } from "../../policy/policy.ts";
 import { anomalySessionKey, liftedWhen, type SessionResponses } from "./session-responses.ts";
 import { isWriteLike } from "./write-like.ts";
 
@@ -10,15 +10,16 @@ export interface AnomalyGuardOptions {
   session: string;
   client: string | null;
   approver: Approver | undefined;
-  /** The policy's decisions: a call the policy already asked about is not asked twice. */
-  decisions: WeakMap<object, PolicyAction>;
+  /** The policy, which decides after this: a call it denies or asks about itself is not asked about here. */
+  policy: Pick<Policy, "decide">;
 }
 
 /**
  * Enforces the responses to a session's anomalies on its tool calls: a blocked
  * session's calls are refused (`anomaly.blocked`); under `approve`, each
  * side-effecting call needs the user's approval, asked like the policy's.
- * Sits just inside the policy middleware, so the audit records its refusals.
+ * Sits just outside the policy middleware (a blocked session's calls are
+ * refused whatever the policy says) and inside the audit, which records its refusals.
  */
 export function anomalyGuardMiddleware(options: AnomalyGuardOptions): ToolCallMiddleware {
   const key = anomalySessionKey(options.session, options.client);
@@ -29,13 +30,13 @@ export function anomalyGuardMiddleware(options: AnomalyGuardOptions): ToolCallMi
       throw new BridgeError(
         "PolicyError",
         "anomaly.blocked",
-        `refused: session "${options.session}" is blocked after a "${blocked.kind}" anomaly (${blocked.why}); ${liftedWhen(blocked)}`,
+        `refused: session "${options.session}" is blocked after anomaly "${blocked.kind}" (${blocked.why}); ${liftedWhen(blocked)}`,
         { server, tool, anomaly: blocked.kind },
       );
     }
     const approval = options.responses.approvalRequired(key);
-    if (approval && options.decisions.get(call) !== "approve" && isWriteLike(call.tool)) {
-      const reason = `session "${options.session}" had a "${approval.kind}" anomaly (${approval.why}); its side-effecting calls need approval, ${liftedWhen(approval)}`;
+    if (approval && options.policy.decide(call.tool).action === "allow" && isWriteLike(call.tool)) {
+      const reason = `session "${options.session}" had anomaly "${approval.kind}" (${approval.why}); its side-effecting calls need approval, ${liftedWhen(approval)}`;
       if (!options.approver) {
         throw new BridgeError(
           "PolicyError",
