@@ -31,21 +31,22 @@ export const anomaliesSchema = z.strictObject({
   idleSessionSeconds: int(60, 30 * 24 * 3600).default(1800),
   /**
    * Calls in the window at or above max(minCalls, factor × the session's usual, gatewayFactor × the
-   * gateway's usual); a usual is the larger of the mean calls per execution and per window.
+   * gateway's usual): the session's is the larger of its mean calls per execution and per window,
+   * the gateway's its mean calls per execution (a session's busy windows would hide others' bursts).
    */
   burst: z
     .strictObject({
       windowSeconds: int(1, 3600).default(10),
-      minCalls: int(1, 10_000_000).default(150),
+      minCalls: int(1, 10_000_000).default(200),
       factor: z.number().min(1).max(1000).default(10),
-      gatewayFactor: z.number().min(1).max(1000).default(5),
+      gatewayFactor: z.number().min(1).max(1000).default(4),
     })
     .prefault({}),
   /** Policy refusals in the window at or above max(minCount, factor × the usual). */
   denials: z
     .strictObject({
       windowSeconds: int(1, 24 * 3600).default(60),
-      minCount: int(1, 1_000_000).default(10),
+      minCount: int(1, 1_000_000).default(8),
       factor: z.number().min(1).max(1000).default(5),
     })
     .prefault({}),

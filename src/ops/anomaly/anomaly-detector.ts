@@ -79,7 +79,7 @@ export class AnomalyDetector {
     const settings = this.#settings;
     const denied = entry.outcome.startsWith("policy.");
     const failed = entry.outcome !== "ok" && !refused(entry.outcome);
-    pool(gateway.calls, activity.calls.add(now, 1));
+    activity.calls.add(now, 1);
     pool(gateway.denials, activity.denials.add(now, denied ? 1 : 0));
     pool(gateway.errors, activity.errors.add(now, failed ? 1 : 0));
     const toolName = `${entry.server}/${entry.tool}`;
@@ -95,8 +95,7 @@ export class AnomalyDetector {
     const writes = this.#options.writeLike(entry.server, entry.tool);
     if (!writes) activity.bytesRead.add(now, entry.bytesOut ?? 0);
 
-    const gatewayUsual = Math.max(gateway.calls.mean(), gateway.executionCalls.mean());
-    const burst = detectBurst(activity, gatewayUsual, settings.burst, now);
+    const burst = detectBurst(activity, gateway.executionCalls.mean(), settings.burst, now);
     if (burst) yield burst;
     if (denied) {
       const spike = detectSpike("denials", activity.denials, gateway.denials.mean(), settings.denials, now);

@@ -5,10 +5,11 @@ import type { AnomalyFinding } from "./types.ts";
 
 /**
  * A burst: the session's calls in the window reach max(minCalls, factor × its
- * usual, gatewayFactor × the gateway's usual). A usual is the larger of the
+ * usual, gatewayFactor × the gateway's usual). Its usual is the larger of its
  * mean calls per execution and per active window, so a session that runs
- * ordinary programs back to back raises its own bar after the first. The
- * floor keeps a first execution and ordinary loops quiet.
+ * ordinary programs back to back raises its own bar after the first; the
+ * gateway's is the mean calls per execution. The floor keeps a first
+ * execution and ordinary loops quiet.
  */
 export function detectBurst(
   activity: SessionActivity,

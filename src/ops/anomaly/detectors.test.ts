@@ -22,7 +22,7 @@ describe("detectBurst", () => {
     const finding = detectBurst(activity, 3, settings.burst, 20_500);
     assert.equal(finding?.kind, "burst");
     assert.equal(finding?.observed, 412);
-    assert.equal(finding?.threshold, 150);
+    assert.equal(finding?.threshold, 200);
     assert.equal(finding?.why, "burst of 412 calls in 10 s (its usual 2, the gateway's 3)");
   });
 
@@ -48,20 +48,20 @@ describe("detectBurst", () => {
   test("the gateway's usual raises the bar too", () => {
     const activity = new SessionActivity(settings);
     activity.calls.add(0, 300);
-    assert.equal(detectBurst(activity, 70, settings.burst, 0), undefined);
-    assert.equal(detectBurst(activity, 20, settings.burst, 0)?.observed, 300);
+    assert.equal(detectBurst(activity, 80, settings.burst, 0), undefined);
+    assert.equal(detectBurst(activity, 70, settings.burst, 0)?.observed, 300);
   });
 });
 
 describe("detectSpike", () => {
   test("denials: at minCount within the window, not below", () => {
     const activity = new SessionActivity(settings);
-    for (let denial = 0; denial < 9; denial++) activity.denials.add(1_000 + denial, 1);
+    for (let denial = 0; denial < 7; denial++) activity.denials.add(1_000 + denial, 1);
     assert.equal(detectSpike("denials", activity.denials, 0, settings.denials, 1_010), undefined);
     activity.denials.add(1_010, 1);
     const finding = detectSpike("denials", activity.denials, 0.5, settings.denials, 1_010);
     assert.equal(finding?.kind, "denials");
-    assert.equal(finding?.why, "10 policy denials in 60 s (its usual 0, the gateway's 0.5)");
+    assert.equal(finding?.why, "8 policy denials in 60 s (its usual 0, the gateway's 0.5)");
   });
 
   test("errors: a session that usually fails often needs factor × its usual", () => {

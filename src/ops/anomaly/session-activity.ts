@@ -67,7 +67,6 @@ export class ActivityStats {
   readonly #settings: AnomalySettings;
   readonly #sessions = new Map<string, SessionActivity>();
   readonly gateway = {
-    calls: new PooledMean(),
     denials: new PooledMean(),
     errors: new PooledMean(),
     /** Tool calls per execution, over every session's executions. */
