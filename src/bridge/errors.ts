@@ -21,7 +21,10 @@ export type BridgeErrorCode =
   | "limit.not_serializable"
   | "policy.denied"
   | "policy.declined"
-  | "policy.no_approver";
+  | "policy.no_approver"
+  | "anomaly.blocked"
+  | "anomaly.no_approver"
+  | "anomaly.declined";
 
 export class BridgeError extends Error implements HostErrorData {
   override readonly name: BridgeErrorName;

@@ -55,6 +55,36 @@ describe("parseConfig: errors", () => {
     ]);
   });
 
+  it("names toolscript.anomalies' bad keys and values", () => {
+    assert.deepEqual(
+      issuesOf({
+        toolscript: {
+          anomalies: {
+            responses: { burst: "shout" },
+            burst: { minCalls: 0 },
+            exfiltration: { minReadBytes: "1MB" },
+            cooldownSecond: 60,
+          },
+        },
+      }),
+      [
+        {
+          path: "toolscript.anomalies.responses.burst",
+          message: 'expected one of "log", "approve", "block"',
+        },
+        { path: "toolscript.anomalies.burst.minCalls", message: "must be >= 1" },
+        {
+          path: "toolscript.anomalies.exfiltration.minReadBytes",
+          message: "expected number, received string",
+        },
+        {
+          path: "toolscript.anomalies.cooldownSecond",
+          message: 'unknown key, did you mean "cooldownSeconds"?',
+        },
+      ],
+    );
+  });
+
   it("names the path of a wrongly typed field", () => {
     assert.deepEqual(issuesOf({ mcpServers: { github: { command: 42 } } }), [
       { path: "mcpServers.github.command", message: "expected string, received number" },

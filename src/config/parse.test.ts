@@ -231,6 +231,17 @@ describe("parseConfig: defaults and resolution", () => {
         },
         storage: { dir: join(BASE, ".toolscript") },
         audit: { stderr: "violations", alertAfter: 20 },
+        anomalies: {
+          enabled: true,
+          responses: { burst: "log", denials: "approve", errors: "log", exfiltration: "approve" },
+          cooldownSeconds: 600,
+          responseTtlSeconds: 3600,
+          idleSessionSeconds: 1800,
+          burst: { windowSeconds: 10, minCalls: 200, factor: 10, gatewayFactor: 4 },
+          denials: { windowSeconds: 60, minCount: 8, factor: 5 },
+          errors: { windowSeconds: 60, minCount: 25, factor: 5 },
+          exfiltration: { windowSeconds: 300, minReadBytes: 1_048_576, minWriteBytes: 65_536, factor: 4 },
+        },
         solve: { reuseSimilarity: 0.85, generatedTtlDays: 30, answerCacheTtlHours: 168 },
         server: {
           http: {

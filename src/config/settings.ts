@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { anomaliesSchema } from "./anomalies.ts";
 import type { ResolveContext } from "./context.ts";
 import { interpolatedString } from "./context.ts";
 import {
@@ -368,6 +369,8 @@ export function createSettingsSchema(ctx: ResolveContext) {
     policy: policySchema.prefault({}),
     storage: storageSchema(ctx).prefault({}),
     audit: auditSchema.prefault({}),
+    /** Anomaly detection: per-session baselines, alerts and responses (burst, denials, errors, exfiltration). */
+    anomalies: anomaliesSchema.prefault({}),
     solve: solveSchema.prefault({}),
     server: z.strictObject({ http: httpServerSchema(ctx).prefault({}) }).prefault({}),
     /** Servers whose tools, prompts and resources the front end also offers directly, by name → `{ prefix }`. */

@@ -17,6 +17,9 @@ import type { Config } from "../config/schema.ts";
 import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
 import type { ModelClient } from "../llm/types.ts";
 import { ActivityFeed } from "../ops/activity.ts";
+import { AnomalyDetector } from "../ops/anomaly/anomaly-detector.ts";
+import { anomalyRefusal } from "../ops/anomaly/execution-refusal.ts";
+import { writeLikeByName } from "../ops/anomaly/write-like.ts";
 import { GatewayMetrics } from "../ops/metrics.ts";
 import { traceExecution } from "../ops/tracing/execution-span.ts";
 import { accountExecution, CallLedger } from "../output/accounting.ts";
@@ -113,6 +116,8 @@ export class Gateway {
   #runsPrograms = false;
   readonly #privacyExclude: (tool: CatalogTool) => boolean;
   readonly #violations: ViolationCounter;
+  /** Anomaly detection: follows `activity`, alerts, and holds the responses imposed on sessions. */
+  readonly #anomalies: AnomalyDetector;
   readonly #tokenizer: Tokenizer;
   readonly #states: SessionStates;
   readonly #features: UpstreamFeatureGlue;
@@ -210,6 +215,13 @@ export class Gateway {
       sandboxPools: () => this.sandboxPools(),
     });
     this.activity.on((event) => this.metrics.observe(event));
+    this.#anomalies = new AnomalyDetector({
+      settings: config.settings.anomalies,
+      logger: this.#logger,
+      record: (entry) => this.#audit.record(entry, true),
+      writeLike: writeLikeByName(this.catalog),
+    });
+    this.activity.on((event) => this.#anomalies.observe(event));
     this.#audit = this.#auditLog();
     this.#runtime = options.runtime;
   }
@@ -428,7 +440,8 @@ export class Gateway {
     const ledger = new CallLedger();
     let response: ExecuteResponse;
     // Checked first: a refused session's vault, workspace and totals are never opened.
-    const refused = this.#states.touch(session, client);
+    const refused =
+      this.#states.touch(session, client) ?? anomalyRefusal(this.#anomalies.responses, session, client);
     try {
       response = refused
         ? {
@@ -554,6 +567,7 @@ export class Gateway {
       redactor: this.#redactor,
       privacyExclude: this.#privacyExclude,
       violations: this.#violations,
+      anomalyResponses: this.#anomalies.responses,
       states: this.#states,
       features: this.#features,
       audit: () => this.#audit,

@@ -20,6 +20,8 @@ import type { CatalogTool } from "../catalog/types.ts";
 import type { CompileCache } from "../compile/compile-cache.ts";
 import type { ProgramTypeChecker } from "../compile/type-check.ts";
 import type { Config } from "../config/schema.ts";
+import { anomalyGuardMiddleware } from "../ops/anomaly/guard-middleware.ts";
+import type { SessionResponses } from "../ops/anomaly/session-responses.ts";
 import { toolCallTracing } from "../ops/tracing/tool-call-span.ts";
 import type { CallLedger } from "../output/accounting.ts";
 import { accountingMiddleware } from "../output/accounting-middleware.ts";
@@ -52,6 +54,8 @@ export interface ProgramDeps {
   redactor: SecretRedactor;
   privacyExclude: (tool: CatalogTool) => boolean;
   violations: ViolationCounter;
+  /** The responses (approve, block) imposed on sessions by anomaly detection. */
+  anomalyResponses: SessionResponses;
   states: SessionStates;
   features: UpstreamFeatureGlue;
   /** The audit log in use now (it is replaced once the store opens). */
@@ -123,6 +127,13 @@ export async function runProgram(
       // Once, after PII tokenization: audit and accounting read its size, the sandbox gets its JSON.
       serializeResultMiddleware(),
       argumentLimitMiddleware(upstream.maxArgumentBytes),
+      anomalyGuardMiddleware({
+        responses: deps.anomalyResponses,
+        session,
+        client,
+        approver: request.approver,
+        policy: deps.policy,
+      }),
       policyMiddleware({
         policy: deps.policy,
         approver: request.approver,

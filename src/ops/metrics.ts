@@ -4,6 +4,7 @@ import type { SandboxPoolStats } from "../sandbox/types.ts";
 import type { AuditEntry } from "../store/types.ts";
 import type { UpstreamStatus } from "../upstream/types.ts";
 import type { ActivityEvent } from "./activity.ts";
+import { ANOMALY_KINDS } from "./anomaly/types.ts";
 
 let processMetrics: Registry | undefined;
 
@@ -50,6 +51,7 @@ export class GatewayMetrics {
   readonly #toolCalls: Counter<"server" | "tool" | "outcome">;
   readonly #toolCallSeconds: Histogram<"server">;
   readonly #policyDenials: Counter;
+  readonly #anomalies: Counter<"kind">;
   readonly #modelTokens: Counter<"direction">;
   readonly #tokens: Counter<"direction">;
   readonly #tokensKeptOut: Counter;
@@ -91,6 +93,14 @@ export class GatewayMetrics {
       help: "Tool calls the policy refused, approvals declined included.",
       registers,
     });
+    this.#anomalies = new Counter({
+      name: "toolscript_anomalies_total",
+      help: "Anomaly alerts raised (audit records of kind anomaly), by kind: burst, denials, errors, exfiltration.",
+      labelNames: ["kind"],
+      registers,
+    });
+    // Every kind shows from the first scrape, at 0: a rise is then a plain difference.
+    for (const kind of ANOMALY_KINDS) this.#anomalies.inc({ kind }, 0);
     this.#modelTokens = new Counter({
       name: "toolscript_model_tokens_total",
       help: "Tokens of the gateway's own model requests (solve_task), by direction (in, out).",
@@ -206,6 +216,10 @@ export class GatewayMetrics {
       this.#executions.inc({ outcome: ok ? "ok" : "error", kind, language });
       this.#executionSeconds.observe({ outcome: ok ? "ok" : "error" }, seconds);
       if (entry.outcome === BUSY_OUTCOME) this.#busy.inc();
+      return;
+    }
+    if (entry.kind === "anomaly") {
+      this.#anomalies.inc({ kind: entry.tool });
       return;
     }
     if (entry.kind === "model_call") {

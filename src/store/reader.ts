@@ -80,7 +80,7 @@ export class StoreReader {
       SELECT * FROM audit_log
       WHERE (@session IS NULL OR session_id = @session) AND (@client IS NULL OR client = @client)
         AND time >= @since
-        AND (@denied = 0 OR outcome LIKE 'policy.%')
+        AND (@denied = 0 OR outcome LIKE 'policy.%') AND (@kind IS NULL OR kind = @kind)
       ORDER BY time DESC, id DESC LIMIT @limit`);
   }
 
@@ -145,6 +145,7 @@ export class StoreReader {
         client: query.client ?? null,
         since: query.since ?? 0,
         denied: query.denied ? 1 : 0,
+        kind: query.kind ?? null,
         limit: query.limit ?? DEFAULT_AUDIT_LIMIT,
       })
       .map(toAudit);

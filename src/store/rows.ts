@@ -96,7 +96,10 @@ export function toAudit(row: AuditRow): AuditRecord {
     argsBytes: row.args_bytes,
     outcome: row.outcome,
     durationMs: row.duration_ms,
-    kind: row.kind === "execution" || row.kind === "model_call" ? row.kind : "tool_call",
+    kind:
+      row.kind === "execution" || row.kind === "model_call" || row.kind === "anomaly"
+        ? row.kind
+        : "tool_call",
     bytesOut: row.bytes_out,
     policy: row.policy,
     detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null,

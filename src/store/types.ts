@@ -106,9 +106,11 @@ export interface SkillViewer {
 export interface AuditEntry {
   /**
    * A tool call from code (default), a whole execution (server "", tool = the sandbox
-   * tier), or a request to a model (server = provider, tool = model; detail: tokens).
+   * tier), a request to a model (server = provider, tool = model; detail: tokens), or an
+   * anomaly alert (server "", tool = its kind, outcome = the response; detail: observed,
+   * baseline, threshold, why).
    */
-  kind?: "tool_call" | "execution" | "model_call";
+  kind?: "tool_call" | "execution" | "model_call" | "anomaly";
   time: number;
   session: string | null;
   /** The client that ran it (an HTTP client's name); `null` or absent: the local client. */
@@ -142,6 +144,8 @@ export interface AuditQuery {
   since?: number | undefined;
   /** Only refusals: policy denials and declined approvals. */
   denied?: boolean | undefined;
+  /** Only records of this kind (tool calls: also those written before kinds existed). */
+  kind?: NonNullable<AuditEntry["kind"]> | undefined;
   /** Newest first; default 100. */
   limit?: number | undefined;
 }

@@ -23,6 +23,10 @@ export const auditCommand = defineCommand({
       description: "Only records since this time (ISO date/time, or e.g. 15m, 2h, 7d)",
     },
     denied: { type: "boolean", description: "Only policy refusals" },
+    anomalies: {
+      type: "boolean",
+      description: "Only anomaly alerts (time, session, kind, response taken, why)",
+    },
     limit: { type: "string", description: "At most this many records (default 100)", valueHint: "N" },
     json: { type: "boolean", description: "One JSON object per line" },
   },
@@ -39,10 +43,12 @@ export const auditCommand = defineCommand({
         client: args.client,
         since: args.since === undefined ? undefined : parseSince(args.since),
         denied: args.denied,
+        kind: args.anomalies ? "anomaly" : undefined,
         limit,
       });
+      const format = args.anomalies ? formatAnomaly : formatRecord;
       for (const record of records)
-        process.stdout.write(`${args.json ? JSON.stringify(record) : formatRecord(record)}\n`);
+        process.stdout.write(`${args.json ? JSON.stringify(record) : format(record)}\n`);
       process.stderr.write(`${records.length} records from ${store.location}\n`);
     } finally {
       store.close();
@@ -71,8 +77,24 @@ function tokensOf(detail: Record<string, unknown> | null | undefined): string {
   return ` (${input.toLocaleString("en-US")} in, ${output.toLocaleString("en-US")} out)`;
 }
 
+/** The session as `client:session` when an HTTP client ran it. */
+function whoOf(record: AuditRecord): string {
+  return record.client ? `${record.client}:${record.session ?? "-"}` : (record.session ?? "-");
+}
+
+/** An anomaly alert: time, session, kind, the response taken, why. */
+function formatAnomaly(record: AuditRecord): string {
+  return `${new Date(record.time).toISOString()}  ${whoOf(record)}  ${record.tool}  response=${record.outcome}  ${whyOf(record)}`;
+}
+
+function whyOf(record: AuditRecord): string {
+  return typeof record.detail?.why === "string" ? record.detail.why : "";
+}
+
 function formatRecord(record: AuditRecord): string {
   const when = new Date(record.time).toISOString();
+  if (record.kind === "anomaly")
+    return `${when}  ${whoOf(record)}  anomaly ${record.tool}  response=${record.outcome}  ${whyOf(record)}`;
   const what =
     record.kind === "execution"
       ? `execution (${record.tool})`
@@ -80,7 +102,5 @@ function formatRecord(record: AuditRecord): string {
         ? `model ${record.server}/${record.tool}${tokensOf(record.detail)}`
         : `${record.server}/${record.tool}`;
   const policy = record.policy && record.policy !== "allow" ? ` policy=${record.policy}` : "";
-  // The session as `client:session` when an HTTP client ran it.
-  const who = record.client ? `${record.client}:${record.session ?? "-"}` : (record.session ?? "-");
-  return `${when}  ${who}  ${what}  ${record.outcome}  ${record.durationMs} ms${policy}`;
+  return `${when}  ${whoOf(record)}  ${what}  ${record.outcome}  ${record.durationMs} ms${policy}`;
 }

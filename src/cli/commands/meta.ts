@@ -24,7 +24,10 @@ export const COMMAND_META = {
   run: { name: "run", description: "Run one program against the configured servers and print its output" },
   tools: { name: "tools", description: "Look at the tool catalog from a terminal" },
   skills: { name: "skills", description: "Manage saved skills" },
-  audit: { name: "audit", description: "Read the audit log: executions and tool calls, newest first" },
+  audit: {
+    name: "audit",
+    description: "Read the audit log: executions, tool calls and anomaly alerts, newest first",
+  },
   auth: { name: "auth", description: "OAuth logins to remote MCP servers: login, status, logout" },
   agent: {
     name: "agent",

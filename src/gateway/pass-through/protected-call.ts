@@ -11,6 +11,7 @@ import { auditMiddleware } from "../../audit/audit-middleware.ts";
 import { argumentLimitMiddleware } from "../../bridge/argument-limit.ts";
 import { composeMiddleware } from "../../bridge/compose.ts";
 import type { CatalogTool, ToolDefinition } from "../../catalog/types.ts";
+import { anomalyGuardMiddleware } from "../../ops/anomaly/guard-middleware.ts";
 import type { PolicyAction } from "../../policy/policy.ts";
 import { policyMiddleware } from "../../policy/policy-middleware.ts";
 import type { PassThroughCallOptions } from "../../server/pass-through/source.ts";
@@ -40,6 +41,13 @@ export async function protectedCall(
         decisions,
       }),
       argumentLimitMiddleware(deps.config.settings.upstream.maxArgumentBytes),
+      anomalyGuardMiddleware({
+        responses: deps.anomalyResponses,
+        session: caller.session,
+        client: caller.client,
+        approver: caller.approver,
+        policy: deps.policy,
+      }),
       policyMiddleware({
         policy: deps.policy,
         approver: caller.approver,

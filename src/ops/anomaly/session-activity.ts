@@ -1,0 +1,103 @@
+import type { AnomalySettings } from "../../config/anomalies.ts";
+import { PooledMean, RollingCounter } from "./rolling-counter.ts";
+import type { AnomalyKind } from "./types.ts";
+
+/** One (session, tool)'s running means: the baseline a single call is compared with. */
+export interface ToolStats {
+  calls: number;
+  argsBytes: number;
+  bytesOut: number;
+  durationMs: number;
+}
+
+/** Per session and per tool at most this many are kept; beyond, the least recently active go first. */
+const MAX_SESSIONS = 10_000;
+const MAX_TOOLS_PER_SESSION = 200;
+
+/** One session's rolling windows: calls, refusals, errors, bytes read; its tools; its last alerts. */
+export class SessionActivity {
+  readonly calls: RollingCounter;
+  readonly denials: RollingCounter;
+  readonly errors: RollingCounter;
+  readonly bytesRead: RollingCounter;
+  readonly tools = new Map<string, ToolStats>();
+  /** Executions ended and the tool calls they made, for the usual calls per execution. */
+  executions = 0;
+  executionCalls = 0;
+  /** When each kind last alerted, for the cooldown. */
+  readonly alerted = new Map<AnomalyKind, number>();
+  lastSeen = 0;
+
+  constructor(settings: AnomalySettings) {
+    this.calls = new RollingCounter(settings.burst.windowSeconds * 1000);
+    this.denials = new RollingCounter(settings.denials.windowSeconds * 1000);
+    this.errors = new RollingCounter(settings.errors.windowSeconds * 1000);
+    this.bytesRead = new RollingCounter(settings.exfiltration.windowSeconds * 1000);
+  }
+
+  /** Mean tool calls per execution; 0 before the first ends. */
+  callsPerExecution(): number {
+    return this.executions === 0 ? 0 : this.executionCalls / this.executions;
+  }
+
+  /** The stats of one of its tools, created when new (the oldest dropped past the cap). */
+  tool(name: string): ToolStats {
+    let stats = this.tools.get(name);
+    if (stats) {
+      this.tools.delete(name);
+    } else {
+      stats = { calls: 0, argsBytes: 0, bytesOut: 0, durationMs: 0 };
+      if (this.tools.size >= MAX_TOOLS_PER_SESSION) {
+        const oldest = this.tools.keys().next().value;
+        if (oldest !== undefined) this.tools.delete(oldest);
+      }
+    }
+    this.tools.set(name, stats);
+    return stats;
+  }
+}
+
+/**
+ * Every active session's activity plus the gateway-wide usual of each
+ * counter (the mean over all sessions' past windows). Sessions idle longer
+ * than `idleSessionSeconds` are forgotten; the map is kept in order of
+ * activity so eviction looks at its oldest entries only.
+ */
+export class ActivityStats {
+  readonly #settings: AnomalySettings;
+  readonly #sessions = new Map<string, SessionActivity>();
+  readonly gateway = {
+    denials: new PooledMean(),
+    errors: new PooledMean(),
+    /** Tool calls per execution, over every session's executions. */
+    executionCalls: new PooledMean(),
+  };
+
+  constructor(settings: AnomalySettings) {
+    this.#settings = settings;
+  }
+
+  /** The session's activity, marked active at `now`. */
+  session(key: string, now: number): SessionActivity {
+    let activity = this.#sessions.get(key);
+    if (activity) this.#sessions.delete(key);
+    else activity = new SessionActivity(this.#settings);
+    activity.lastSeen = now;
+    this.#sessions.set(key, activity);
+    this.#evict(now);
+    return activity;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** Drops the idle sessions at the front; amortised O(1): each is dropped once. */
+  #evict(now: number): void {
+    const idleMs = this.#settings.idleSessionSeconds * 1000;
+    for (const [key, activity] of this.#sessions) {
+      if (this.#sessions.size <= MAX_SESSIONS && now - activity.lastSeen < idleMs) return;
+      this.#sessions.delete(key);
+    }
+  }
+}
