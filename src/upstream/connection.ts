@@ -33,6 +33,13 @@ import type {
 /** `_meta` entries carrying the trace context to the server (`traceparent`, `tracestate`). */
 type TraceMeta = Record<string, string> | undefined;
 
+/** Sends one request to the server's client, with the trace context for its `_meta`. */
+type TracedSend<T> = (
+  client: Client,
+  request: { timeout: number; signal: AbortSignal },
+  traceMeta?: TraceMeta,
+) => Promise<T>;
+
 export interface ConnectionEvents extends UpstreamEvents {
   onToolsChanged(server: string, tools: readonly ToolDefinition[]): void;
   onStatusChanged(status: UpstreamStatus): void;
@@ -440,15 +447,7 @@ export class UpstreamConnection {
    * the way callTool sends one: after the first connection attempt, under this server's rate limit
    * and concurrency cap, with its timeout and the caller's signal; failures become UpstreamErrors.
    */
-  request<T>(
-    label: string,
-    options: CallOptions,
-    send: (
-      client: Client,
-      request: { timeout: number; signal: AbortSignal },
-      traceMeta?: TraceMeta,
-    ) => Promise<T>,
-  ): Promise<T> {
+  request<T>(label: string, options: CallOptions, send: TracedSend<T>): Promise<T> {
     return this.#send(label, { request: label }, options, send);
   }
 
@@ -457,11 +456,7 @@ export class UpstreamConnection {
     label: string,
     data: Record<string, string>,
     options: CallOptions,
-    send: (
-      client: Client,
-      request: { timeout: number; signal: AbortSignal },
-      traceMeta?: TraceMeta,
-    ) => Promise<T>,
+    send: TracedSend<T>,
   ): Promise<T> {
     const transport = this.#opened?.kind;
     return traceUpstreamRequest(
