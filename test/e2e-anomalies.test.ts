@@ -97,6 +97,11 @@ describe("toolscript serve --http: anomaly detection end to end", () => {
           const answer = await execute(client, code, { session });
           assert.equal(answer.structured.error, undefined, answer.text);
         }
+      // A busy but ordinary session: the same 50-call program twelve times without a pause.
+      for (let run = 0; run < 12; run++) {
+        const answer = await execute(client, ordinary[1] ?? "", { session: "ordinary-3" });
+        assert.equal(answer.structured.error, undefined, answer.text);
+      }
       // The noisy session: a burst of 400 calls, then a series of denied calls.
       const burst = await execute(
         client,

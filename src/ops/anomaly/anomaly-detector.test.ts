@@ -75,6 +75,11 @@ describe("AnomalyDetector", () => {
         gateway.advance(3_000);
       }
     }
+    // One session running programs of 50 calls back to back, without a pause.
+    for (let run = 0; run < 30; run++) {
+      for (let call = 0; call < 50; call++) gateway.call("back-to-back");
+      gateway.execution("back-to-back", 50);
+    }
     // Three programs of 50 calls at once in a new session: none has ended to set its usual.
     for (let call = 0; call < 150; call++) gateway.call("concurrent");
     assert.equal(gateway.records.length, 0);
@@ -98,11 +103,11 @@ describe("AnomalyDetector", () => {
     gateway.advance(30_000);
     for (let call = 0; call < 400; call++) gateway.call("noisy");
     assert.equal(gateway.records.length, 1, "not again within the cooldown");
-    // Its bursts are now its usual (400 per window): after the cooldown it takes 10 times that.
+    // Its bursts are now its usual (400 per window): after the cooldown it takes 5 times that.
     gateway.advance(601_000);
-    for (let call = 0; call < 3_000; call++) gateway.call("noisy");
+    for (let call = 0; call < 1_999; call++) gateway.call("noisy");
     assert.equal(gateway.records.length, 1);
-    for (let call = 0; call < 1_000; call++) gateway.call("noisy");
+    gateway.call("noisy");
     assert.equal(gateway.records.length, 2, "again after the cooldown");
   });
 

@@ -20,6 +20,8 @@ export class SessionActivity {
   readonly denials: RollingCounter;
   readonly errors: RollingCounter;
   readonly bytesRead: RollingCounter;
+  /** Tool calls of the executions ended in the burst window: back-to-back ordinary programs are expected calls, not a burst. */
+  readonly endedCalls: RollingCounter;
   readonly tools = new Map<string, ToolStats>();
   /** Executions ended and the tool calls they made, for the usual calls per execution. */
   executions = 0;
@@ -33,11 +35,19 @@ export class SessionActivity {
     this.denials = new RollingCounter(settings.denials.windowSeconds * 1000);
     this.errors = new RollingCounter(settings.errors.windowSeconds * 1000);
     this.bytesRead = new RollingCounter(settings.exfiltration.windowSeconds * 1000);
+    this.endedCalls = new RollingCounter(settings.burst.windowSeconds * 1000);
   }
 
   /** Mean tool calls per execution; 0 before the first ends. */
   callsPerExecution(): number {
     return this.executions === 0 ? 0 : this.executionCalls / this.executions;
+  }
+
+  /** Counts an ended execution and the tool calls it made. */
+  executionEnded(now: number, toolCalls: number): void {
+    this.executions++;
+    this.executionCalls += toolCalls;
+    this.endedCalls.add(now, toolCalls);
   }
 
   /** The stats of one of its tools, created when new (the oldest dropped past the cap). */
