@@ -164,8 +164,18 @@ describe("AnomalyDetector", () => {
     const gateway = harness();
     for (let session = 0; session < 100; session++) gateway.call(`s${session}`);
     assert.equal(gateway.detector.sessions, 100);
-    gateway.advance(1_801_000);
+    // One keeps calling through the idle period; the sweeps forget the rest.
+    for (let step = 0; step < 4; step++) {
+      gateway.advance(500_000);
+      gateway.call("s7");
+    }
     gateway.call("late");
-    assert.equal(gateway.detector.sessions, 1);
+    assert.equal(gateway.detector.sessions, 2);
+  });
+
+  test("past 10,000 sessions at once, the first seen tenth is dropped", () => {
+    const gateway = harness();
+    for (let session = 0; session <= 10_000; session++) gateway.call(`s${session}`);
+    assert.equal(gateway.detector.sessions, 9_001);
   });
 });
