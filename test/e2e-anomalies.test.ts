@@ -7,10 +7,16 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { execute } from "./helpers/mcp-client.ts";
-import { runCliAsync } from "./helpers/run-cli-async.ts";
+import { type AsyncCliRun, runCliAsync } from "./helpers/run-cli-async.ts";
 import { cliArgs, FILESYSTEM_JS, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 const TOKEN = "anomaly-token-0123456789";
+
+/** Polls `check` until it returns true or `timeoutMs` passes: the gateway's stderr and its audit batches arrive on their own time. */
+async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 /** The value of one series in a Prometheus text exposition; NaN when absent. */
 function seriesValue(text: string, series: string): number {
@@ -47,7 +53,7 @@ describe("toolscript serve --http: anomaly detection end to end", () => {
       stdio: ["ignore", "pipe", "pipe"],
     });
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`gateway did not start: ${stderr}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`gateway did not start: ${stderr}`)), 60_000);
       child.stderr?.setEncoding("utf8");
       child.stderr?.on("data", (chunk: string) => {
         stderr += chunk;
@@ -144,6 +150,8 @@ describe("toolscript serve --http: anomaly detection end to end", () => {
     assert.equal(seriesValue(after, 'toolscript_anomalies_total{kind="burst"}'), 1);
     assert.equal(seriesValue(after, 'toolscript_anomalies_total{kind="denials"}'), 1);
     assert.equal(seriesValue(after, 'toolscript_anomalies_total{kind="errors"}'), 0);
+    // The lines travel on the stderr pipe, which may be read after the answers.
+    await eventually(() => (stderr.match(/anomaly: session "default:noisy"/g) ?? []).length >= 2);
     assert.match(
       stderr,
       /anomaly: session "default:noisy": burst of 200 calls in 10 s \(its usual 0, the gateway's \S+\); response: log/,
@@ -152,8 +160,11 @@ describe("toolscript serve --http: anomaly detection end to end", () => {
     assert.doesNotMatch(stderr, /anomaly: session "[^"]*ordinary/);
 
     // Records are batched (~50 ms); the CLI reads the same database while the gateway serves.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const listed = await runCliAsync(dir.path, ["audit", "--anomalies", "--config", config]);
+    let listed: AsyncCliRun = { code: -1, stdout: "", stderr: "" };
+    await eventually(async () => {
+      listed = await runCliAsync(dir.path, ["audit", "--anomalies", "--config", config]);
+      return listed.code !== 0 || listed.stdout.trim().split("\n").length >= 2;
+    }, 30_000);
     assert.equal(listed.code, 0, listed.stderr);
     const lines = listed.stdout.trim().split("\n");
     assert.equal(lines.length, 2, listed.stdout);
@@ -262,6 +273,7 @@ describe("toolscript serve --http: anomaly detection end to end", () => {
     } finally {
       await client.close();
     }
+    await eventually(() => stderr.includes('anomaly: session "default:flaky"'));
     assert.match(stderr, /anomaly: session "default:flaky": 25 failed calls in 60 s .*; response: block/);
     assert.equal(seriesValue(await metrics(), 'toolscript_anomalies_total{kind="errors"}'), 1);
   });

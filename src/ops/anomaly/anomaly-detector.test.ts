@@ -111,6 +111,21 @@ describe("AnomalyDetector", () => {
     assert.equal(gateway.records.length, 2, "again after the cooldown");
   });
 
+  test("a burst or a denial series straddling a window boundary still alerts: its start is not its usual", () => {
+    const gateway = harness();
+    // The harness starts on a window boundary; 100 ms before the next one.
+    gateway.advance(59_900);
+    for (let call = 0; call < 100; call++) gateway.call("noisy");
+    for (let call = 0; call < 4; call++) gateway.call("noisy", { outcome: "policy.denied" });
+    gateway.advance(200);
+    for (let call = 0; call < 300; call++) gateway.call("noisy");
+    for (let call = 0; call < 6; call++) gateway.call("noisy", { outcome: "policy.denied" });
+    assert.deepEqual(gateway.lines, [
+      'anomaly: session "noisy": burst of 200 calls in 10 s (its usual 0, the gateway\'s 0); response: log',
+      'anomaly: session "noisy": 8 policy denials in 60 s (its usual 0, the gateway\'s 0); response: approve',
+    ]);
+  });
+
   test("denials spike with response approve: the session needs approval, others do not", () => {
     const gateway = harness();
     for (let call = 0; call < 12; call++) gateway.call("prober", { outcome: "policy.denied" });

@@ -22,7 +22,7 @@ export function detectBurst(
   if (observed < settings.minCalls) return undefined;
   const ended = activity.endedCalls.recent(now);
   const perExecution = activity.callsPerExecution();
-  const perWindow = activity.calls.usual();
+  const perWindow = activity.calls.usual(now);
   const threshold = Math.max(
     settings.minCalls,
     ended + settings.factor * perExecution,
