@@ -30,15 +30,16 @@ export const anomaliesSchema = z.strictObject({
   /** A session without tool calls this long is forgotten (its baselines too). */
   idleSessionSeconds: int(60, 30 * 24 * 3600).default(1800),
   /**
-   * Calls in the window at or above max(minCalls, factor × the session's usual, gatewayFactor × the
-   * gateway's usual): the session's is the larger of its mean calls per execution and per window,
-   * the gateway's its mean calls per execution (a session's busy windows would hide others' bursts).
+   * Calls in the window at or above max(minCalls, the calls of the session's executions ended in the
+   * window + factor × its mean calls per execution, factor × its mean per active window, gatewayFactor
+   * × the gateway's mean calls per execution): programs back to back are expected, one program far
+   * above the session's habit is not (a session's busy windows would hide others' bursts).
    */
   burst: z
     .strictObject({
       windowSeconds: int(1, 3600).default(10),
       minCalls: int(1, 10_000_000).default(200),
-      factor: z.number().min(1).max(1000).default(10),
+      factor: z.number().min(1).max(1000).default(5),
       gatewayFactor: z.number().min(1).max(1000).default(4),
     })
     .prefault({}),

@@ -237,7 +237,7 @@ describe("parseConfig: defaults and resolution", () => {
           cooldownSeconds: 600,
           responseTtlSeconds: 3600,
           idleSessionSeconds: 1800,
-          burst: { windowSeconds: 10, minCalls: 200, factor: 10, gatewayFactor: 4 },
+          burst: { windowSeconds: 10, minCalls: 200, factor: 5, gatewayFactor: 4 },
           denials: { windowSeconds: 60, minCount: 8, factor: 5 },
           errors: { windowSeconds: 60, minCount: 25, factor: 5 },
           exfiltration: { windowSeconds: 300, minReadBytes: 1_048_576, minWriteBytes: 65_536, factor: 4 },

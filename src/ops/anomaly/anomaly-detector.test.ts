@@ -75,6 +75,11 @@ describe("AnomalyDetector", () => {
         gateway.advance(3_000);
       }
     }
+    // One session running programs of 50 calls back to back, without a pause.
+    for (let run = 0; run < 30; run++) {
+      for (let call = 0; call < 50; call++) gateway.call("back-to-back");
+      gateway.execution("back-to-back", 50);
+    }
     // Three programs of 50 calls at once in a new session: none has ended to set its usual.
     for (let call = 0; call < 150; call++) gateway.call("concurrent");
     assert.equal(gateway.records.length, 0);
@@ -98,12 +103,27 @@ describe("AnomalyDetector", () => {
     gateway.advance(30_000);
     for (let call = 0; call < 400; call++) gateway.call("noisy");
     assert.equal(gateway.records.length, 1, "not again within the cooldown");
-    // Its bursts are now its usual (400 per window): after the cooldown it takes 10 times that.
+    // Its bursts are now its usual (400 per window): after the cooldown it takes 5 times that.
     gateway.advance(601_000);
-    for (let call = 0; call < 3_000; call++) gateway.call("noisy");
+    for (let call = 0; call < 1_999; call++) gateway.call("noisy");
     assert.equal(gateway.records.length, 1);
-    for (let call = 0; call < 1_000; call++) gateway.call("noisy");
+    gateway.call("noisy");
     assert.equal(gateway.records.length, 2, "again after the cooldown");
+  });
+
+  test("a burst or a denial series straddling a window boundary still alerts: its start is not its usual", () => {
+    const gateway = harness();
+    // The harness starts on a window boundary; 100 ms before the next one.
+    gateway.advance(59_900);
+    for (let call = 0; call < 100; call++) gateway.call("noisy");
+    for (let call = 0; call < 4; call++) gateway.call("noisy", { outcome: "policy.denied" });
+    gateway.advance(200);
+    for (let call = 0; call < 300; call++) gateway.call("noisy");
+    for (let call = 0; call < 6; call++) gateway.call("noisy", { outcome: "policy.denied" });
+    assert.deepEqual(gateway.lines, [
+      'anomaly: session "noisy": burst of 200 calls in 10 s (its usual 0, the gateway\'s 0); response: log',
+      'anomaly: session "noisy": 8 policy denials in 60 s (its usual 0, the gateway\'s 0); response: approve',
+    ]);
   });
 
   test("denials spike with response approve: the session needs approval, others do not", () => {
@@ -159,8 +179,18 @@ describe("AnomalyDetector", () => {
     const gateway = harness();
     for (let session = 0; session < 100; session++) gateway.call(`s${session}`);
     assert.equal(gateway.detector.sessions, 100);
-    gateway.advance(1_801_000);
+    // One keeps calling through the idle period; the sweeps forget the rest.
+    for (let step = 0; step < 4; step++) {
+      gateway.advance(500_000);
+      gateway.call("s7");
+    }
     gateway.call("late");
-    assert.equal(gateway.detector.sessions, 1);
+    assert.equal(gateway.detector.sessions, 2);
+  });
+
+  test("past 10,000 sessions at once, the first seen tenth is dropped", () => {
+    const gateway = harness();
+    for (let session = 0; session <= 10_000; session++) gateway.call(`s${session}`);
+    assert.equal(gateway.detector.sessions, 9_001);
   });
 });

@@ -59,8 +59,7 @@ export class AnomalyDetector {
     if (kind === "execution") {
       const calls = entry.detail?.toolCalls;
       if (typeof calls !== "number") return;
-      activity.executions++;
-      activity.executionCalls += calls;
+      activity.executionEnded(now, calls);
       this.#stats.gateway.executionCalls.add(calls);
       return;
     }

@@ -4,12 +4,13 @@ import type { SessionActivity } from "./session-activity.ts";
 import type { AnomalyFinding } from "./types.ts";
 
 /**
- * A burst: the session's calls in the window reach max(minCalls, factor × its
- * usual, gatewayFactor × the gateway's usual). Its usual is the larger of its
- * mean calls per execution and per active window, so a session that runs
- * ordinary programs back to back raises its own bar after the first; the
- * gateway's is the mean calls per execution. The floor keeps a first
- * execution and ordinary loops quiet.
+ * A burst: the session's calls in the window reach
+ * max(minCalls, the calls of its executions ended in the window + factor × its
+ * mean calls per execution, factor × its mean per active window, gatewayFactor
+ * × the gateway's mean calls per execution). The executions ended in the
+ * window are counted as they were, so ordinary programs run back to back never
+ * add up to a burst, while one program far above the session's habit does.
+ * The floor keeps a first execution and ordinary loops quiet.
  */
 export function detectBurst(
   activity: SessionActivity,
@@ -19,13 +20,18 @@ export function detectBurst(
 ): AnomalyFinding | undefined {
   const observed = activity.calls.recent(now);
   if (observed < settings.minCalls) return undefined;
-  const session = Math.max(activity.calls.usual(), activity.callsPerExecution());
+  const ended = activity.endedCalls.recent(now);
+  const perExecution = activity.callsPerExecution();
+  const perWindow = activity.calls.usual(now);
   const threshold = Math.max(
     settings.minCalls,
-    settings.factor * session,
+    ended + settings.factor * perExecution,
+    settings.factor * perWindow,
     settings.gatewayFactor * gatewayUsual,
   );
   if (observed < threshold) return undefined;
+  // Its usual: what its habit predicts for the window (the ended executions and one more).
+  const session = Math.max(ended + perExecution, perWindow);
   return {
     kind: "burst",
     observed,

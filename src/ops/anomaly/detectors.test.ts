@@ -26,14 +26,35 @@ describe("detectBurst", () => {
     assert.equal(finding?.why, "burst of 412 calls in 10 s (its usual 2, the gateway's 3)");
   });
 
-  test("a session that usually makes 100 calls per execution or window needs 10 times that", () => {
+  test("a session that usually makes 100 calls per execution needs 5 times that", () => {
     const activity = new SessionActivity(settings);
-    activity.executions = 2;
-    activity.executionCalls = 200;
-    activity.calls.add(0, 999);
-    assert.equal(detectBurst(activity, 0, settings.burst, 0), undefined);
-    activity.calls.add(0, 1);
-    assert.equal(detectBurst(activity, 0, settings.burst, 0)?.threshold, 1_000);
+    activity.executionEnded(0, 150);
+    activity.executionEnded(1, 50);
+    // Both ended over 10 s ago: only the running program is in the window.
+    activity.calls.add(20_000, 499);
+    assert.equal(detectBurst(activity, 0, settings.burst, 20_000), undefined);
+    activity.calls.add(20_000, 1);
+    const finding = detectBurst(activity, 0, settings.burst, 20_000);
+    assert.equal(finding?.threshold, 500);
+    assert.equal(finding?.why, "burst of 500 calls in 10 s (its usual 100, the gateway's 0)");
+  });
+
+  test("ordinary programs back to back are expected calls; one far above them is a burst", () => {
+    const activity = new SessionActivity(settings);
+    let now = 0;
+    for (let run = 0; run < 40; run++) {
+      for (let call = 0; call < 50; call++) {
+        activity.calls.add(now, 1);
+        assert.equal(detectBurst(activity, 50, settings.burst, now), undefined, `run ${run}`);
+        now += 1;
+      }
+      activity.executionEnded(now, 50);
+    }
+    // Right after them, a program of 250 calls (5 × its 50 per program) on top of their 2000.
+    for (let call = 0; call < 249; call++) activity.calls.add(now, 1);
+    assert.equal(detectBurst(activity, 50, settings.burst, now), undefined);
+    activity.calls.add(now, 1);
+    assert.equal(detectBurst(activity, 50, settings.burst, now)?.threshold, 2_250);
   });
 
   test("per window too", () => {
@@ -41,8 +62,8 @@ describe("detectBurst", () => {
     activity.calls.add(0, 100);
     activity.calls.add(20_000, 400);
     assert.equal(detectBurst(activity, 0, settings.burst, 20_000), undefined);
-    activity.calls.add(20_001, 600);
-    assert.equal(detectBurst(activity, 0, settings.burst, 20_001)?.threshold, 1_000);
+    activity.calls.add(20_001, 100);
+    assert.equal(detectBurst(activity, 0, settings.burst, 20_001)?.threshold, 500);
   });
 
   test("the gateway's usual raises the bar too", () => {

@@ -13,6 +13,6 @@ export function anomalyRefusal(
     kind: "policy",
     name: "AnomalyBlocked",
     code: "anomaly.blocked",
-    message: `session "${session}" is blocked after anomaly "${blocked.kind}" (${blocked.why}); ${liftedWhen(blocked)}`,
+    message: `refused (anomaly.blocked): session "${session}" is blocked after anomaly "${blocked.kind}" (${blocked.why}); ${liftedWhen(blocked)}`,
   };
 }

@@ -13,13 +13,24 @@ describe("RollingCounter", () => {
     assert.equal(counter.recent(60_000), 0);
   });
 
-  test("usual: the mean of past active windows, the current one excluded", () => {
+  test("usual: the mean of past active windows, once out of the sliding window", () => {
     const counter = new RollingCounter(10_000);
     assert.equal(counter.add(1_000, 4), undefined);
-    assert.equal(counter.usual(), 0, "no window has closed yet");
-    assert.equal(counter.add(15_000, 2), 4, "the first window closed with 4");
-    assert.equal(counter.add(95_000, 0), 2, "idle windows in between are not counted");
-    assert.equal(counter.usual(), 3);
+    assert.equal(counter.usual(5_000), 0, "no window has closed yet");
+    assert.equal(counter.add(15_000, 2), undefined, "the first window closed, still in the sliding window");
+    assert.equal(counter.usual(15_000), 0);
+    assert.equal(counter.usual(20_000), 4, "out of it from 20 s");
+    assert.equal(counter.add(95_000, 0), 4, "joined on the next add");
+    assert.equal(counter.add(105_000, 0), 2, "idle windows in between are not counted");
+    assert.equal(counter.usual(105_000), 3);
+    assert.equal(counter.usual(120_000), 2, "(4 + 2 + 0) / 3");
+  });
+
+  test("a burst straddling a window boundary is not its own usual", () => {
+    const counter = new RollingCounter(10_000);
+    for (let at = 9_900; at < 10_100; at++) counter.add(at, 1);
+    assert.equal(counter.recent(10_099), 200);
+    assert.equal(counter.usual(10_099), 0);
   });
 
   test("a long pause clears every bucket, and sums never go negative", () => {

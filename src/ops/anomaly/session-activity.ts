@@ -10,7 +10,7 @@ export interface ToolStats {
   durationMs: number;
 }
 
-/** Per session and per tool at most this many are kept; beyond, the least recently active go first. */
+/** At most this many sessions, and tools per session, are followed; beyond, the first seen go first. */
 const MAX_SESSIONS = 10_000;
 const MAX_TOOLS_PER_SESSION = 200;
 
@@ -20,6 +20,8 @@ export class SessionActivity {
   readonly denials: RollingCounter;
   readonly errors: RollingCounter;
   readonly bytesRead: RollingCounter;
+  /** Tool calls of the executions ended in the burst window: back-to-back ordinary programs are expected calls, not a burst. */
+  readonly endedCalls: RollingCounter;
   readonly tools = new Map<string, ToolStats>();
   /** Executions ended and the tool calls they made, for the usual calls per execution. */
   executions = 0;
@@ -33,6 +35,7 @@ export class SessionActivity {
     this.denials = new RollingCounter(settings.denials.windowSeconds * 1000);
     this.errors = new RollingCounter(settings.errors.windowSeconds * 1000);
     this.bytesRead = new RollingCounter(settings.exfiltration.windowSeconds * 1000);
+    this.endedCalls = new RollingCounter(settings.burst.windowSeconds * 1000);
   }
 
   /** Mean tool calls per execution; 0 before the first ends. */
@@ -40,19 +43,24 @@ export class SessionActivity {
     return this.executions === 0 ? 0 : this.executionCalls / this.executions;
   }
 
-  /** The stats of one of its tools, created when new (the oldest dropped past the cap). */
+  /** Counts an ended execution and the tool calls it made. */
+  executionEnded(now: number, toolCalls: number): void {
+    this.executions++;
+    this.executionCalls += toolCalls;
+    this.endedCalls.add(now, toolCalls);
+  }
+
+  /** The stats of one of its tools, created when new (past the cap, the first seen is dropped). */
   tool(name: string): ToolStats {
     let stats = this.tools.get(name);
-    if (stats) {
-      this.tools.delete(name);
-    } else {
-      stats = { calls: 0, argsBytes: 0, bytesOut: 0, durationMs: 0 };
+    if (!stats) {
       if (this.tools.size >= MAX_TOOLS_PER_SESSION) {
         const oldest = this.tools.keys().next().value;
         if (oldest !== undefined) this.tools.delete(oldest);
       }
+      stats = { calls: 0, argsBytes: 0, bytesOut: 0, durationMs: 0 };
+      this.tools.set(name, stats);
     }
-    this.tools.set(name, stats);
     return stats;
   }
 }
@@ -60,12 +68,15 @@ export class SessionActivity {
 /**
  * Every active session's activity plus the gateway-wide usual of each
  * counter (the mean over all sessions' past windows). Sessions idle longer
- * than `idleSessionSeconds` are forgotten; the map is kept in order of
- * activity so eviction looks at its oldest entries only.
+ * than `idleSessionSeconds` are forgotten by a sweep every quarter of that
+ * (amortised O(1) per call); past MAX_SESSIONS the oldest tenth goes at once.
+ * Calls never reorder the map: deleting and re-adding a key per call leaves
+ * holes that every later walk from its front must skip.
  */
 export class ActivityStats {
   readonly #settings: AnomalySettings;
   readonly #sessions = new Map<string, SessionActivity>();
+  #nextSweep = Number.NEGATIVE_INFINITY;
   readonly gateway = {
     denials: new PooledMean(),
     errors: new PooledMean(),
@@ -79,12 +90,14 @@ export class ActivityStats {
 
   /** The session's activity, marked active at `now`. */
   session(key: string, now: number): SessionActivity {
+    if (now >= this.#nextSweep) this.#sweep(now);
     let activity = this.#sessions.get(key);
-    if (activity) this.#sessions.delete(key);
-    else activity = new SessionActivity(this.#settings);
+    if (!activity) {
+      if (this.#sessions.size >= MAX_SESSIONS) this.#dropOldest(Math.ceil(MAX_SESSIONS / 10));
+      activity = new SessionActivity(this.#settings);
+      this.#sessions.set(key, activity);
+    }
     activity.lastSeen = now;
-    this.#sessions.set(key, activity);
-    this.#evict(now);
     return activity;
   }
 
@@ -92,11 +105,19 @@ export class ActivityStats {
     return this.#sessions.size;
   }
 
-  /** Drops the idle sessions at the front; amortised O(1): each is dropped once. */
-  #evict(now: number): void {
+  /** Drops the sessions idle for `idleSessionSeconds`; runs every quarter of that. */
+  #sweep(now: number): void {
     const idleMs = this.#settings.idleSessionSeconds * 1000;
-    for (const [key, activity] of this.#sessions) {
-      if (this.#sessions.size <= MAX_SESSIONS && now - activity.lastSeen < idleMs) return;
+    this.#nextSweep = now + idleMs / 4;
+    for (const [key, activity] of this.#sessions)
+      if (now - activity.lastSeen >= idleMs) this.#sessions.delete(key);
+  }
+
+  /** Drops the `count` sessions first seen longest ago (the map keeps that order). */
+  #dropOldest(count: number): void {
+    let left = count;
+    for (const key of this.#sessions.keys()) {
+      if (left-- <= 0) return;
       this.#sessions.delete(key);
     }
   }

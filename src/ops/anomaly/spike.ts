@@ -19,7 +19,7 @@ export function detectSpike(
 ): AnomalyFinding | undefined {
   const observed = counter.recent(now);
   if (observed < settings.minCount) return undefined;
-  const session = counter.usual();
+  const session = counter.usual(now);
   const threshold = Math.max(settings.minCount, settings.factor * session, settings.factor * gatewayUsual);
   if (observed < threshold) return undefined;
   return {
