@@ -60,6 +60,8 @@ export interface ExecuteRequest {
 /** The client's trace context (its request's `_meta` or HTTP headers) and MCP session, for tracing. */
 export interface ClientTrace extends TraceCarrier {
   mcpSessionId?: string | undefined;
+  /** The JSON-RPC id of the client's request (`jsonrpc.request.id`). */
+  requestId?: string | number | undefined;
 }
 
 export interface DraftSkill {

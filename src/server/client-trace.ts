@@ -9,5 +9,9 @@ import { clientTraceCarrier } from "../ops/tracing/trace-context.ts";
  */
 export function clientTraceOf(ctx: ServerContext): ClientTrace {
   const carrier = clientTraceCarrier(ctx.mcpReq._meta, ctx.http?.req?.headers);
-  return { ...carrier, ...(ctx.sessionId !== undefined && { mcpSessionId: ctx.sessionId }) };
+  return {
+    ...carrier,
+    ...(ctx.sessionId !== undefined && { mcpSessionId: ctx.sessionId }),
+    requestId: ctx.mcpReq.id,
+  };
 }

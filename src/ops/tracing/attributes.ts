@@ -7,6 +7,7 @@ export const ATTR = {
   mcpSessionId: "mcp.session.id",
   mcpProtocolVersion: "mcp.protocol.version",
   mcpResourceUri: "mcp.resource.uri",
+  jsonrpcRequestId: "jsonrpc.request.id",
   genAiOperationName: "gen_ai.operation.name",
   genAiToolName: "gen_ai.tool.name",
   genAiPromptName: "gen_ai.prompt.name",

@@ -56,6 +56,8 @@ function startAttributes(span: Span, request: ExecuteRequest, facts: ExecutionFa
   if (request.trace !== undefined) span.setAttribute(ATTR.mcpMethodName, "tools/call");
   if (request.trace?.mcpSessionId !== undefined)
     span.setAttribute(ATTR.mcpSessionId, request.trace.mcpSessionId);
+  if (request.trace?.requestId !== undefined)
+    span.setAttribute(ATTR.jsonrpcRequestId, String(request.trace.requestId));
   if (facts.client !== null) span.setAttribute(ATTR.client, facts.client);
 }
 

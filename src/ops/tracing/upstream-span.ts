@@ -1,5 +1,6 @@
-import { context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, type Span, SpanKind, trace } from "@opentelemetry/api";
 import { ATTR, EXECUTE_TOOL } from "./attributes.ts";
+import { recordAnswer, recordFailure } from "./span-outcome.ts";
 import { traceMeta } from "./trace-context.ts";
 import { tracer } from "./tracer.ts";
 
@@ -40,17 +41,10 @@ export async function traceUpstreamRequest<T>(
   setRequestAttributes(span, request);
   try {
     const result = await context.with(active, () => send(traceMeta(active)));
-    // A tool's own failure is an answer, not a protocol error: MCP conventions call it tool_error.
-    if ((result as { isError?: unknown } | null)?.isError === true) {
-      span.setAttribute(ATTR.errorType, "tool_error");
-      span.setStatus({ code: SpanStatusCode.ERROR, message: "tool_error" });
-    }
+    recordAnswer(span, result);
     return result;
   } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    const type = typeof code === "string" ? code : error instanceof Error ? error.name : "error";
-    span.setAttribute(ATTR.errorType, type);
-    span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+    recordFailure(span, error);
     throw error;
   } finally {
     span.end();

@@ -6,6 +6,8 @@ import {
   ResourceNotFoundError,
   UriTemplate,
 } from "@modelcontextprotocol/server";
+import { type ForwardedRequest, traceForwardedRequest } from "../../ops/tracing/forwarded-span.ts";
+import { clientTraceOf } from "../client-trace.ts";
 import { FAMILIES, type Family, type FamilyItems, METHODS, type StoredHandler } from "./families.ts";
 import type { FamilySpec, Merged } from "./merge.ts";
 import { mergeFamily, OnceWarner } from "./merge.ts";
@@ -22,6 +24,9 @@ import { SessionSubscriptions } from "./subscriptions.ts";
 import { toolCallFailure, toProtocolError } from "./upstream-errors.ts";
 
 const MAX_LOCAL_PAGES = 100;
+
+/** What a forwarded request names, for its span. */
+type Target = Pick<ForwardedRequest, "tool" | "prompt" | "uri">;
 
 /**
  * Offers `sources` (the `toolscript.passThrough` servers, in config order) on a 2.x
@@ -131,30 +136,33 @@ class PassThroughFrontEnd {
         return (await this.delegate("tools/call", request, ctx, "Tool")) as CallToolResult;
       const progressToken = request.params._meta?.progressToken;
       const { source, upstream } = owner;
-      return (await this.around(ctx, source.server, async (extra) => {
-        try {
-          return await source.callTool(upstream.name, request.params.arguments ?? {}, {
-            ...extra,
-            ...(progressToken === undefined
-              ? {}
-              : {
-                  onProgress: (progress) => {
-                    void ctx.mcpReq
-                      .notify({ method: "notifications/progress", params: { ...progress, progressToken } })
-                      .catch(() => {});
-                  },
-                }),
-          });
-        } catch (error) {
-          return toolCallFailure(error, source.server);
-        }
-      })) as CallToolResult;
+      const target = { tool: request.params.name };
+      return (await this.traced(ctx, source.server, target, () =>
+        this.around(ctx, source.server, async (extra) => {
+          try {
+            return await source.callTool(upstream.name, request.params.arguments ?? {}, {
+              ...extra,
+              ...(progressToken === undefined
+                ? {}
+                : {
+                    onProgress: (progress) => {
+                      void ctx.mcpReq
+                        .notify({ method: "notifications/progress", params: { ...progress, progressToken } })
+                        .catch(() => {});
+                    },
+                  }),
+            });
+          } catch (error) {
+            return toolCallFailure(error, source.server);
+          }
+        }),
+      )) as CallToolResult;
     });
 
     low.setRequestHandler("prompts/get", async (request, ctx) => {
       const owner = await this.owner("prompts", request.params.name, ctx);
       if (owner === undefined) return this.delegate("prompts/get", request, ctx, "Prompt") as never;
-      return this.forward(ctx, owner.source, (extra) =>
+      return this.forward(ctx, owner.source, { prompt: request.params.name }, (extra) =>
         owner.source.getPrompt(owner.upstream.name, request.params.arguments, extra),
       ) as never;
     });
@@ -166,7 +174,9 @@ class PassThroughFrontEnd {
           return this.delegate("resources/read", request, ctx, "Resource") as never;
         throw new ResourceNotFoundError(request.params.uri);
       }
-      return this.forward(ctx, source, (extra) => source.readResource(request.params.uri, extra)) as never;
+      return this.forward(ctx, source, { uri: request.params.uri }, (extra) =>
+        source.readResource(request.params.uri, extra),
+      ) as never;
     });
 
     low.setRequestHandler("resources/subscribe", async (request, ctx) => {
@@ -201,12 +211,14 @@ class PassThroughFrontEnd {
         const owner = await this.owner("prompts", ref.name, ctx);
         if (owner !== undefined) {
           const params = { ...request.params, ref: { ...ref, name: owner.upstream.name } };
-          return this.forward(ctx, owner.source, (extra) => owner.source.complete(params, extra)) as never;
+          return this.forward(ctx, owner.source, {}, (extra) =>
+            owner.source.complete(params, extra),
+          ) as never;
         }
       } else if (ref.type === "ref/resource") {
         const owner = await this.owner("templates", ref.uri, ctx);
         if (owner !== undefined) {
-          return this.forward(ctx, owner.source, (extra) =>
+          return this.forward(ctx, owner.source, {}, (extra) =>
             owner.source.complete(request.params, extra),
           ) as never;
         }
@@ -238,15 +250,26 @@ class PassThroughFrontEnd {
   private forward(
     ctx: ServerContext,
     source: PassThroughSource,
+    target: Target,
     run: (extra: PassThroughRequestOptions) => Promise<Result>,
   ): Promise<Result> {
-    return this.around(ctx, source.server, async (extra) => {
-      try {
-        return await run(extra);
-      } catch (error) {
-        throw toProtocolError(error, source.server);
-      }
-    });
+    return this.traced(ctx, source.server, target, () =>
+      this.around(ctx, source.server, async (extra) => {
+        try {
+          return await run(extra);
+        } catch (error) {
+          throw toProtocolError(error, source.server);
+        }
+      }),
+    );
+  }
+
+  /** In the request's span, the child of the client's trace context: the upstream request carries it on. */
+  private traced(ctx: ServerContext, server: string, target: Target, run: () => Promise<Result>) {
+    return traceForwardedRequest(
+      { method: ctx.mcpReq.method, server, ...target, trace: clientTraceOf(ctx) },
+      run,
+    );
   }
 
   /** Hands a request the pass-through does not own to the handler it replaced (McpServer's), if any. */
