@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as LegacyTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { cliArgs, REPO_ROOT, tempDir } from "./helpers/servers.ts";
+import { attribute, type OtlpCollector, type OtlpSpan, startCollector } from "./helpers/otlp-collector.ts";
+import { REPO_ROOT, tempDir } from "./helpers/servers.ts";
+import { serveTraced, stop, type TracedGateway, until } from "./helpers/traced-serve.ts";
 
 // `toolscript serve --http` with the OTEL_* variables pointing at an OTLP/HTTP JSON collector on
 // loopback: the spans of one execution arrive there as one tree under the client's span, and the
@@ -18,138 +17,32 @@ const TRACE_JS = join(REPO_ROOT, "test/servers/trace-meta-server.mjs");
 const CLIENT_TRACE_ID = "0af7651916cd43dd8448eb211c80319c";
 const CLIENT_SPAN_ID = "b7ad6b7169203331";
 
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  status?: { code?: number };
-  attributes: Array<{ key: string; value: Record<string, unknown> }>;
-}
-
-/** A collector that keeps every span of every `POST /v1/traces` (OTLP JSON). */
-async function startCollector() {
-  const spans: OtlpSpan[] = [];
-  const resources: unknown[] = [];
-  const contentTypes: string[] = [];
-  const server: Server = createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => {
-      body += chunk;
-    });
-    request.on("end", () => {
-      contentTypes.push(String(request.headers["content-type"]));
-      if (request.method === "POST" && request.url === "/v1/traces") {
-        const payload = JSON.parse(body) as {
-          resourceSpans: Array<{ resource: unknown; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
-        };
-        for (const group of payload.resourceSpans) {
-          resources.push(group.resource);
-          for (const scope of group.scopeSpans) spans.push(...scope.spans);
-        }
-      }
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    spans,
-    resources,
-    contentTypes,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-function attribute(span: OtlpSpan, key: string): unknown {
-  const value = span.attributes.find((entry) => entry.key === key)?.value;
-  return value === undefined ? undefined : Object.values(value)[0];
-}
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** `toolscript serve --http 127.0.0.1:0` exporting to `collector`; resolves once both servers are ready. */
-async function serveTraced(dir: string, collector: string, env: Record<string, string> = {}) {
-  const data = join(dir, "data");
-  mkdirSync(data, { recursive: true });
-  const config = join(dir, "toolscript.config.json");
-  writeFileSync(
-    config,
-    JSON.stringify({
-      mcpServers: {
-        modern: { command: process.execPath, args: [TRACE_JS] },
-        legacy: { command: process.execPath, args: [TRACE_JS, "--legacy"] },
-      },
-      toolscript: {
-        storage: { dir: data },
-        sandbox: { typecheck: false },
-        server: { http: { allowUnauthenticatedLoopback: true } },
-      },
-    }),
-  );
-  const child = spawn(process.execPath, cliArgs("serve", "--config", config, "--http", "127.0.0.1:0"), {
-    cwd: dir,
+/** The gateway with two trace-meta servers (2026-07-28 and 2025 SDKs), exporting to `collector`. */
+function serve(dir: string, collector: string, env: Record<string, string> = {}) {
+  return serveTraced(dir, {
+    mcpServers: {
+      modern: { command: process.execPath, args: [TRACE_JS] },
+      legacy: { command: process.execPath, args: [TRACE_JS, "--legacy"] },
+    },
     env: {
-      ...process.env,
       OTEL_EXPORTER_OTLP_ENDPOINT: collector,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
-      OTEL_BSP_SCHEDULE_DELAY: "50",
       OTEL_SERVICE_NAME: "toolscript-under-test",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  const gateway = { child, stderr: "", stdout: "", url: "" };
-  child.stdout?.setEncoding("utf8");
-  child.stdout?.on("data", (chunk: string) => {
-    gateway.stdout += chunk;
-  });
-  child.stderr?.setEncoding("utf8");
-  child.stderr?.on("data", (chunk: string) => {
-    gateway.stderr += chunk;
-  });
-  gateway.url = await until(
-    "the gateway to serve and both servers to be ready",
-    () => {
-      if (child.exitCode !== null)
-        throw new Error(`gateway exited with ${child.exitCode}: ${gateway.stderr}`);
-      if (!/modern: ready/.test(gateway.stderr) || !/legacy: ready/.test(gateway.stderr)) return undefined;
-      return /serving MCP over Streamable HTTP at (\S+)/.exec(gateway.stderr)?.[1];
-    },
-    30_000,
-  );
-  return gateway;
-}
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  child.kill(signal);
-  return exited;
 }
 
 describe("tracing: toolscript serve --http with OTEL_EXPORTER_OTLP_ENDPOINT", () => {
   const dir = tempDir("tracing");
-  let collector: Awaited<ReturnType<typeof startCollector>>;
-  let gateway: Awaited<ReturnType<typeof serveTraced>>;
+  let collector: OtlpCollector;
+  let gateway: TracedGateway;
   let child: ChildProcess;
   let url = "";
 
   before(async () => {
     collector = await startCollector();
-    gateway = await serveTraced(dir.path, collector.url);
+    gateway = await serve(dir.path, collector.url);
     child = gateway.child;
     url = gateway.url;
   });
@@ -313,7 +206,7 @@ describe("tracing: shutting down", () => {
     const collector = await startCollector();
     try {
       // A minute between batches: only the flush at shutdown can send the span in time.
-      const gateway = await serveTraced(dir.path, collector.url, { OTEL_BSP_SCHEDULE_DELAY: "60000" });
+      const gateway = await serve(dir.path, collector.url, { OTEL_BSP_SCHEDULE_DELAY: "60000" });
       const client = new Client({ name: "tracing-flush", version: "1.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
       try {

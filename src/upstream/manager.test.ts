@@ -98,6 +98,7 @@ describe("UpstreamManager with real servers", () => {
       "rows",
       "huge_log",
       "env",
+      "meta",
     ]);
   });
 

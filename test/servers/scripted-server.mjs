@@ -85,6 +85,11 @@ async function serve() {
       description: "Returns the value of an environment variable.",
       inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
     },
+    {
+      name: "meta",
+      description: "Returns the request's _meta (e.g. the traceparent the gateway passed on).",
+      inputSchema: { type: "object" },
+    },
   ];
 
   const server = new Server(
@@ -159,6 +164,10 @@ async function serve() {
         return text("logged");
       case "env":
         return text(process.env[String(args.name)] ?? "(unset)");
+      case "meta": {
+        const meta = request.params._meta ?? {};
+        return { ...text(meta), structuredContent: meta };
+      }
       default:
         return { ...text(`unknown tool ${request.params.name}`), isError: true };
     }
