@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { SpanKind, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import {
   InMemorySpanExporter,
@@ -98,6 +99,22 @@ for (const { tier, language } of CASES) {
         assert.equal(seen.traceparent, `00-${traceId}-${spanId(metaRequest)}-01`);
       }
     });
+
+    if (tier === "isolate" && language === "typescript")
+      test("without a client's trace, an execution (embedding code, the CLI) is a child of the active span", async () => {
+        const app = trace.getTracer("embedding-app");
+        const parent = await app.startActiveSpan("app work", async (span) => {
+          await gateway.execute({ code: "return 1", session: "embedded" });
+          span.end();
+          return span;
+        });
+        const execution = exporter
+          .getFinishedSpans()
+          .find((span) => span.attributes["toolscript.session"] === "embedded");
+        assert.equal(execution?.name, "execute_code");
+        assert.equal(execution?.kind, SpanKind.INTERNAL);
+        assert.equal(execution?.parentSpanContext?.spanId, parent.spanContext().spanId);
+      });
   });
 }
 

@@ -1,4 +1,4 @@
-import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { ExecuteRequest, ExecuteResponse } from "../../gateway/types.ts";
 import { ATTR, EXECUTE_TOOL } from "./attributes.ts";
 import { contextFromCarrier } from "./trace-context.ts";
@@ -16,8 +16,9 @@ export interface ExecutionFacts {
  * Runs one execution in its span: `tools/call execute_code` (kind SERVER) when
  * a client's request asked for it, the child of the client's span when the
  * request carried a trace context; `execute_code` (INTERNAL) for the CLI and
- * embedding code. `run` gets the span's context: the parent of the program's
- * tool calls, passed on explicitly since sandbox callbacks may not carry it.
+ * embedding code, the child of the active span (an embedding app's own). `run`
+ * gets the span's context: the parent of the program's tool calls, passed on
+ * explicitly since sandbox callbacks may not carry it.
  */
 export async function traceExecution(
   request: ExecuteRequest,
@@ -25,15 +26,17 @@ export async function traceExecution(
   run: (parent: Context) => Promise<ExecuteResponse>,
 ): Promise<ExecuteResponse> {
   const fromClient = request.trace !== undefined;
+  // A client's request starts from what it sent (nothing: a new trace), never from the handler's context.
+  const parent = fromClient ? contextFromCarrier(request.trace) : context.active();
   const span = tracer.startSpan(
     fromClient ? "tools/call execute_code" : "execute_code",
     { kind: fromClient ? SpanKind.SERVER : SpanKind.INTERNAL },
-    contextFromCarrier(request.trace),
+    parent,
   );
   // With tracing off the span is a no-op: no attribute is computed.
   if (span.isRecording()) startAttributes(span, request, facts);
   try {
-    const response = await run(trace.setSpan(contextFromCarrier(request.trace), span));
+    const response = await run(trace.setSpan(parent, span));
     if (span.isRecording()) endAttributes(span, response);
     return response;
   } catch (error) {
