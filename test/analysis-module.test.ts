@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 import { Gateway } from "../src/gateway/gateway.ts";
 import * as analysis from "../src/sandbox/analysis/index.ts";
-import { openMemoryStore } from "../src/store/sqlite-store.ts";
+import { openMemorySharedStore } from "../src/store/sqlite-shared-store.ts";
 
 // `import { aggregate } from "toolscript/analysis"` in real programs, type-checked, on both tiers.
 const ROWS = [
@@ -41,7 +41,7 @@ for (const runtime of ["isolate", "process"] as const) {
           mcpServers: {},
           toolscript: { sandbox: { runtime, timeoutMs: 10_000, poolSize: 1 }, privacy: { pii: false } },
         },
-        store: openMemoryStore(),
+        store: openMemorySharedStore(),
       });
       await gateway.start();
     });

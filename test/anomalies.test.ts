@@ -65,7 +65,7 @@ describe("anomaly responses on a gateway (block, approve)", () => {
     assert.equal(other.error, undefined);
     assert.equal(other.result, "hi");
     gateway.flushAudit();
-    const alerts = gateway.store?.listAudit({ kind: "anomaly" }) ?? [];
+    const alerts = (await gateway.store?.audit.list({ kind: "anomaly" })) ?? [];
     assert.deepEqual(
       alerts.map((alert) => [alert.session, alert.tool, alert.outcome]),
       [["b", "denials", "block"]],
@@ -86,7 +86,7 @@ describe("anomaly responses on a gateway (block, approve)", () => {
     assert.equal(leak.result, "written", "the write that alerted had already gone out");
     gateway.flushAudit();
     assert.deepEqual(
-      (gateway.store?.listAudit({ kind: "anomaly" }) ?? []).map((alert) => [
+      ((await gateway.store?.audit.list({ kind: "anomaly" })) ?? []).map((alert) => [
         alert.session,
         alert.tool,
         alert.outcome,

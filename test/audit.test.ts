@@ -41,7 +41,7 @@ test("executions and tool calls are audited durably, and `toolscript audit` read
     assert.equal(spin.error?.kind, "timeout");
 
     gateway.flushAudit();
-    const records = gateway.store?.listAudit() ?? [];
+    const records = (await gateway.store?.audit.list()) ?? [];
     const calls = records.filter((record) => record.kind === "tool_call");
     const executions = records.filter((record) => record.kind === "execution");
     assert.equal(executions.length, 3);

@@ -95,7 +95,7 @@ describe("pass-through over HTTP, both eras", () => {
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /denied by policy\.deny/);
       gateway.flushAudit();
-      const denied = gateway.store?.listAudit({ denied: true }) ?? [];
+      const denied = (await gateway.store?.audit.list({ denied: true })) ?? [];
       assert.ok(
         denied.some((record) => record.server === "everything" && record.tool === "get-env"),
         JSON.stringify(denied),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { Gateway } from "../src/gateway/gateway.ts";
-import { openMemoryStore } from "../src/store/sqlite-store.ts";
+import { openMemorySharedStore } from "../src/store/sqlite-shared-store.ts";
 import { EVERYTHING_JS, SCRIPTED_JS } from "./helpers/servers.ts";
 
 // Programs are type-checked against the real servers' declarations before anything runs.
@@ -21,7 +21,7 @@ describe("type-checking programs (server-everything, scripted)", () => {
         },
         toolscript: { sandbox: { timeoutMs: 5000, memoryMb: 64 }, privacy: { pii: false } },
       },
-      store: openMemoryStore(),
+      store: openMemorySharedStore(),
     });
     await gateway.start();
   });

@@ -44,7 +44,9 @@ import { SecretRedactor } from "../secrets/redactor.ts";
 import type { PythonSkillProblem } from "../skills/python-skill.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
 import type { SolveResponse } from "../solve/solve-task.ts";
-import { openMemoryStore, openStore } from "../store/sqlite-store.ts";
+import type { SharedStore } from "../store/domains.ts";
+import { openSharedStore } from "../store/open-shared-store.ts";
+import { openMemorySharedStore, SqliteSharedStore } from "../store/sqlite-shared-store.ts";
 import type { Store } from "../store/types.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import { describeRetry } from "../upstream/retry-text.ts";
@@ -122,7 +124,13 @@ export class Gateway {
   readonly #states: SessionStates;
   readonly #features: UpstreamFeatureGlue;
 
-  #store: Store | undefined;
+  #store: SharedStore | undefined;
+  /**
+   * The synchronous view of the store for consumers not yet moved to
+   * `SharedStore`'s domains (issue #22): the SQLite store's own, or an
+   * in-memory one beside PostgreSQL.
+   */
+  #legacy: Store | undefined;
   #audit: AuditLog;
   #deps: ProgramDeps | undefined;
   readonly #passThrough: PassThroughHub;
@@ -190,7 +198,7 @@ export class Gateway {
       (server) => this.upstream.connection(server).status().instructions,
     );
     this.skills = new SkillLibrary({
-      store: () => this.#store,
+      store: () => (this.#store ? this.#legacyStore() : undefined),
       catalog: this.catalog,
       index: this.searchIndex,
       validatePythonSkill: (skill) => this.#checkPythonSkill(skill),
@@ -205,7 +213,7 @@ export class Gateway {
     );
     this.#tokenizer = createTokenizer(config.settings.output.tokenizer);
     this.#states = new SessionStates(config.settings.privacy, loadVaultKey(process.env));
-    this.#store = options.store;
+    if (options.store) this.#useStore(options.store);
     this.activity = new ActivityFeed((error) =>
       this.#logger.error(`an activity listener failed: ${String(error)}`),
     );
@@ -242,21 +250,27 @@ export class Gateway {
       this.#prepareTypeChecker();
     }
     if (!this.#store) {
-      const dir = this.config.settings.storage.dir;
-      try {
-        this.#store = openStore({ dir, warn: (message) => this.#logger.warn(message) });
-        this.#storeDir = dir;
-      } catch (error) {
-        // Serving without persistence beats not serving: say so loudly, keep everything else working.
-        this.#logger.warn(
-          `cannot open the data directory ${dir} (storage.dir): ${error instanceof Error ? error.message : String(error)}; sessions, skills and the audit log are kept in memory until the gateway stops`,
-        );
-        this.#store = openMemoryStore();
+      const storage = this.config.settings.storage;
+      const warn = (message: string) => this.#logger.warn(message);
+      if (storage.url !== undefined) {
+        // A shared store that does not answer stops the start: no silent fallback to local state.
+        this.#useStore(await openSharedStore(storage, { warn }));
+      } else {
+        try {
+          this.#useStore(await openSharedStore(storage, { warn }));
+          this.#storeDir = storage.dir;
+        } catch (error) {
+          // Serving without persistence beats not serving: say so loudly, keep everything else working.
+          this.#logger.warn(
+            `cannot open the data directory ${storage.dir} (storage.dir): ${error instanceof Error ? error.message : String(error)}; sessions, skills and the audit log are kept in memory until the gateway stops`,
+          );
+          this.#useStore(openMemorySharedStore());
+        }
       }
       this.#audit.flush();
       this.#audit = this.#auditLog();
     }
-    this.#states.attach(this.#store, this.#logger);
+    this.#states.attach(this.#legacyStore(), this.#logger);
     if (this.config.settings.privacy.pii && !this.#states.persistent) {
       this.#logger.warn(
         `${VAULT_KEY_ENV} is not set: PII tokens stay stable only until the gateway restarts`,
@@ -268,10 +282,21 @@ export class Gateway {
     return started;
   }
 
+  #useStore(store: SharedStore): void {
+    this.#store = store;
+    this.#legacy = store instanceof SqliteSharedStore ? store.legacy : undefined;
+  }
+
+  /** The synchronous store for consumers not yet on the domains; in memory beside PostgreSQL. */
+  #legacyStore(): Store {
+    this.#legacy ??= openMemorySharedStore().legacy;
+    return this.#legacy;
+  }
+
   /** OAuth credentials, sealed in the store (opened in start(): connections only ask after it). */
   #credentialVault(): CredentialVault {
     this.#credentials ??= CredentialVault.open({
-      store: this.#store ?? openMemoryStore(),
+      store: this.#legacy ?? this.#legacyStore(),
       dataDir: this.#storeDir,
       logger: this.#logger,
     });
@@ -406,7 +431,7 @@ export class Gateway {
   }
 
   /** The store, once started. */
-  get store(): Store | undefined {
+  get store(): SharedStore | undefined {
     return this.#store;
   }
 
@@ -591,12 +616,12 @@ export class Gateway {
     ]);
     this.#audit.flush();
     this.#states.close();
-    this.#store?.close();
+    await this.#store?.close();
   }
 
   #auditLog(): AuditLog {
     return new AuditLog({
-      store: this.#store,
+      store: this.#store && this.#legacyStore(),
       level: this.config.settings.audit.stderr,
       logger: this.#logger,
       observe: (entry) => this.activity.emit({ type: "audit", entry }),

@@ -111,7 +111,7 @@ for (const runtime of ["isolate", "process"] as const) {
       assert.ok(response.toolCalls >= 7, `${response.toolCalls} calls`);
 
       gateway.flushAudit();
-      const audit = gateway.store?.listAudit({ session: "ts", limit: 100 }) ?? [];
+      const audit = (await gateway.store?.audit.list({ session: "ts", limit: 100 })) ?? [];
       const calls = audit
         .filter((record) => record.kind !== "execution")
         .map((record) => `${record.server}/${record.tool} ${record.outcome}`);

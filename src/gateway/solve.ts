@@ -40,7 +40,7 @@ export function solveWithGateway(
       checkSkill: (name, code, session) => gateway.skills.check(name, code, session),
       saveSkill: (skill) => gateway.skills.save(skill),
       execute: (execution) => gateway.execute(execution),
-      cache: store,
+      cache: store.caches,
       now: Date.now,
     },
     {
@@ -48,7 +48,7 @@ export function solveWithGateway(
       session: request.session ?? DEFAULT_SESSION,
       model:
         chosen && settings.answerCacheTtlHours > 0
-          ? cachedModelClient(chosen, store, settings.answerCacheTtlHours * HOUR_MS)
+          ? cachedModelClient(chosen, store.caches, settings.answerCacheTtlHours * HOUR_MS)
           : chosen,
     },
   );

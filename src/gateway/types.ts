@@ -7,7 +7,7 @@ import type { BudgetedAnswer } from "../output/budget.ts";
 import type { BudgetStrategy } from "../output/reduce-result.ts";
 import type { Approver } from "../policy/approval.ts";
 import type { ExecutionResult, SandboxRuntime } from "../sandbox/types.ts";
-import type { Store } from "../store/types.ts";
+import type { SharedStore } from "../store/domains.ts";
 import type { ClientRequestHooks } from "../upstream/types.ts";
 import type { Logger } from "./logger.ts";
 
@@ -93,7 +93,7 @@ export interface GatewayOptions {
   /** A sandbox tier to use instead of the configured one (tests, embedding). */
   runtime?: SandboxRuntime;
   /** A store to use instead of the SQLite database in `storage.dir` (tests, embedding). */
-  store?: Store;
+  store?: SharedStore;
   /** Answers to sampling, elicitation and roots requests from upstream servers (see ClientRequestHooks). */
   clientRequests?: ClientRequestHooks;
   /**

@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import type { Store } from "../store/types.ts";
+import type { CacheStore } from "../store/domains.ts";
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from "./types.ts";
 
 /** Cache namespace of model answers by exact request (store cache entries). */
 export const ANSWER_CACHE = "llm.answer";
 
 /** The store's cache entries: what the answers are kept in. */
-export type AnswerCacheStore = Pick<Store, "getCacheEntry" | "putCacheEntry">;
+export type AnswerCacheStore = Pick<CacheStore, "get" | "put">;
 
 /**
  * A model client that answers a request it has seen (same provider, model and
@@ -22,7 +22,7 @@ export function cachedModelClient(client: ModelClient, store: AnswerCacheStore, 
       const key = createHash("sha256")
         .update(JSON.stringify([client.provider, client.model, request]))
         .digest("hex");
-      const hit = store.getCacheEntry(ANSWER_CACHE, key);
+      const hit = await store.get(ANSWER_CACHE, key);
       if (hit !== undefined) {
         const cached = JSON.parse(hit) as ModelResponse;
         const text = cached.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
@@ -30,7 +30,7 @@ export function cachedModelClient(client: ModelClient, store: AnswerCacheStore, 
         return { ...cached, usage: { inputTokens: 0, outputTokens: 0 } };
       }
       const response = await client.complete(request, options);
-      store.putCacheEntry(ANSWER_CACHE, key, JSON.stringify(response), ttlMs);
+      await store.put(ANSWER_CACHE, key, JSON.stringify(response), ttlMs);
       return response;
     },
   };

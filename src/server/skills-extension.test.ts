@@ -48,7 +48,7 @@ describe("skills extension (SEP-2640) over a 2025-era connection", () => {
   before(async () => {
     await gateway.start();
     // A Python skill straight into the store: saving one through save_skill would start the Python runtime.
-    gateway.store?.saveSkill({
+    await gateway.store?.skills.save({
       name: "shout_it",
       code: PYTHON,
       description: "Shouts.",

@@ -134,8 +134,8 @@ describe("skills over MCP", () => {
     assert.equal(again.structured?.version, 2);
     const store = connected.gateway.store;
     assert.ok(store);
-    assert.equal(store.getSkill("adder", { version: 1 })?.code, ADDER);
-    assert.equal(store.listSkillVersions("adder").length, 2);
+    assert.equal((await store.skills.get("adder", { version: 1 }))?.code, ADDER);
+    assert.equal((await store.skills.versions("adder")).length, 2);
     const answer = await execute(connected.client, 'import { version } from "skills/adder";\nversion');
     assert.equal(answer.structured.result, 2);
   });
@@ -181,7 +181,7 @@ describe("skills over MCP", () => {
     });
     assert.equal(badImport.isError, true);
     assert.match(badImport.text, /skill\.import.*\n?.*line 1/);
-    assert.equal(connected.gateway.store?.getSkill("wrongargs"), undefined);
+    assert.equal(await connected.gateway.store?.skills.get("wrongargs"), undefined);
   });
 
   test("a private skill is visible to its session only", async () => {

@@ -82,7 +82,9 @@ describe("solve_task", () => {
     assert.ok(saved?.origin && saved.origin.expiresAt > Date.now() + 29 * 24 * 3600 * 1000);
     // The model request is in the audit log: provider, model, tokens, what asked.
     gateway.flushAudit();
-    const calls = gateway.store?.listAudit().filter((record) => record.kind === "model_call") ?? [];
+    const calls = ((await gateway.store?.audit.list()) ?? []).filter(
+      (record) => record.kind === "model_call",
+    );
     assert.equal(calls.length, 1);
     assert.equal(calls[0]?.server, "anthropic");
     assert.equal(calls[0]?.tool, "scripted-model-1");

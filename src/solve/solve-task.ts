@@ -4,7 +4,8 @@ import type { ModelClient, ModelUsage } from "../llm/types.ts";
 import type { Approver } from "../policy/approval.ts";
 import type { ToolMatch } from "../search/index.ts";
 import type { CheckedSkill, SavedSkill, SaveSkillRequest } from "../skills/skill-library.ts";
-import type { SkillOrigin, SkillVersion, Store } from "../store/types.ts";
+import type { CacheStore } from "../store/domains.ts";
+import type { SkillOrigin, SkillVersion } from "../store/types.ts";
 import { argumentsType } from "./arguments-type.ts";
 import { SolveError } from "./errors.ts";
 import { generateTool } from "./generate-tool.ts";
@@ -38,7 +39,7 @@ export interface SolveDeps {
   saveSkill(request: SaveSkillRequest): Promise<SavedSkill>;
   execute(request: ExecuteRequest): Promise<ExecuteResponse>;
   /** Where generated tools are kept by task (the store's cache entries). */
-  cache: Pick<Store, "getCacheEntry" | "putCacheEntry">;
+  cache: Pick<CacheStore, "get" | "put">;
   now(): number;
 }
 
@@ -91,7 +92,7 @@ export async function solveTask(deps: SolveDeps, request: SolveRequest): Promise
     });
 
   const cacheKey = `${normalizeTask(task)}\u0000${argNames.join(",")}`;
-  const cached = deps.cache.getCacheEntry(TASK_CACHE, cacheKey);
+  const cached = await deps.cache.get(TASK_CACHE, cacheKey);
   const cachedSkill = cached === undefined ? undefined : deps.skill(cached, request.session);
   if (cachedSkill && reusable(cachedSkill, argNames, deps.now())) {
     return {
@@ -164,7 +165,7 @@ export async function solveTask(deps: SolveDeps, request: SolveRequest): Promise
     expiresAt: deps.now() + deps.settings.generatedTtlMs,
   };
   await deps.saveSkill({ name, code: generated.code, description: task, session: request.session, origin });
-  deps.cache.putCacheEntry(TASK_CACHE, cacheKey, name, deps.settings.generatedTtlMs);
+  await deps.cache.put(TASK_CACHE, cacheKey, name, deps.settings.generatedTtlMs);
   return {
     how: "generated",
     kind: "skill",

@@ -23,7 +23,8 @@ import { MEMORY_LOCATION, openDatabase } from "./open-database.ts";
 import { StoreReader } from "./reader.ts";
 import { SqliteRateWindows } from "./sqlite-rate-windows.ts";
 import { type DeletedSessions, SqliteSessionDeletion } from "./sqlite-session-deletion.ts";
-import type { OpenStoreOptions } from "./sqlite-store.ts";
+import { type OpenStoreOptions, SqliteStore } from "./sqlite-store.ts";
+import type { Store } from "./types.ts";
 import { StoreWriter } from "./writer.ts";
 
 const CHANGE = "change";
@@ -54,6 +55,11 @@ export class SqliteSharedStore implements SharedStore {
   /** `<dir>/audit-journal`; undefined in memory. */
   readonly #journalFolder: string | undefined;
   readonly #journals = new Set<AuditJournalFile>();
+  /**
+   * The synchronous `Store` over the same database, for consumers not yet
+   * moved to the domains (issue #22); closed with this store.
+   */
+  readonly legacy: Store;
   #closed = false;
 
   constructor(options: OpenStoreOptions) {
@@ -79,6 +85,13 @@ export class SqliteSharedStore implements SharedStore {
       // Calls that processes killed mid-call had journaled but not yet flushed.
       recoverAuditJournals(this.#journalFolder, this.#writer, options.warn ?? warnProcess);
     }
+    this.legacy = new SqliteStore(options, {
+      db: this.#db,
+      reader: this.#reader,
+      writer: this.#writer,
+      cache,
+      journalFolder: this.#journalFolder,
+    });
     // Every listener is told; a store has as many as it has consumers.
     this.#changes.setMaxListeners(0);
 
@@ -164,7 +177,8 @@ export class SqliteSharedStore implements SharedStore {
     }
     this.#closed = true;
     this.#changes.removeAllListeners();
-    this.#db.close();
+    // The legacy view closes its own journals, then the database.
+    this.legacy.close();
   }
 
   #openJournal(): AuditJournalFile | undefined {
@@ -218,4 +232,9 @@ function warnProcess(message: string): void {
 /** Opens (creating and migrating) the SQLite `SharedStore` in `options.dir` (`:memory:` for none on disk). */
 export function openSqliteSharedStore(options: OpenStoreOptions): SqliteSharedStore {
   return new SqliteSharedStore(options);
+}
+
+/** A `SharedStore` in memory only: the same SQLite code, for tests and embedding. */
+export function openMemorySharedStore(options: Omit<OpenStoreOptions, "dir"> = {}): SqliteSharedStore {
+  return new SqliteSharedStore({ ...options, dir: MEMORY_LOCATION });
 }

@@ -27,6 +27,15 @@ import type {
 } from "./types.ts";
 import { StoreWriter } from "./writer.ts";
 
+/** An opened, migrated database and its parts, shared with `SqliteSharedStore` during the move to it. */
+export interface SqliteParts {
+  db: Database;
+  reader: StoreReader;
+  writer: StoreWriter;
+  cache: CacheEntries;
+  journalFolder: string | undefined;
+}
+
 export interface OpenStoreOptions {
   /** The data directory (`settings.storage.dir`, absolute); created if missing. */
   dir: string;
@@ -50,7 +59,17 @@ export class SqliteStore implements Store {
   readonly #journals = new Set<AuditJournalFile>();
   #closed = false;
 
-  constructor(options: OpenStoreOptions) {
+  constructor(options: OpenStoreOptions, parts?: SqliteParts) {
+    if (parts) {
+      // A view of a database `SqliteSharedStore` opened, migrated and recovered.
+      this.#db = parts.db;
+      this.#reader = parts.reader;
+      this.#writer = parts.writer;
+      this.#cache = parts.cache;
+      this.#journalFolder = parts.journalFolder;
+      this.location = this.#db.name;
+      return;
+    }
     this.#db = openDatabase(options.dir, options);
     try {
       migrate(this.#db);

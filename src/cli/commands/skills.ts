@@ -7,6 +7,7 @@ import { declarePythonSkill } from "../../skills/python-skill.ts";
 import { declareSkill } from "../../skills/skill-declaration.ts";
 import { renderSkillDeclaration } from "../../skills/skill-documents.ts";
 import { exportSkills, importSkills, readSkillFolders } from "../../store/skill-files.ts";
+import { SqliteSharedStore } from "../../store/sqlite-shared-store.ts";
 import { openStore } from "../../store/sqlite-store.ts";
 import type { Store } from "../../store/types.ts";
 import { CliError } from "../cli-error.ts";
@@ -122,8 +123,9 @@ const importCommand = defineCommand({
     const folders = readSkillFolders(dir);
     const gateway = await openGateway({ sandbox: false, configPath: args.config });
     try {
-      const store = gateway.store;
-      if (!store) throw new CliError("the store is not open");
+      const shared = gateway.store;
+      if (!(shared instanceof SqliteSharedStore)) throw new CliError("skills import needs the SQLite store");
+      const store = shared.legacy;
       const toolsTree = renderTree(gateway.catalog.tools());
       const own = new Map(folders.map((skill) => [skill.name, skill.declaration]));
       const saved = await importSkills(store, dir, {

@@ -88,7 +88,7 @@ describe("the workspace global over MCP", () => {
     );
     assert.equal(answer.isError, false, answer.text);
     assert.deepEqual(answer.structured.result, [[true, true, true, true, true, true], true]);
-    const file = gateway.store?.readFile("bytes", "bin/256");
+    const file = await gateway.store?.sessions.readFile("bytes", "bin/256");
     assert.deepEqual(
       Array.from(file?.bytes ?? []),
       Array.from({ length: 256 }, (_, i) => (i * 7 + 3) % 256),
@@ -151,7 +151,7 @@ describe("the workspace global over MCP", () => {
     );
     assert.equal(answer.structured.error?.name, "WorkspaceError");
     assert.match(answer.structured.error?.message ?? "", /over the 16 MB per-file quota/);
-    assert.equal(gateway.store?.listFiles("quota").length ?? 0, 0);
+    assert.equal((await gateway.store?.sessions.listFiles("quota"))?.length ?? 0, 0);
   });
 
   test("the full value of an answer cut to its budget is readable from code", async () => {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Gateway } from "../../../gateway/gateway.ts";
+import type { ActivityEvent } from "../../../ops/activity.ts";
 import type { AuditRecord } from "../../../store/types.ts";
 import type { UpstreamStatus } from "../../../upstream/types.ts";
 import type { ClientTokens } from "../auth.ts";
@@ -54,8 +55,14 @@ export function isDashboardPath(path: string): boolean {
 export function createDashboard(gateway: Gateway, options: DashboardOptions = {}): Dashboard {
   const logins = new DashboardLogins(options.tokens);
   const state = new DashboardState();
-  state.seedHistory(auditHistory(gateway));
-  const stopFeed = gateway.activity.on((event) => state.observe(event));
+  // Live events wait for the history (an asynchronous read of the store), so the lists stay in order.
+  let waiting: ActivityEvent[] | undefined = [];
+  const stopFeed = gateway.activity.on((event) => (waiting ? waiting.push(event) : state.observe(event)));
+  void auditHistory(gateway).then((history) => {
+    state.seedHistory(history);
+    for (const event of waiting ?? []) state.observe(event);
+    waiting = undefined;
+  });
   let sentVersion = state.version;
   let sentUpstreams = "";
   let ticks = 0;
@@ -163,13 +170,17 @@ export function upstreamViews(gateway: Gateway): UpstreamView[] {
 }
 
 /** The latest records and refusals of the audit log, newest first, for the lists on first load. */
-function auditHistory(gateway: Gateway): AuditRecord[] {
+async function auditHistory(gateway: Gateway): Promise<AuditRecord[]> {
   const store = gateway.store;
   if (!store) return [];
   try {
     const byId = new Map<number, AuditRecord>();
-    for (const record of store.listAudit({ limit: MAX_RECENT })) byId.set(record.id, record);
-    for (const record of store.listAudit({ denied: true, limit: MAX_ALERTS })) byId.set(record.id, record);
+    const [recent, denied] = await Promise.all([
+      store.audit.list({ limit: MAX_RECENT }),
+      store.audit.list({ denied: true, limit: MAX_ALERTS }),
+    ]);
+    for (const record of recent) byId.set(record.id, record);
+    for (const record of denied) byId.set(record.id, record);
     return [...byId.values()].sort((a, b) => b.id - a.id);
   } catch {
     // A store that cannot be read costs the history, not the dashboard.
