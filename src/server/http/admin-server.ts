@@ -5,7 +5,7 @@ import type { Gateway } from "../../gateway/gateway.ts";
 import { isLoopbackHost } from "./auth.ts";
 import { createDashboard, DASHBOARD_PATH, isDashboardPath } from "./dashboard/dashboard-routes.ts";
 import { checkOrigin, type OriginPolicy, originPolicy } from "./origin-check.ts";
-import { answerMetrics, answerProbe, HEALTH_PATH, METRICS_PATH, READY_PATH } from "./probes.ts";
+import { answerMetrics, answerProbe, HEALTH_PATH, isProbePath, METRICS_PATH, READY_PATH } from "./probes.ts";
 import { sendError } from "./send-error.ts";
 
 export interface RunningAdminServer {
@@ -29,7 +29,10 @@ export async function serveAdmin(
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const path = url.pathname;
-    if (request.method === "GET" && answerProbe(gateway, path, response)) return;
+    if (request.method === "GET" && isProbePath(path)) {
+      void answerProbe(gateway, path, response);
+      return;
+    }
     if (isDashboardPath(path)) {
       const refused = checkOrigin(request, policy);
       if (refused) return sendError(response, 403, refused);

@@ -12,7 +12,7 @@ import { ANONYMOUS_CLIENT, assertAuthConfigured, ClientTokens, TOKEN_SETTINGS } 
 import { createDashboard, isDashboardPath } from "./dashboard/dashboard-routes.ts";
 import { headerValue, LegacySessions } from "./legacy-sessions.ts";
 import { checkOrigin, originPolicy } from "./origin-check.ts";
-import { answerMetrics, answerProbe, METRICS_PATH } from "./probes.ts";
+import { answerMetrics, answerProbe, isProbePath, METRICS_PATH } from "./probes.ts";
 import { readJsonBody } from "./read-body.ts";
 import { sendError } from "./send-error.ts";
 
@@ -111,7 +111,8 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
-    if (request.method === "GET" && answerProbe(gateway, url.pathname, response)) return;
+    if (request.method === "GET" && isProbePath(url.pathname))
+      return answerProbe(gateway, url.pathname, response);
     if (isDashboardPath(url.pathname)) {
       const refused = checkOrigin(request, policy);
       if (refused) return sendError(response, 403, refused);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { messageOf } from "../../errors/message-of.ts";
 import type { Gateway } from "../../gateway/gateway.ts";
 
 export const HEALTH_PATH = "/health";
@@ -13,14 +14,31 @@ const MAX_WHY_CHARS = 300;
  * naming what is not and why. Both without a token, as probes are called;
  * they say nothing a token guards (server names, states, redacted errors).
  */
-export function answerProbe(gateway: Gateway, path: string, response: ServerResponse): boolean {
+export function isProbePath(path: string): boolean {
+  return path === HEALTH_PATH || path === READY_PATH;
+}
+
+/** Answers `/health` or `/ready` (see isProbePath). */
+export async function answerProbe(gateway: Gateway, path: string, response: ServerResponse): Promise<void> {
   if (path === HEALTH_PATH) {
     sendJson(response, 200, { status: "ok" });
-    return true;
+    return;
   }
-  if (path !== READY_PATH) return false;
   const problems: Array<{ what: string; state: string; why?: string }> = [];
-  if (gateway.store === undefined) problems.push({ what: "store", state: "closed" });
+  const store = gateway.store;
+  if (store === undefined) problems.push({ what: "store", state: "closed" });
+  else {
+    // A shared store that does not answer makes every replica on it unready: executions would fail.
+    try {
+      await store.ping();
+    } catch (error) {
+      problems.push({
+        what: `store ${store.location}`,
+        state: "unreachable",
+        why: messageOf(error).slice(0, MAX_WHY_CHARS),
+      });
+    }
+  }
   for (const status of gateway.statuses()) {
     if (status.state === "ready" || status.state === "disabled") continue;
     problems.push({
@@ -33,7 +51,6 @@ export function answerProbe(gateway: Gateway, path: string, response: ServerResp
     status: problems.length === 0 ? "ready" : "not_ready",
     ...(problems.length > 0 && { problems }),
   });
-  return true;
 }
 
 /** `/metrics`: the Prometheus text exposition of the gateway's metrics. */
