@@ -8,6 +8,7 @@ import { benchLoad } from "./load.ts";
 import { benchPeers } from "./peers.ts";
 import { benchPii } from "./pii.ts";
 import { benchPython } from "./python.ts";
+import { benchReplicas } from "./replicas.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
 import { benchSkillsWorkspace } from "./skills-workspace.ts";
@@ -31,6 +32,7 @@ const suites: Record<string, () => Promise<void>> = {
   pii: benchPii,
   python: benchPython,
   "eval-demo": benchEvalDemo,
+  replicas: benchReplicas,
 };
 
 const wanted = process.argv.slice(2);
