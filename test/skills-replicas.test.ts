@@ -203,11 +203,11 @@ describe("toolscript skills on a PostgreSQL store", () => {
     }
   });
 
-  it("says the store is unreachable, without the password", () => {
+  it("says the store is unreachable, without the password", async () => {
+    // A port nothing listens on (the OS just handed it out and took it back).
+    const closed = await freePort();
     const result = cli(
-      {
-        TOOLSCRIPT_STORAGE_URL: `postgres://toolscript:hunter2@127.0.0.1:${cluster.port + 1}/none`,
-      },
+      { TOOLSCRIPT_STORAGE_URL: `postgres://toolscript:hunter2@127.0.0.1:${closed}/none` },
       "skills",
       "list",
       "--config",
