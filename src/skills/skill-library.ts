@@ -17,7 +17,7 @@ import { pythonModuleName, pythonModuleNames, pythonSkillSources } from "./pytho
 import { checkPythonSkillImports } from "./python-skill-save-check.ts";
 import { declareSkill } from "./skill-declaration.ts";
 import { skillDocument, skillMatch, skillPath } from "./skill-documents.ts";
-import { SkillMirror } from "./skill-mirror.ts";
+import { SkillMirror, visibleTo } from "./skill-mirror.ts";
 import { SkillModuleCache } from "./skill-module-cache.ts";
 
 /** Extra hits asked of the index, so skills private to other sessions do not shorten an answer. */
@@ -203,10 +203,8 @@ export class SkillLibrary {
   ): Promise<SavedSkill> {
     const { name, code } = request;
     const checked = declarePythonSkill(name, code);
-    const [every, visible] = await Promise.all([
-      store.skills.list({ includePrivate: true }),
-      store.skills.list(viewer),
-    ]);
+    const every = await store.skills.list({ includePrivate: true });
+    const visible = every.filter((skill) => visibleTo(skill, viewer));
     checkPythonSkillImports(name, checked, every, visible);
     const problem = await this.#validatePython?.({ name, code });
     if (problem) {
