@@ -198,10 +198,10 @@ export class Gateway {
       (server) => this.upstream.connection(server).status().instructions,
     );
     this.skills = new SkillLibrary({
-      store: () => (this.#store ? this.#legacyStore() : undefined),
       catalog: this.catalog,
       index: this.searchIndex,
       validatePythonSkill: (skill) => this.#checkPythonSkill(skill),
+      warn: (message) => this.#logger.warn(message),
     });
     this.#policy = new Policy(config.settings.policy);
     this.#privacyExclude = toolGlobMatcher(config.settings.privacy.exclude);
@@ -270,6 +270,8 @@ export class Gateway {
       this.#audit.flush();
       this.#audit = this.#auditLog();
     }
+    // Skills are read from memory on hot paths: loaded here, then kept current by the store's changes.
+    if (this.#store) await this.skills.attach(this.#store);
     this.#states.attach(this.#legacyStore(), this.#logger);
     if (this.config.settings.privacy.pii && !this.#states.persistent) {
       this.#logger.warn(
@@ -616,6 +618,7 @@ export class Gateway {
     ]);
     this.#audit.flush();
     this.#states.close();
+    this.skills.detach();
     await this.#store?.close();
   }
 

@@ -3,9 +3,9 @@ import { spawnSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { Catalog } from "../catalog/catalog.ts";
 import { LexicalSearchIndex } from "../search/index.ts";
+import type { SharedStore } from "../store/domains.ts";
 import { SkillError } from "../store/skill-error.ts";
-import { openMemoryStore } from "../store/sqlite-store.ts";
-import type { Store } from "../store/types.ts";
+import { openMemorySharedStore } from "../store/sqlite-shared-store.ts";
 import { SkillCheckError } from "./errors.ts";
 import {
   declarePythonSkill,
@@ -132,13 +132,17 @@ describe("reading a Python skill without Python", () => {
   });
 });
 
-function library(store: Store, validatePythonSkill?: PythonSkillValidator): SkillLibrary {
-  return new SkillLibrary({
-    store: () => store,
+async function library(
+  store: SharedStore,
+  validatePythonSkill?: PythonSkillValidator,
+): Promise<SkillLibrary> {
+  const skills = new SkillLibrary({
     catalog: new Catalog([]),
     index: new LexicalSearchIndex(),
     validatePythonSkill,
   });
+  await skills.attach(store);
+  return skills;
 }
 
 const save = (skills: SkillLibrary, name: string, code: string, language?: "python") =>
@@ -146,8 +150,8 @@ const save = (skills: SkillLibrary, name: string, code: string, language?: "pyth
 
 describe("Python skills in the library", () => {
   test("saved with language python: declaration from its defs, listed and described as Python", async () => {
-    const store = openMemoryStore();
-    const skills = library(store);
+    const store = openMemorySharedStore();
+    const skills = await library(store);
     await save(skills, "helpers", "def clean(rows):\n    return rows\n", "python");
     const saved = await save(skills, "stats", STATS, "python");
     assert.equal(saved.language, "python");
@@ -164,20 +168,20 @@ describe("Python skills in the library", () => {
       renderSkillDeclaration(stored, { language: "typescript" }),
       /TypeScript programs cannot import it/,
     );
-    store.close();
+    await store.close();
   });
 
   test("pythonSkillSources: Python skills by module; a TypeScript skill mounts as a clear ImportError", async () => {
-    const store = openMemoryStore();
-    const skills = library(store);
+    const store = openMemorySharedStore();
+    const skills = await library(store);
     await save(skills, "my-stats", "def mean(v):\n    return sum(v) / len(v)\n", "python");
-    store.saveSkill({
+    await store.skills.save({
       name: "ts_only",
       code: "export const a = 1;",
       description: "d",
       declaration: "export declare const a = 1;",
     });
-    store.saveSkill({
+    await store.skills.save({
       name: "mine",
       code: "def f(): pass\n",
       description: "d",
@@ -186,6 +190,8 @@ describe("Python skills in the library", () => {
       session: "s1",
       visibility: "private",
     });
+    // Saved through the store, not the library: it hears them from the store.
+    await skills.settled();
     const shared = pythonSkillSources(skills);
     assert.deepEqual(Object.keys(shared).sort(), ["skills.my_stats", "skills.ts_only"]);
     assert.equal(shared["skills.my_stats"], "def mean(v):\n    return sum(v) / len(v)\n");
@@ -198,19 +204,20 @@ describe("Python skills in the library", () => {
       "skills.my_stats",
       "skills.ts_only",
     ]);
-    store.close();
+    await store.close();
   });
 
   test("imports across languages are refused both ways, with the reason", async () => {
-    const store = openMemoryStore();
-    const skills = library(store);
+    const store = openMemorySharedStore();
+    const skills = await library(store);
     await save(skills, "pyskill", "def f():\n    return 1\n", "python");
-    store.saveSkill({
+    await store.skills.save({
       name: "tsskill",
       code: "export const a = 1;",
       description: "d",
       declaration: "export declare const a = 1;",
     });
+    await skills.settled();
     await assert.rejects(
       save(skills, "p2", "from skills.tsskill import a\n\ndef g():\n    return a\n", "python"),
       (error) => {
@@ -247,12 +254,12 @@ describe("Python skills in the library", () => {
     );
     assert.equal(skills.typeScriptDeclaration("pyskill"), undefined);
     assert.equal(skills.typeScriptDeclaration("tsskill"), "export declare const a = 1;");
-    store.close();
+    await store.close();
   });
 
   test("a Python skill whose module another Python skill has is refused", async () => {
-    const store = openMemoryStore();
-    const skills = library(store);
+    const store = openMemorySharedStore();
+    const skills = await library(store);
     await save(skills, "my_stats", "def f(): pass\n", "python");
     await assert.rejects(save(skills, "my-stats", "def f(): pass\n", "python"), (error) => {
       assert.ok(error instanceof SkillError);
@@ -263,13 +270,13 @@ describe("Python skills in the library", () => {
       );
       return true;
     });
-    store.close();
+    await store.close();
   });
 
   test("the runtime's syntax check (validatePythonSkill seam) refuses with its message and line", async () => {
-    const store = openMemoryStore();
+    const store = openMemorySharedStore();
     const seen: string[] = [];
-    const skills = library(store, async ({ name, code }) => {
+    const skills = await library(store, async ({ name, code }) => {
       seen.push(name);
       return code.includes("return return") ? { message: "invalid syntax", line: 2 } : undefined;
     });
@@ -283,6 +290,6 @@ describe("Python skills in the library", () => {
     assert.equal(skills.get("broken"), undefined, "nothing saved");
     await save(skills, "fine", "def f():\n    return 1\n", "python");
     assert.deepEqual(seen, ["broken", "fine"]);
-    store.close();
+    await store.close();
   });
 });

@@ -2,7 +2,7 @@ import type { Catalog } from "../catalog/catalog.ts";
 import { renderTree } from "../catalog/declaration/tree.ts";
 import type { SandboxSkillModule } from "../sandbox/types.ts";
 import { DEFAULT_SEARCH_LIMIT, type SearchIndex, searchTools, type ToolMatch } from "../search/index.ts";
-import { SkillError } from "../store/skill-error.ts";
+import type { SharedStore } from "../store/domains.ts";
 import { assertSkillName } from "../store/skill-name.ts";
 import type {
   SkillLanguage,
@@ -10,24 +10,20 @@ import type {
   SkillVersion,
   SkillViewer,
   SkillVisibility,
-  Store,
 } from "../store/types.ts";
 import { SkillCheckError } from "./errors.ts";
 import { declarePythonSkill, type PythonSkillValidator } from "./python-skill.ts";
 import { pythonModuleName, pythonModuleNames, pythonSkillSources } from "./python-skill-modules.ts";
+import { checkPythonSkillImports } from "./python-skill-save-check.ts";
 import { declareSkill } from "./skill-declaration.ts";
 import { skillDocument, skillMatch, skillPath } from "./skill-documents.ts";
-import { declaredExports } from "./skill-exports.ts";
-import { type CompiledSkill, compileSkillModule } from "./skill-module.ts";
+import { SkillMirror, visibleTo } from "./skill-mirror.ts";
+import { SkillModuleCache } from "./skill-module-cache.ts";
 
-/** Compiled skill modules kept in memory (by name, version and code). */
-export const DEFAULT_SKILL_MODULE_CACHE = 256;
 /** Extra hits asked of the index, so skills private to other sessions do not shorten an answer. */
 const HIDDEN_ALLOWANCE = 10;
 
 export interface SkillLibraryOptions {
-  /** The gateway's store; undefined until it is started. */
-  store: () => Store | undefined;
   catalog: Catalog;
   /** The gateway's search index: skills are ranked with the tools. */
   index: SearchIndex;
@@ -37,6 +33,8 @@ export interface SkillLibraryOptions {
    * `declarePythonSkill` reads it, and a syntax error shows when it is imported.
    */
   validatePythonSkill?: PythonSkillValidator | undefined;
+  /** Told when the skills cannot be reloaded from the store (the last copies are served meanwhile). */
+  warn?: ((message: string) => void) | undefined;
 }
 
 export interface SaveSkillRequest {
@@ -60,7 +58,7 @@ export interface CheckedSkill {
   imports: string[];
 }
 
-/** Told the name of a skill saved or removed. */
+/** Told the name of a skill saved, changed or removed, through any replica. */
 export type SkillChangeListener = (name: string) => void;
 
 export interface SavedSkill extends SkillVersion {
@@ -71,27 +69,56 @@ export interface SavedSkill extends SkillVersion {
 /**
  * Saved skills over the store: checked and declared when saved, ranked in
  * the search index, compiled for the sandbox when imported. Holds only caches;
- * the store is the truth.
+ * the store is the truth. Reads of the latest versions (`get`, `list`, search,
+ * imports) answer from a mirror of the store (`SkillMirror`), so they stay
+ * synchronous and follow what every replica saves; saves check against the
+ * store itself, and older versions are read from it.
  */
 export class SkillLibrary {
-  readonly #store: () => Store | undefined;
   readonly #catalog: Catalog;
   readonly #index: SearchIndex;
   readonly #validatePython: PythonSkillValidator | undefined;
-  readonly #modules = new Map<string, Promise<CompiledSkill>>();
+  readonly #modules = new SkillModuleCache();
   readonly #listeners = new Set<SkillChangeListener>();
-  #indexed: Store | undefined;
+  readonly #mirror: SkillMirror;
 
   constructor(options: SkillLibraryOptions) {
-    this.#store = options.store;
     this.#catalog = options.catalog;
     this.#index = options.index;
     this.#validatePython = options.validatePythonSkill;
+    const warn = options.warn ?? ((message) => process.emitWarning(message, "ToolScriptWarning"));
+    this.#mirror = new SkillMirror({
+      // Private skills are indexed too: search answers are filtered per session.
+      onChanged: (name, skill) => {
+        if (skill) this.#index.add([skillDocument(skill)]);
+        else this.#index.remove([skillPath(name)]);
+        this.#changed(name);
+      },
+      warn,
+    });
   }
 
   /**
-   * Calls `listener` after each save or removal through this library (not for
-   * changes another process makes to the store): front ends announce
+   * Serves the skills of `store` (the gateway's, once started): loads them and
+   * follows its changes. Rejects when the store does not answer.
+   */
+  attach(store: SharedStore): Promise<void> {
+    return this.#mirror.attach(store);
+  }
+
+  /** Stops following the store (the gateway closes it). */
+  detach(): void {
+    this.#mirror.detach();
+  }
+
+  /** Resolves once the changes heard so far are applied: `get` and `list` then show them. */
+  settled(): Promise<void> {
+    return this.#mirror.settled();
+  }
+
+  /**
+   * Calls `listener` after each save, change or removal, through this library or
+   * any replica on the same store (heard from it): front ends announce
    * `resources/list_changed`. Returns its removal.
    */
   onChange(listener: SkillChangeListener): () => void {
@@ -111,8 +138,8 @@ export class SkillLibrary {
     // A shared skill may only import shared skills: every session must be able to load it.
     const viewer: SkillViewer = visibility === "private" ? { session: request.session ?? null } : {};
     if (request.language === "python") return this.#savePython(request, store, visibility, viewer);
-    const checked = await this.#check(request.name, request.code, store, viewer);
-    const saved = store.saveSkill({
+    const checked = await this.#check(request.name, request.code, await store.skills.list(viewer));
+    const saved = await store.skills.save({
       name: request.name,
       code: request.code,
       description: request.description,
@@ -121,9 +148,7 @@ export class SkillLibrary {
       visibility,
       ...(request.origin && { origin: request.origin }),
     });
-    this.#syncIndex(store);
-    this.#index.add([skillDocument(saved)]);
-    this.#changed(saved.name);
+    this.#mirror.wrote(saved.name, saved);
     return { ...saved, exports: checked.exports, imports: checked.imports };
   }
 
@@ -134,28 +159,23 @@ export class SkillLibrary {
    */
   async check(name: string, code: string, session?: string | null): Promise<CheckedSkill> {
     assertSkillName(name);
-    return this.#check(name, code, this.#open(), { session: session ?? null });
+    return this.#check(name, code, await this.#open().skills.list({ session: session ?? null }));
   }
 
   /** The sandbox module of an unsaved skill `check` accepted, for one execution's import. */
   async draftModule(name: string, code: string, declaration: string): Promise<SandboxSkillModule> {
-    const compiled = await this.#compile(name, 0, code);
-    return {
-      name,
-      version: 0,
-      js: compiled.js,
-      imports: compiled.imports,
-      typeExports: declaredExports(declaration).types,
-    };
+    return this.#modules.module({ name, version: 0, code, declaration });
   }
 
-  async #check(name: string, code: string, store: Store, viewer: SkillViewer): Promise<CheckedSkill> {
+  /** `visible`: the skills the code may import (what its saver sees, read from the store). */
+  async #check(name: string, code: string, visible: readonly SkillVersion[]): Promise<CheckedSkill> {
+    const byName = new Map(visible.map((skill) => [skill.name, skill]));
     const checked = await declareSkill({
       name,
       code,
       toolsTree: renderTree(this.#catalog.tools()),
       skillDeclaration: (imported) => {
-        const skill = store.getSkill(imported, viewer);
+        const skill = byName.get(imported);
         if (skill?.language === "python") {
           throw new SkillCheckError(
             "skill.import",
@@ -167,7 +187,7 @@ export class SkillLibrary {
       },
     });
     // Catches what the type checker accepts but a module body cannot run (top-level await).
-    await this.#compile(name, 0, code);
+    await this.#modules.compile(name, 0, code);
     return checked;
   }
 
@@ -177,41 +197,15 @@ export class SkillLibrary {
    */
   async #savePython(
     request: SaveSkillRequest,
-    store: Store,
+    store: SharedStore,
     visibility: SkillVisibility,
     viewer: SkillViewer,
   ): Promise<SavedSkill> {
     const { name, code } = request;
     const checked = declarePythonSkill(name, code);
-    const module = pythonModuleName(name);
-    const clash = store
-      .listSkills({ includePrivate: true })
-      .find(
-        (skill) =>
-          skill.language === "python" && skill.name !== name && pythonModuleName(skill.name) === module,
-      );
-    if (clash) {
-      throw new SkillError(
-        "skill.name_taken",
-        `Python skill "${name}" would be imported as skills.${module}, which is already the Python skill "${clash.name}"; choose another name`,
-        { name, module },
-      );
-    }
-    const visible = store.listSkills(viewer);
-    const modules = pythonModuleNames(visible);
-    for (const { module: imported, line } of checked.imports) {
-      if (imported === module) continue;
-      const target = visible.find((skill) => modules.get(skill.name) === imported);
-      if (target?.language === "python") continue;
-      const why = target
-        ? `skills.${imported} is the TypeScript skill "${target.name}": Python can import only Python skills`
-        : `no Python skill is imported as skills.${imported} (${pythonNamesOf(visible, modules) || "no Python skill is saved yet"})`;
-      throw new SkillCheckError("skill.import", `Python skill "${name}" (line ${line}): ${why}`, {
-        name,
-        line,
-        specifier: `skills.${imported}`,
-      });
-    }
+    const every = await store.skills.list({ includePrivate: true });
+    const visible = every.filter((skill) => visibleTo(skill, viewer));
+    checkPythonSkillImports(name, checked, every, visible);
     const problem = await this.#validatePython?.({ name, code });
     if (problem) {
       throw new SkillCheckError(
@@ -220,7 +214,7 @@ export class SkillLibrary {
         { name, ...(problem.line !== undefined && { line: problem.line }) },
       );
     }
-    const saved = store.saveSkill({
+    const saved = await store.skills.save({
       name,
       code,
       description: request.description,
@@ -229,9 +223,7 @@ export class SkillLibrary {
       session: request.session ?? null,
       visibility,
     });
-    this.#syncIndex(store);
-    this.#index.add([skillDocument(saved)]);
-    this.#changed(saved.name);
+    this.#mirror.wrote(saved.name, saved);
     return { ...saved, exports: checked.exports, imports: checked.imports.map((entry) => entry.module) };
   }
 
@@ -254,31 +246,40 @@ export class SkillLibrary {
 
   /** The latest version visible to `session` (shared, or its own private ones). */
   get(name: string, session?: string | null): SkillVersion | undefined {
-    return this.#store()?.getSkill(name, { session: session ?? null });
+    return this.#mirror.get(name, { session: session ?? null });
   }
 
+  /** The latest version of every skill `viewer` sees, sorted by name. */
   list(viewer: SkillViewer = {}): SkillVersion[] {
-    return this.#store()?.listSkills(viewer) ?? [];
+    return this.#mirror.list(viewer);
+  }
+
+  /** One version (the latest when absent), read from the store; undefined when `viewer` sees none. */
+  version(
+    name: string,
+    options: SkillViewer & { version?: number | undefined } = {},
+  ): Promise<SkillVersion | undefined> {
+    return this.#open().skills.get(name, options);
+  }
+
+  /** Every version of a skill, oldest first, read from the store. */
+  versions(name: string, viewer: SkillViewer = {}): Promise<SkillVersion[]> {
+    return this.#open().skills.versions(name, viewer);
   }
 
   /** Removes every version; `false` when there was none visible to `viewer`. */
-  remove(name: string, viewer: SkillViewer = {}): boolean {
-    const store = this.#open();
-    const removed = store.removeSkill(name, viewer);
-    if (removed) {
-      this.#index.remove([skillPath(name)]);
-      this.#changed(name);
-    }
+  async remove(name: string, viewer: SkillViewer = {}): Promise<boolean> {
+    const removed = await this.#open().skills.remove(name, viewer);
+    if (removed) this.#mirror.wrote(name, undefined);
     return removed;
   }
 
   /** The compiled module of a skill for `import ... from "skills/<name>"` in `session`. */
   async load(name: string, session: string): Promise<SandboxSkillModule> {
-    const store = this.#open();
-    const skill = store.getSkill(name, { session });
+    this.#open();
+    const skill = this.get(name, session);
     if (!skill) {
-      const known = store
-        .listSkills({ session })
+      const known = this.list({ session })
         .map((entry) => entry.name)
         .slice(0, 20);
       throw new SkillCheckError(
@@ -290,18 +291,11 @@ export class SkillLibrary {
     if (skill.language === "python") {
       throw new SkillCheckError(
         "skill.import",
-        `skills/${name} is a Python skill: TypeScript programs cannot import it (from Python, language "python": from skills.${pythonModuleNames(store.listSkills({ session })).get(name) ?? pythonModuleName(name)} import ...)`,
+        `skills/${name} is a Python skill: TypeScript programs cannot import it (from Python, language "python": from skills.${pythonModuleNames(this.list({ session })).get(name) ?? pythonModuleName(name)} import ...)`,
         { name },
       );
     }
-    const compiled = await this.#compile(skill.name, skill.version, skill.code);
-    return {
-      name: skill.name,
-      version: skill.version,
-      js: compiled.js,
-      imports: compiled.imports,
-      typeExports: declaredExports(skill.declaration).types,
-    };
+    return this.#modules.module(skill);
   }
 
   /** Tools and the skills `session` sees, ranked together, best first. */
@@ -309,20 +303,19 @@ export class SkillLibrary {
     query: string,
     options: { limit?: number | undefined; minScore?: number | undefined; session?: string | undefined } = {},
   ): ToolMatch[] {
-    const store = this.#store();
-    if (store) this.#syncIndex(store);
+    const attached = this.#mirror.store !== undefined;
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const matches = searchTools(
       this.#index,
       this.#catalog,
       query,
       {
-        limit: store ? limit + HIDDEN_ALLOWANCE : limit,
+        limit: attached ? limit + HIDDEN_ALLOWANCE : limit,
         ...(options.minScore !== undefined && { minScore: options.minScore }),
       },
-      store
+      attached
         ? (hit, score) => {
-            const skill = store.getSkill(hit.name, { session: options.session ?? null });
+            const skill = this.get(hit.name, options.session);
             return skill ? skillMatch(skill, hit, score) : undefined;
           }
         : undefined,
@@ -340,8 +333,8 @@ export class SkillLibrary {
     }
   }
 
-  #open(): Store {
-    const store = this.#store();
+  #open(): SharedStore {
+    const store = this.#mirror.store;
     if (!store) {
       throw new SkillCheckError("skill.unavailable", "skills need the store: start the gateway first", {
         name: "",
@@ -349,32 +342,4 @@ export class SkillLibrary {
     }
     return store;
   }
-
-  /** Indexes every saved skill once per store (private ones too: answers are filtered per session). */
-  #syncIndex(store: Store): void {
-    if (this.#indexed === store) return;
-    this.#indexed = store;
-    this.#index.add(store.listSkills({ includePrivate: true }).map(skillDocument));
-  }
-
-  #compile(name: string, version: number, code: string): Promise<CompiledSkill> {
-    const key = `${name}\u0000${version}\u0000${code}`;
-    let compiled = this.#modules.get(key);
-    if (!compiled) {
-      if (this.#modules.size >= DEFAULT_SKILL_MODULE_CACHE) this.#modules.clear();
-      compiled = compileSkillModule(name, code);
-      // A failed compile is not remembered: the next import tries again and reports it again.
-      compiled.catch(() => this.#modules.delete(key));
-      this.#modules.set(key, compiled);
-    }
-    return compiled;
-  }
-}
-
-function pythonNamesOf(skills: readonly SkillVersion[], modules: ReadonlyMap<string, string>): string {
-  return skills
-    .filter((skill) => skill.language === "python")
-    .map((skill) => `skills.${modules.get(skill.name) ?? pythonModuleName(skill.name)}`)
-    .slice(0, 20)
-    .join(", ");
 }

@@ -6,7 +6,7 @@ import { tempDir } from "../../test/helpers/servers.ts";
 import { SkillError } from "./skill-error.ts";
 import { exportSkills, importSkills, readSkillFolders } from "./skill-files.ts";
 import { parseSkillMarkdown, renderSkillMarkdown } from "./skill-markdown.ts";
-import { openMemoryStore } from "./sqlite-store.ts";
+import { openMemorySharedStore } from "./sqlite-shared-store.ts";
 
 const DESCRIPTION = 'Summarizes text: "quoted", with: colons.\n\nSecond paragraph.';
 
@@ -31,21 +31,21 @@ describe("skill files", () => {
   it("exports shared skills as folders and imports them into another store as new versions", async () => {
     const dir = tempDir("skills-export");
     try {
-      const source = openMemoryStore();
-      source.saveSkill({
+      const source = openMemorySharedStore();
+      await source.skills.save({
         name: "summarize",
         code: "export const a = 1;",
         description: "old",
         declaration: "x",
       });
-      source.saveSkill({
+      await source.skills.save({
         name: "summarize",
         code: "export const a = 2;",
         description: DESCRIPTION,
         declaration: "export declare const a: 2;",
         session: "s1",
       });
-      source.saveSkill({
+      await source.skills.save({
         name: "secret",
         code: "export const s = 1;",
         description: "private",
@@ -53,13 +53,13 @@ describe("skill files", () => {
         session: "s1",
         visibility: "private",
       });
-      const written = exportSkills(source, dir.path);
+      const written = await exportSkills(source.skills, dir.path);
       assert.deepEqual(written, [join(dir.path, "summarize")], "private skills are not exported by default");
       assert.equal(readFileSync(join(dir.path, "summarize/index.ts"), "utf8"), "export const a = 2;\n");
       const metadata = JSON.parse(readFileSync(join(dir.path, "summarize/skill.json"), "utf8"));
       assert.equal(metadata.version, 2);
       assert.equal(metadata.authorSession, "s1");
-      source.close();
+      await source.close();
 
       const [read] = readSkillFolders(dir.path);
       assert.deepEqual(
@@ -76,9 +76,9 @@ describe("skill files", () => {
         },
       );
 
-      const target = openMemoryStore();
-      target.saveSkill({ name: "summarize", code: "local", description: "local", declaration: "" });
-      const imported = await importSkills(target, dir.path, {
+      const target = openMemorySharedStore();
+      await target.skills.save({ name: "summarize", code: "local", description: "local", declaration: "" });
+      const imported = await importSkills(target.skills, dir.path, {
         declare: (s) => `derived from ${s.code.trim()}`,
       });
       assert.deepEqual(
@@ -86,11 +86,11 @@ describe("skill files", () => {
         [["summarize", 2, "derived from export const a = 2;"]],
       );
       assert.equal(
-        target.getSkill("summarize", { version: 1 })?.code,
+        (await target.skills.get("summarize", { version: 1 }))?.code,
         "local",
         "the local version stays readable",
       );
-      target.close();
+      await target.close();
     } finally {
       dir.remove();
     }
@@ -99,16 +99,16 @@ describe("skill files", () => {
   it("a Python skill exports as index.py with index.pyi and imports back as Python", async () => {
     const dir = tempDir("skills-python");
     try {
-      const source = openMemoryStore();
-      source.saveSkill({
+      const source = openMemorySharedStore();
+      await source.skills.save({
         name: "py-stats",
         code: "def mean(v):\n    return sum(v) / len(v)\n",
         description: "Mean.",
         declaration: "def mean(v): ...\n",
         language: "python",
       });
-      exportSkills(source, dir.path);
-      source.close();
+      await exportSkills(source.skills, dir.path);
+      await source.close();
       assert.equal(
         readFileSync(join(dir.path, "py-stats/index.py"), "utf8"),
         "def mean(v):\n    return sum(v) / len(v)\n",
@@ -121,11 +121,13 @@ describe("skill files", () => {
       const [read] = readSkillFolders(dir.path);
       assert.equal(read?.language, "python");
       assert.equal(read?.declaration, "def mean(v): ...\n");
-      const target = openMemoryStore();
-      const [imported] = await importSkills(target, dir.path, { declare: (s) => `declared ${s.language}` });
+      const target = openMemorySharedStore();
+      const [imported] = await importSkills(target.skills, dir.path, {
+        declare: (s) => `declared ${s.language}`,
+      });
       assert.equal(imported?.language, "python");
       assert.equal(imported?.declaration, "declared python");
-      target.close();
+      await target.close();
       writeFileSync(join(dir.path, "py-stats/index.ts"), "export const a = 1;");
       assert.throws(() => readSkillFolders(dir.path), /holds both index\.ts and index\.py/);
     } finally {
@@ -141,9 +143,9 @@ describe("skill files", () => {
         writeFileSync(join(dir.path, name, "index.ts"), `export const ${name} = 1;`);
         writeFileSync(join(dir.path, name, "SKILL.md"), `${name} skill`);
       }
-      const store = openMemoryStore();
+      const store = openMemorySharedStore();
       await assert.rejects(
-        importSkills(store, dir.path, {
+        importSkills(store.skills, dir.path, {
           declare: (s) => {
             if (s.name === "bad") throw new Error("bad: does not compile");
             return "";
@@ -151,8 +153,42 @@ describe("skill files", () => {
         }),
         /does not compile/,
       );
-      assert.deepEqual(store.listSkills(), []);
-      store.close();
+      assert.deepEqual(await store.skills.list(), []);
+      await store.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("refuses the whole import when a name is another session's private skill: nothing is saved", async () => {
+    const dir = tempDir("skills-taken");
+    try {
+      for (const name of ["first", "taken"]) {
+        mkdirSync(join(dir.path, name));
+        writeFileSync(join(dir.path, name, "index.ts"), `export const ${name} = 1;`);
+        writeFileSync(join(dir.path, name, "SKILL.md"), `${name} skill`);
+      }
+      const store = openMemorySharedStore();
+      await store.skills.save({
+        name: "taken",
+        code: "export const mine = 1;",
+        description: "mine",
+        declaration: "",
+        session: "s1",
+        visibility: "private",
+      });
+      await assert.rejects(
+        importSkills(store.skills, dir.path, { declare: () => "" }),
+        (error: unknown) =>
+          error instanceof SkillError &&
+          error.code === "skill.name_taken" &&
+          /session "s1"/.test(error.message),
+      );
+      assert.deepEqual(
+        (await store.skills.list({ includePrivate: true })).map((skill) => [skill.name, skill.version]),
+        [["taken", 1]],
+      );
+      await store.close();
     } finally {
       dir.remove();
     }

@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { SkillStore } from "./domains.ts";
 import { SkillError } from "./skill-error.ts";
 import { parseSkillMarkdown, renderSkillMarkdown } from "./skill-markdown.ts";
 import { assertSkillName } from "./skill-name.ts";
-import type { SkillLanguage, SkillVersion, SkillViewer, SkillVisibility, Store } from "./types.ts";
+import type { SkillLanguage, SkillVersion, SkillViewer, SkillVisibility } from "./types.ts";
 
 /** Files of one exported skill, in `<dir>/<name>/` (a Python skill: `index.py` and `index.pyi`). */
 export const SKILL_CODE_FILE = "index.ts";
@@ -59,8 +60,12 @@ export function writeSkillFolders(dir: string, skills: readonly SkillVersion[]):
 }
 
 /** Exports every skill `viewer` sees (shared ones by default); returns the folders written. */
-export function exportSkills(store: Store, dir: string, viewer: SkillViewer = {}): string[] {
-  return writeSkillFolders(dir, store.listSkills(viewer));
+export async function exportSkills(
+  store: SkillStore,
+  dir: string,
+  viewer: SkillViewer = {},
+): Promise<string[]> {
+  return writeSkillFolders(dir, await store.list(viewer));
 }
 
 /** Reads every `<dir>/<name>/` that holds an `index.ts` or `index.py`, sorted by name. Throws `skill.bad_export`. */
@@ -159,26 +164,45 @@ export interface ImportSkillsOptions {
   session?: string | null | undefined;
 }
 
-/** Saves every skill of `dir` as a new version (shared), the declaration derived by `declare`. */
+/**
+ * Saves every skill of `dir` as a new version (shared), the declaration derived
+ * by `declare`. Everything that can refuse a skill is checked before the first
+ * save (its declaration, a name that is another session's private skill), so a
+ * refused import saves nothing; only a store failing midway leaves the skills
+ * saved before it (importing again saves each as a newer version).
+ */
 export async function importSkills(
-  store: Store,
+  store: SkillStore,
   dir: string,
   options: ImportSkillsOptions,
 ): Promise<SkillVersion[]> {
   const skills = readSkillFolders(dir);
-  // Derive every declaration first: one broken skill refuses the import before anything is saved.
   const declarations = await Promise.all(skills.map((skill) => options.declare(skill)));
-  return store.batch(() =>
-    skills.map((skill, index) =>
-      store.saveSkill({
+  const session = options.session ?? null;
+  const existing = new Map((await store.list({ includePrivate: true })).map((skill) => [skill.name, skill]));
+  for (const skill of skills) {
+    const owner = existing.get(skill.name);
+    if (owner?.visibility === "private" && owner.ownerSession !== session) {
+      throw new SkillError(
+        "skill.name_taken",
+        `cannot import skill "${skill.name}": a private skill of session "${owner.ownerSession}" has that name`,
+        { name: skill.name },
+      );
+    }
+  }
+  const saved: SkillVersion[] = [];
+  for (const [index, skill] of skills.entries()) {
+    saved.push(
+      await store.save({
         name: skill.name,
         code: skill.code,
         description: skill.description,
         declaration: declarations[index] ?? "",
         language: skill.language,
-        session: options.session ?? null,
+        session,
         visibility: "shared",
       }),
-    ),
-  );
+    );
+  }
+  return saved;
 }

@@ -6,10 +6,9 @@ import { loadConfig } from "../../config/load.ts";
 import { declarePythonSkill } from "../../skills/python-skill.ts";
 import { declareSkill } from "../../skills/skill-declaration.ts";
 import { renderSkillDeclaration } from "../../skills/skill-documents.ts";
+import type { SharedStore } from "../../store/domains.ts";
+import { openSharedStore } from "../../store/open-shared-store.ts";
 import { exportSkills, importSkills, readSkillFolders } from "../../store/skill-files.ts";
-import { SqliteSharedStore } from "../../store/sqlite-shared-store.ts";
-import { openStore } from "../../store/sqlite-store.ts";
-import type { Store } from "../../store/types.ts";
 import { CliError } from "../cli-error.ts";
 import { openGateway } from "../open-gateway.ts";
 import { COMMAND_META } from "./meta.ts";
@@ -22,14 +21,19 @@ const configArg = {
   },
 } as const;
 
-/** Opens the store of `storage.dir`; no upstream server is started. */
-async function withStore<T>(configPath: string | undefined, use: (store: Store) => T): Promise<T> {
+/** Opens the configured store (PostgreSQL with `storage.url`, else SQLite in `storage.dir`); no upstream server is started. */
+async function withStore<T>(
+  configPath: string | undefined,
+  use: (store: SharedStore) => Promise<T>,
+): Promise<T> {
   const config = await loadConfig({ path: configPath, cwd: process.cwd(), env: process.env });
-  const store = openStore({ dir: config.settings.storage.dir });
+  const store = await openSharedStore(config.settings.storage, {
+    warn: (message) => process.stderr.write(`toolscript: ${message}\n`),
+  });
   try {
-    return use(store);
+    return await use(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -37,8 +41,8 @@ const list = defineCommand({
   meta: { name: "list", description: "List saved skills (latest versions), private ones included" },
   args: { ...configArg, json: { type: "boolean", description: "Print JSON" } },
   async run({ args }) {
-    await withStore(args.config, (store) => {
-      const skills = store.listSkills({ includePrivate: true });
+    await withStore(args.config, async (store) => {
+      const skills = await store.skills.list({ includePrivate: true });
       if (args.json) {
         const rows = skills.map(({ code: _code, ...rest }) => rest);
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
@@ -65,10 +69,10 @@ const show = defineCommand({
   },
   async run({ args }) {
     const version = args.version === undefined ? undefined : Number(args.version);
-    await withStore(args.config, (store) => {
-      const skill = store.getSkill(args.name, { includePrivate: true, version });
+    await withStore(args.config, async (store) => {
+      const skill = await store.skills.get(args.name, { includePrivate: true, version });
       if (!skill) throw new CliError(`no skill "${args.name}"${version ? ` version ${version}` : ""}`);
-      const versions = store.listSkillVersions(args.name, { includePrivate: true }).length;
+      const versions = (await store.skills.versions(args.name, { includePrivate: true })).length;
       process.stdout.write(
         `${renderSkillDeclaration(skill)}\n// ---- code (${versions} versions) ----\n${skill.code.trimEnd()}\n`,
       );
@@ -80,8 +84,8 @@ const rm = defineCommand({
   meta: { name: "rm", description: "Remove a skill, every version" },
   args: { name: { type: "positional", required: true, description: "Skill name" }, ...configArg },
   async run({ args }) {
-    await withStore(args.config, (store) => {
-      if (!store.removeSkill(args.name, { includePrivate: true }))
+    await withStore(args.config, async (store) => {
+      if (!(await store.skills.remove(args.name, { includePrivate: true })))
         throw new CliError(`no skill "${args.name}"`);
       process.stderr.write(`removed skill "${args.name}"\n`);
     });
@@ -99,8 +103,10 @@ const exportCommand = defineCommand({
     ...configArg,
   },
   async run({ args }) {
-    await withStore(args.config, (store) => {
-      const written = exportSkills(store, resolve(args.dir), { includePrivate: args.private === true });
+    await withStore(args.config, async (store) => {
+      const written = await exportSkills(store.skills, resolve(args.dir), {
+        includePrivate: args.private === true,
+      });
       process.stderr.write(`exported ${written.length} skills to ${resolve(args.dir)}\n`);
     });
   },
@@ -123,12 +129,11 @@ const importCommand = defineCommand({
     const folders = readSkillFolders(dir);
     const gateway = await openGateway({ sandbox: false, configPath: args.config });
     try {
-      const shared = gateway.store;
-      if (!(shared instanceof SqliteSharedStore)) throw new CliError("skills import needs the SQLite store");
-      const store = shared.legacy;
+      const store = gateway.store;
+      if (!store) throw new CliError("the gateway started without a store");
       const toolsTree = renderTree(gateway.catalog.tools());
       const own = new Map(folders.map((skill) => [skill.name, skill.declaration]));
-      const saved = await importSkills(store, dir, {
+      const saved = await importSkills(store.skills, dir, {
         declare: async (skill) => {
           // Python skills are read, not run: the gateway process never runs Python.
           if (skill.language === "python") return declarePythonSkill(skill.name, skill.code).declaration;
@@ -136,7 +141,8 @@ const importCommand = defineCommand({
             name: skill.name,
             code: skill.code,
             toolsTree,
-            skillDeclaration: (name) => own.get(name) ?? store.getSkill(name)?.declaration,
+            // Shared skills only: imported ones are shared, and may import only what every session sees.
+            skillDeclaration: (name) => own.get(name) ?? gateway.skills.typeScriptDeclaration(name),
           });
           return checked.declaration;
         },
