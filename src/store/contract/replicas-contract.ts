@@ -76,7 +76,10 @@ export function replicaContract(
           b.vaults.put("s1", bytesOf(`b${round}`), current),
         ]);
         assert.equal(written.filter((revision) => revision !== undefined).length, 1, `round ${round}`);
-        assert.equal(await b.vaults.revision("s1"), written.find((revision) => revision !== undefined));
+        assert.equal(
+          await b.vaults.revision("s1"),
+          written.find((revision) => revision !== undefined),
+        );
       }
     }));
 
