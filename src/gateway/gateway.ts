@@ -271,7 +271,7 @@ export class Gateway {
       this.#audit.flush();
       this.#audit = this.#auditLog();
     }
-    this.#states.attach(this.#store as SharedStore, this.#logger);
+    if (this.#store) this.#states.attach(this.#store, this.#logger);
     if (this.config.settings.privacy.pii && !this.#states.persistent) {
       this.#logger.warn(
         this.#store?.engine === "postgres"
