@@ -128,8 +128,15 @@ export class SessionVault implements TokenVault {
             continue;
           }
         } catch (error) {
-          // Values this copy took but could not commit must not stay: reloaded before the next use.
-          if (this.#vault.size !== size) this.#unsure = true;
+          // Values this copy took but could not commit must not stay: dropped now (new entries come
+          // last), and the copy reloaded before its next use.
+          if (this.#vault.size !== size) {
+            this.#vault = PiiVault.fromSnapshot(
+              { version: 1, entries: this.#vault.snapshot().entries.slice(0, size) },
+              this.#detector,
+            );
+            this.#unsure = true;
+          }
           throw error;
         }
         this.#count(this.#vault.replacedSince(before));
