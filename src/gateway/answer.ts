@@ -5,7 +5,7 @@ import { extractMedia } from "../output/media.ts";
 import type { BudgetStrategy } from "../output/reduce-result.ts";
 import type { Tokenizer } from "../output/tokenizer.ts";
 import { truncateText } from "../output/truncate-text.ts";
-import type { PiiVault } from "../privacy/vault.ts";
+import type { TokenVault } from "../privacy/token-vault.ts";
 import type { ExecutionError } from "../sandbox/types.ts";
 import type { ExecuteResponse } from "./types.ts";
 
@@ -17,10 +17,13 @@ export interface AnswerOptions {
   maxTokensLimit: number;
   strategy: BudgetStrategy;
   tokenizer: Tokenizer;
-  /** Replaces personal data in what leaves the gateway, when privacy is on. */
-  vault?: PiiVault | undefined;
-  /** Writes the full value where the next execution can read it; returns the path, or undefined if it could not. */
-  saveFullValue?: ((value: unknown) => string | undefined) | undefined;
+  /**
+   * Replaces personal data in what leaves the gateway, when privacy is on. A
+   * shared vault that cannot commit its new tokens rejects: nothing is answered.
+   */
+  vault?: TokenVault | undefined;
+  /** Writes the full value where the next execution can read it; resolves to the path, or undefined if it could not. */
+  saveFullValue?: ((value: unknown) => Promise<string | undefined> | string | undefined) | undefined;
   /** Hard caps applied to every part before anything reads it whole. */
   bounds?: ExecutionBounds | undefined;
 }
@@ -78,7 +81,12 @@ export async function shapeAnswer(
   const noteTokens = media.note ? options.tokenizer.count(media.note) + 2 : 0;
   const withoutMedia = media.value === response.result ? response : { ...response, result: media.value };
   const bounded = boundExecution(withoutMedia, options.bounds ?? budgetBounds(options.maxTokens));
-  const private_ = options.vault ? await tokenizeResponse(bounded.result, options.vault) : bounded.result;
+  const vault = options.vault;
+  const private_ = vault
+    ? await (vault.tokenizeTogether
+        ? vault.tokenizeTogether((inner) => tokenizeResponse(bounded.result, inner))
+        : tokenizeResponse(bounded.result, vault))
+    : bounded.result;
   const budget = (fullValuePath: string | undefined) =>
     fitToBudget(private_.result, private_.logs, {
       maxTokens: options.maxTokens - media.tokens - noteTokens,
@@ -93,7 +101,7 @@ export async function shapeAnswer(
   let answer = budget(undefined);
   // A value cut to its hard cap is not the full value: it is not saved as one.
   if (answer.reduced && options.saveFullValue && private_.result !== undefined && !bounded.resultCut) {
-    const path = options.saveFullValue(private_.result);
+    const path = await options.saveFullValue(private_.result);
     if (path) answer = budget(path);
   }
   if (media.blocks.length > 0 || media.note) {
@@ -121,7 +129,7 @@ function fitErrorText(error: ExecutionError, options: AnswerOptions): ExecutionE
 }
 
 /** Scans in chunks with pauses (logs, result, error in that order), so other sessions are served meanwhile. */
-async function tokenizeResponse(response: ExecuteResponse, vault: PiiVault): Promise<ExecuteResponse> {
+async function tokenizeResponse(response: ExecuteResponse, vault: TokenVault): Promise<ExecuteResponse> {
   const { result, logs, error, ...rest } = response;
   const tokenizedLogs: typeof logs = [];
   for (const entry of logs)

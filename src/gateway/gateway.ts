@@ -61,6 +61,7 @@ import { type ProgramDeps, runProgram } from "./run-program.ts";
 import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
 import { SessionStates } from "./session-state.ts";
 import { type GatewaySolveRequest, solveWithGateway } from "./solve.ts";
+import { storeFailure } from "./store-failure.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
 import { UpstreamEventFanOut } from "./upstream-events.ts";
 import { UpstreamFeatureGlue } from "./upstream-features.ts";
@@ -272,10 +273,12 @@ export class Gateway {
     }
     // Skills are read from memory on hot paths: loaded here, then kept current by the store's changes.
     if (this.#store) await this.skills.attach(this.#store);
-    this.#states.attach(this.#legacyStore(), this.#logger);
+    if (this.#store) this.#states.attach(this.#store, this.#logger);
     if (this.config.settings.privacy.pii && !this.#states.persistent) {
       this.#logger.warn(
-        `${VAULT_KEY_ENV} is not set: PII tokens stay stable only until the gateway restarts`,
+        this.#store?.engine === "postgres"
+          ? `${VAULT_KEY_ENV} is not set: PII vaults are not stored, so a PII token works only on the replica that issued it (tokens will not cross replicas) and only until it restarts; set the same key on every replica`
+          : `${VAULT_KEY_ENV} is not set: PII tokens stay stable only until the gateway restarts`,
       );
     }
     const started = this.upstream.start();
@@ -382,14 +385,14 @@ export class Gateway {
    * `session`: undefined when it may, else the error to answer. With `claim`
    * the session is created for the client when new (before saving into it).
    */
-  sessionRefusal(
+  async sessionRefusal(
     session: string,
     client: string | null,
     options: { claim?: boolean } = {},
-  ): string | undefined {
+  ): Promise<string | undefined> {
     const refused = options.claim
-      ? this.#states.touch(session, client)
-      : this.#states.refusal(session, client);
+      ? await this.#states.touch(session, client)
+      : await this.#states.refusal(session, client);
     return refused && `${refused.name}: ${refused.message}`;
   }
 
@@ -466,9 +469,12 @@ export class Gateway {
     const started = performance.now();
     const ledger = new CallLedger();
     let response: ExecuteResponse;
-    // Checked first: a refused session's vault, workspace and totals are never opened.
+    // Checked first: a refused session's vault, workspace and totals are never opened. The vault
+    // next: tokens another replica issued must turn back into their values in this program.
     const refused =
-      this.#states.touch(session, client) ?? anomalyRefusal(this.#anomalies.responses, session, client);
+      (await this.#states.touch(session, client)) ??
+      anomalyRefusal(this.#anomalies.responses, session, client) ??
+      (this.config.settings.privacy.pii ? await this.#states.refreshVault(session) : undefined);
     try {
       response = refused
         ? {
@@ -529,14 +535,27 @@ export class Gateway {
     const session = response.session;
     const vault = privacy.pii ? this.#states.vault(session) : undefined;
     const replacedBefore = vault?.replacedByKind();
-    const shaped = await shapeAnswer(response, {
+    const options = {
       maxTokens: Math.min(request.maxTokens ?? output.maxTokens, output.maxTokensLimit),
       maxTokensLimit: output.maxTokensLimit,
       strategy: request.strategy ?? output.strategy,
       tokenizer: this.#tokenizer,
-      vault,
-      saveFullValue: (value) => this.#states.saveFullValue(session, value),
-    });
+      saveFullValue: (value: unknown) => this.#states.saveFullValue(session, value),
+    };
+    let shaped: Awaited<ReturnType<typeof shapeAnswer>>;
+    try {
+      shaped = await shapeAnswer(response, { ...options, vault });
+    } catch (error) {
+      if (!vault) throw error;
+      // Its tokens could not be committed (the store failed): nothing of what the program returned leaves.
+      const failed = {
+        ...response,
+        result: undefined,
+        logs: [],
+        error: storeFailure(error, this.#store?.location),
+      };
+      shaped = await shapeAnswer(failed, options);
+    }
     const tokens = accountExecution({
       ledger,
       returnedTokens: shaped.answer.tokens + FOOTER_RESERVE_TOKENS,
@@ -553,13 +572,6 @@ export class Gateway {
     });
     const totals = this.#states.addTokens(session, tokens);
     this.#logger.info(formatTokenTotals(`session ${session}`, totals.totals));
-    try {
-      this.#states.save(session);
-    } catch (error) {
-      this.#logger.error(
-        `saving the PII vault of ${session} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
     return { ...shaped, tokens };
   }
 

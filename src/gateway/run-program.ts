@@ -153,7 +153,7 @@ export async function runProgram(
       request.onProgress &&
       guardProgress(request.onProgress, {
         redact: (text) => deps.redactor.redact(text),
-        tokenize: privacy.pii ? (text) => deps.states.vault(session).tokenize(text) : undefined,
+        tokenize: privacy.pii ? (text) => deps.states.vault(session).tokenizeAsync(text) : undefined,
       }),
     serverProblem: (server) => {
       const problem = connectionOf(deps, server)?.problem();

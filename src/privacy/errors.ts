@@ -4,6 +4,7 @@ export type PrivacyErrorCode =
   | "privacy.invalid_key"
   | "privacy.vault_locked"
   | "privacy.vault_corrupt"
+  | "privacy.vault_contended"
   | "privacy.invalid_pattern";
 
 export class PrivacyError extends CodedError<PrivacyErrorCode> {

@@ -18,6 +18,7 @@ export {
 export { BUILTIN_PII_KINDS, type BuiltinPiiKind, type PiiMatch } from "./detectors.ts";
 export { PrivacyError, type PrivacyErrorCode } from "./errors.ts";
 export { type PrivacyMiddlewareOptions, privacyMiddleware } from "./middleware.ts";
+export type { TokenVault } from "./token-vault.ts";
 export { toolGlobMatcher } from "./tool-glob.ts";
 export { PiiVault, type VaultSnapshot } from "./vault.ts";
 export { loadVaultKey, openVault, sealVault, VAULT_KEY_ENV } from "./vault-crypto.ts";

@@ -1,7 +1,7 @@
 import { BridgeError } from "../bridge/errors.ts";
 import type { ToolCallMiddleware } from "../bridge/types.ts";
 import type { CatalogTool } from "../catalog/types.ts";
-import type { PiiVault } from "./vault.ts";
+import type { TokenVault } from "./token-vault.ts";
 
 export interface PrivacyMiddlewareOptions {
   /**
@@ -20,7 +20,7 @@ export interface PrivacyMiddlewareOptions {
  * before the sandbox sees it.
  */
 export function privacyMiddleware(
-  vault: PiiVault,
+  vault: TokenVault,
   options: PrivacyMiddlewareOptions = {},
 ): ToolCallMiddleware {
   return async (call, next) => {
@@ -37,7 +37,7 @@ export function privacyMiddleware(
 }
 
 /** The same error with personal data in its message and data replaced by tokens. */
-async function tokenizeError(vault: PiiVault, error: unknown): Promise<unknown> {
+async function tokenizeError(vault: TokenVault, error: unknown): Promise<unknown> {
   if (error instanceof BridgeError) {
     return new BridgeError(
       error.name,

@@ -35,7 +35,7 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway, call
     async ({ query, limit, detail, session: named }, ctx) => {
       const session = named ?? caller.defaultSession(ctx);
       // Another client's session would show its private skills.
-      const refused = gateway.sessionRefusal(session, caller.client);
+      const refused = await gateway.sessionRefusal(session, caller.client);
       if (refused) return { content: [{ type: "text", text: refused }], isError: true };
       // Saved skills rank with the tools (`server: "skills"`, `path: "skills/<name>"`).
       const matches = gateway.skills.search(query, { limit: limit ?? DEFAULT_SEARCH_LIMIT, session });

@@ -30,7 +30,7 @@ export function registerSkillTools(server: McpServer, gateway: Gateway, caller: 
     async (args, ctx) => {
       const session = args.session ?? caller.defaultSession(ctx);
       // Claimed before saving: a skill saved into a new session makes it this client's.
-      const refused = gateway.sessionRefusal(session, caller.client, { claim: true });
+      const refused = await gateway.sessionRefusal(session, caller.client, { claim: true });
       if (refused) return { content: [{ type: "text", text: refused }], isError: true };
       try {
         if (args.description.length > MAX_SKILL_DESCRIPTION_CHARS) {

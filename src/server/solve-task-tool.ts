@@ -60,7 +60,7 @@ export function registerSolveTaskTool(
     },
     async (args, ctx): Promise<CallToolResult> => {
       const session = args.session ?? caller.defaultSession(ctx);
-      const refused = gateway.sessionRefusal(session, caller.client, { claim: true });
+      const refused = await gateway.sessionRefusal(session, caller.client, { claim: true });
       if (refused) return { content: [{ type: "text", text: refused }], isError: true };
       const untrack = connection.track(ctx);
       try {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { SessionRecord, Store } from "../store/types.ts";
+import type { SessionStore } from "../store/domains.ts";
+import type { SessionRecord } from "../store/types.ts";
 import { resolveQuotas, type WorkspaceQuotas } from "./quotas.ts";
 import { assertSessionId } from "./session-id.ts";
 import { Workspace } from "./workspace.ts";
@@ -21,19 +22,20 @@ export interface SessionManagerOptions {
 }
 
 /**
- * Sessions over a `Store`: create, touch, expire, delete, and each session's
- * workspace. Deleting or expiring a session removes all its data in one
- * transaction (the store's foreign keys cascade).
+ * Sessions over the store's `sessions` domain: create, touch, expire, delete,
+ * and each session's workspace. Deleting or expiring a session removes all its
+ * data in one transaction (the store's foreign keys cascade). Nothing is cached
+ * here: on a shared store every replica sees the same sessions.
  */
 export class SessionManager {
   readonly idleTtlMs: number;
   readonly quotas: WorkspaceQuotas;
-  readonly #store: Store;
+  readonly #store: SessionStore;
   readonly #onExpired: ((ids: string[]) => void) | undefined;
   readonly #onError: ((error: unknown) => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(store: Store, options: SessionManagerOptions = {}) {
+  constructor(store: SessionStore, options: SessionManagerOptions = {}) {
     this.#store = store;
     this.idleTtlMs = options.idleTtlMs ?? DEFAULT_SESSION_IDLE_TTL_MS;
     this.quotas = resolveQuotas(options.quotas);
@@ -41,24 +43,24 @@ export class SessionManager {
     this.#onError = options.onError;
     const interval = options.sweepIntervalMs ?? DEFAULT_SESSION_SWEEP_INTERVAL_MS;
     if (interval > 0) {
-      this.#timer = setInterval(() => this.#sweep(), interval);
+      this.#timer = setInterval(() => void this.#sweep(), interval);
       // The sweeper never keeps the process alive on its own.
       this.#timer.unref();
     }
   }
 
   /** A new session with a random id. */
-  create(options: { idleTtlMs?: number | null } = {}): SessionRecord {
-    return this.#store.touchSession(randomUUID(), options.idleTtlMs ?? null);
+  create(options: { idleTtlMs?: number | null } = {}): Promise<SessionRecord> {
+    return this.#store.touch(randomUUID(), options.idleTtlMs ?? null);
   }
 
   /**
    * Marks the session used now, creating it if new: call it once per execution.
    * `idleTtlMs` sets its own expiry (`null`: back to the default).
    */
-  touch(id: string, options: { idleTtlMs?: number | null } = {}): SessionRecord {
+  async touch(id: string, options: { idleTtlMs?: number | null } = {}): Promise<SessionRecord> {
     assertSessionId(id);
-    return this.#store.touchSession(id, options.idleTtlMs);
+    return this.#store.touch(id, options.idleTtlMs);
   }
 
   /**
@@ -66,29 +68,29 @@ export class SessionManager {
    * `undefined` when another client owns it (then nothing changes).
    * `owner` null is the local client (stdio, CLI).
    */
-  claim(id: string, owner: string | null): SessionRecord | undefined {
+  async claim(id: string, owner: string | null): Promise<SessionRecord | undefined> {
     assertSessionId(id);
-    return this.#store.claimSession(id, owner);
+    return this.#store.claim(id, owner);
   }
 
-  get(id: string): SessionRecord | undefined {
+  async get(id: string): Promise<SessionRecord | undefined> {
     assertSessionId(id);
-    return this.#store.getSession(id);
+    return this.#store.get(id);
   }
 
-  list(): SessionRecord[] {
-    return this.#store.listSessions();
+  list(): Promise<SessionRecord[]> {
+    return this.#store.list();
   }
 
   /** Deletes the session and all its data; `false` when there was none. */
-  delete(id: string): boolean {
+  async delete(id: string): Promise<boolean> {
     assertSessionId(id);
-    return this.#store.deleteSession(id);
+    return this.#store.delete(id);
   }
 
   /** Removes every session idle past its TTL now, with its data; returns their ids. */
-  expire(): string[] {
-    return this.#store.deleteIdleSessions(this.idleTtlMs);
+  expire(): Promise<string[]> {
+    return this.#store.deleteIdle(this.idleTtlMs);
   }
 
   /** The session's files. Reads do not create the session; the first write does. */
@@ -103,9 +105,9 @@ export class SessionManager {
     this.#timer = undefined;
   }
 
-  #sweep(): void {
+  async #sweep(): Promise<void> {
     try {
-      const ids = this.expire();
+      const ids = await this.expire();
       if (ids.length > 0) this.#onExpired?.(ids);
     } catch (error) {
       this.#onError?.(error);

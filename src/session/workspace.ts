@@ -1,4 +1,5 @@
-import type { Store, WorkspaceFileInfo, WriteFileRefusal } from "../store/types.ts";
+import type { SessionStore } from "../store/domains.ts";
+import type { WorkspaceFileInfo, WriteFileRefusal } from "../store/types.ts";
 import { WorkspaceError } from "./errors.ts";
 import { formatBytes, type WorkspaceQuotas } from "./quotas.ts";
 import { normalizeWorkspacePath, normalizeWorkspacePrefix } from "./workspace-path.ts";
@@ -12,25 +13,26 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /**
  * One session's files. Every call is scoped to the session id it was made for;
  * paths are checked and normalised here, quotas are checked by the store inside
- * the write's transaction.
+ * the write's transaction. Every call reaches the store (files are not cached),
+ * so what another replica wrote is read at once.
  */
 export class Workspace {
   readonly session: string;
-  readonly #store: Store;
+  readonly #store: SessionStore;
   readonly #quotas: WorkspaceQuotas;
 
-  constructor(store: Store, session: string, quotas: WorkspaceQuotas) {
+  constructor(store: SessionStore, session: string, quotas: WorkspaceQuotas) {
     this.#store = store;
     this.session = session;
     this.#quotas = quotas;
   }
 
-  readFile(path: string, encoding?: "utf8"): string;
-  readFile(path: string, encoding: "bytes"): Uint8Array;
-  readFile(path: string, encoding?: WorkspaceEncoding): string | Uint8Array;
-  readFile(path: string, encoding: WorkspaceEncoding = "utf8"): string | Uint8Array {
+  readFile(path: string, encoding?: "utf8"): Promise<string>;
+  readFile(path: string, encoding: "bytes"): Promise<Uint8Array>;
+  readFile(path: string, encoding?: WorkspaceEncoding): Promise<string | Uint8Array>;
+  async readFile(path: string, encoding: WorkspaceEncoding = "utf8"): Promise<string | Uint8Array> {
     const normal = normalizeWorkspacePath(path);
-    const file = this.#store.readFile(this.session, normal);
+    const file = await this.#store.readFile(this.session, normal);
     if (!file) {
       throw new WorkspaceError("workspace.not_found", `no file "${normal}" in the workspace`, { path });
     }
@@ -48,7 +50,7 @@ export class Workspace {
   }
 
   /** Creates or replaces a file; a string is stored as UTF-8. Returns the stored file's info. */
-  writeFile(path: string, data: string | Uint8Array): WorkspaceFileInfo {
+  async writeFile(path: string, data: string | Uint8Array): Promise<WorkspaceFileInfo> {
     const normal = normalizeWorkspacePath(path);
     if (typeof data !== "string" && !(data instanceof Uint8Array)) {
       throw new TypeError(`writeFile("${normal}"): data must be a string or a Uint8Array`);
@@ -62,27 +64,27 @@ export class Workspace {
         { path, quota: "file_bytes", size: bytes.byteLength, limit: maxFileBytes },
       );
     }
-    const outcome = this.#store.writeFile(this.session, normal, bytes, { maxTotalBytes, maxFiles });
+    const outcome = await this.#store.writeFile(this.session, normal, bytes, { maxTotalBytes, maxFiles });
     if (outcome.ok) return outcome.info;
     throw refusalError(path, normal, outcome);
   }
 
   /** Files at or under the folder `prefix` (every file when absent), sorted by path. */
-  list(prefix?: string): WorkspaceFileInfo[] {
+  async list(prefix?: string): Promise<WorkspaceFileInfo[]> {
     return this.#store.listFiles(this.session, normalizeWorkspacePrefix(prefix));
   }
 
   /** Deletes a file; `workspace.not_found` when there is none. */
-  remove(path: string): void {
+  async remove(path: string): Promise<void> {
     const normal = normalizeWorkspacePath(path);
-    if (!this.#store.removeFile(this.session, normal)) {
+    if (!(await this.#store.removeFile(this.session, normal))) {
       throw new WorkspaceError("workspace.not_found", `no file "${normal}" in the workspace`, { path });
     }
   }
 
   /** Current usage against the quotas. */
-  usage(): { files: number; bytes: number; quotas: WorkspaceQuotas } {
-    const session = this.#store.getSession(this.session);
+  async usage(): Promise<{ files: number; bytes: number; quotas: WorkspaceQuotas }> {
+    const session = await this.#store.get(this.session);
     return { files: session?.fileCount ?? 0, bytes: session?.totalBytes ?? 0, quotas: { ...this.#quotas } };
   }
 }

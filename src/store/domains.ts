@@ -79,10 +79,28 @@ export interface SkillStore {
   remove(name: string, viewer?: SkillViewer): Promise<boolean>;
 }
 
-/** Each session's PII vault: an opaque blob, encrypted by the caller with the vault key. */
+/** A stored vault and its revision: an opaque tag that changes with every write, never reused. */
+export interface StoredVault {
+  blob: Uint8Array;
+  revision: string;
+}
+
+/**
+ * Each session's PII vault: an opaque blob, encrypted by the caller with the
+ * vault key. Writes are compare-and-set on the revision, so replicas adding
+ * tokens to one session at once never overwrite each other's: the loser
+ * reloads and redoes its tokenizing (gateway/session-vault.ts).
+ */
 export interface VaultStore {
-  put(session: string, blob: Uint8Array): Promise<void>;
-  get(session: string): Promise<Uint8Array | undefined>;
+  /**
+   * Stores `blob` when the stored revision is still `expected` (undefined:
+   * there is no vault yet), creating the session if needed; returns the new
+   * revision, or undefined (nothing written) when another writer got there first.
+   */
+  put(session: string, blob: Uint8Array, expected: string | undefined): Promise<string | undefined>;
+  get(session: string): Promise<StoredVault | undefined>;
+  /** The stored revision alone (is a cached copy current?); undefined when there is no vault. */
+  revision(session: string): Promise<string | undefined>;
   delete(session: string): Promise<boolean>;
 }
 

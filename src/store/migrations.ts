@@ -171,6 +171,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_windows_key ON rate_windows(key, at);
     `,
   },
+  {
+    version: 10,
+    name: "vault revisions: compare-and-set writes of PII vaults",
+    sql: `
+      -- A random tag replaced by every write and never reused (a counter would repeat after a
+      -- session is deleted and made again): a writer whose copy is not the stored revision is refused.
+      ALTER TABLE vaults ADD COLUMN revision TEXT NOT NULL DEFAULT '';
+      UPDATE vaults SET revision = lower(hex(randomblob(16)));
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -24,6 +24,7 @@ import { StoreReader } from "./reader.ts";
 import { SqliteRateWindows } from "./sqlite-rate-windows.ts";
 import { type DeletedSessions, SqliteSessionDeletion } from "./sqlite-session-deletion.ts";
 import { type OpenStoreOptions, SqliteStore } from "./sqlite-store.ts";
+import { SqliteVaults } from "./sqlite-vaults.ts";
 import type { Store } from "./types.ts";
 import { StoreWriter } from "./writer.ts";
 
@@ -68,6 +69,7 @@ export class SqliteSharedStore implements SharedStore {
     let cache: CacheEntries;
     let rates: SqliteRateWindows;
     let deletion: SqliteSessionDeletion;
+    let vaults: SqliteVaults;
     try {
       migrate(this.#db);
       this.#reader = new StoreReader(this.#db);
@@ -75,6 +77,7 @@ export class SqliteSharedStore implements SharedStore {
       cache = new CacheEntries(this.#db, now);
       rates = new SqliteRateWindows(this.#db, now);
       deletion = new SqliteSessionDeletion(this.#db, this.#writer, now);
+      vaults = new SqliteVaults(this.#db, this.#writer, now);
     } catch (error) {
       this.#db.close();
       throw error;
@@ -128,8 +131,9 @@ export class SqliteSharedStore implements SharedStore {
         }),
     };
     this.vaults = {
-      put: (session, blob) => run(() => writer.putVault(session, blob)),
-      get: (session) => run(() => reader.getVault(session)),
+      put: (session, blob, expected) => run(() => vaults.put(session, blob, expected)),
+      get: (session) => run(() => vaults.get(session)),
+      revision: (session) => run(() => vaults.revision(session)),
       delete: (session) => run(() => writer.deleteVault(session)),
     };
     this.credentials = {

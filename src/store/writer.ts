@@ -127,9 +127,11 @@ export class StoreWriter {
     this.#deleteSkill = db.prepare(`
       DELETE FROM skills AS s WHERE name = @name
         AND (s.visibility = 'shared' OR s.owner_session = @session OR @all = 1)`);
+    // Unconditional (the legacy Store's put): a new revision all the same, so compare-and-set writers see it.
     this.#putVault = db.prepare(`
-      INSERT INTO vaults (session_id, blob, updated_at) VALUES (?, ?, ?)
-      ON CONFLICT (session_id) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at`);
+      INSERT INTO vaults (session_id, blob, updated_at, revision) VALUES (?, ?, ?, lower(hex(randomblob(16))))
+      ON CONFLICT (session_id) DO UPDATE SET
+        blob = excluded.blob, updated_at = excluded.updated_at, revision = excluded.revision`);
     this.#deleteVault = db.prepare("DELETE FROM vaults WHERE session_id = ?");
     this.#putCredential = db.prepare(`
       INSERT INTO oauth_credentials (server, blob, updated_at) VALUES (?, ?, ?)

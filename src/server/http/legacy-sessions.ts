@@ -105,7 +105,8 @@ export class LegacySessions {
         started();
         // The MCP session is also the default `session` of its executions: claimed now, so no
         // other client can take its name first.
-        this.gateway.sessionRefusal(id, client, { claim: true });
+        // Not awaited (this callback is synchronous); a claim that fails is made again by the first execution.
+        void this.gateway.sessionRefusal(id, client, { claim: true });
         const session = { client, transport, server, lastSeen: Date.now(), busy: 0 };
         this.#table.add(id, session);
         this.#table.use(session, response);

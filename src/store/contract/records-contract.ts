@@ -5,16 +5,55 @@ import { bytesOf, type ContractTarget, hasCode, textOf, withStore } from "./cont
 
 /** Vaults and credentials: opaque blobs by key. */
 export function blobContract(target: ContractTarget): void {
-  it("vaults: put (creating the session), replace, get, delete", () =>
+  it("vaults: put (creating the session), replace over the stored revision, get, delete", () =>
     withStore(target, async (store) => {
-      await store.vaults.put("s1", bytesOf("one"));
+      assert.equal(await store.vaults.revision("s1"), undefined);
+      const first = await store.vaults.put("s1", bytesOf("one"), undefined);
+      assert.ok(first, "the first vault is written");
       assert.ok(await store.sessions.get("s1"), "the session exists");
-      await store.vaults.put("s1", new Uint8Array([0, 1, 2, 255]));
-      assert.deepEqual([...((await store.vaults.get("s1")) ?? [])], [0, 1, 2, 255]);
+      assert.equal(await store.vaults.revision("s1"), first);
+      const second = await store.vaults.put("s1", new Uint8Array([0, 1, 2, 255]), first);
+      assert.ok(second && second !== first, "a write makes a new revision");
+      assert.deepEqual(await store.vaults.get("s1"), {
+        blob: new Uint8Array([0, 1, 2, 255]),
+        revision: second,
+      });
       assert.equal(await store.vaults.get("s2"), undefined);
       assert.equal(await store.vaults.delete("s1"), true);
       assert.equal(await store.vaults.delete("s1"), false);
       assert.equal(await store.vaults.get("s1"), undefined);
+      assert.equal(await store.vaults.revision("s1"), undefined);
+    }));
+
+  it("vaults: a put over a revision that is not the stored one writes nothing", () =>
+    withStore(target, async (store) => {
+      const first = await store.vaults.put("s1", bytesOf("one"), undefined);
+      assert.equal(await store.vaults.put("s1", bytesOf("again"), undefined), undefined, "not new any more");
+      const second = await store.vaults.put("s1", bytesOf("two"), first);
+      assert.equal(await store.vaults.put("s1", bytesOf("stale"), first), undefined, "a stale revision");
+      assert.equal(await store.vaults.put("s1", bytesOf("made up"), "x"), undefined);
+      assert.equal(await store.vaults.put("s2", bytesOf("absent"), "x"), undefined, "no vault to replace");
+      assert.equal(await store.vaults.get("s2"), undefined);
+      assert.deepEqual(await store.vaults.get("s1"), { blob: bytesOf("two"), revision: second });
+      // Deleted and made again: the old revision does not match the new vault.
+      await store.sessions.delete("s1");
+      const remade = await store.vaults.put("s1", bytesOf("new"), undefined);
+      assert.equal(await store.vaults.put("s1", bytesOf("old copy"), second), undefined);
+      assert.deepEqual(await store.vaults.get("s1"), { blob: bytesOf("new"), revision: remade });
+    }));
+
+  it("vaults: of ten puts over one revision at once, exactly one is written", () =>
+    withStore(target, async (store) => {
+      const base = await store.vaults.put("s1", bytesOf("base"), undefined);
+      const revisions = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => store.vaults.put("s1", bytesOf(`v${i}`), base)),
+      );
+      const won = revisions.flatMap((revision, i) => (revision === undefined ? [] : [{ revision, i }]));
+      assert.equal(won.length, 1);
+      assert.deepEqual(await store.vaults.get("s1"), {
+        blob: bytesOf(`v${won[0]?.i}`),
+        revision: won[0]?.revision,
+      });
     }));
 
   it("credentials: put, replace, get, list by name without blobs, delete", () =>

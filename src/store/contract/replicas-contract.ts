@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import type { SharedStore } from "../domains.ts";
-import { type ContractTarget, nextChange, withPair } from "./contract-target.ts";
+import { bytesOf, type ContractTarget, nextChange, withPair } from "./contract-target.ts";
 import { skill } from "./sessions-contract.ts";
 
 /** Two stores on one database, as two replicas: what one writes the other reads, limits hold across both. */
@@ -59,6 +59,28 @@ export function replicaContract(
     withPair(openPair, async (a, b) => {
       const [one, two] = await Promise.all([a.sessions.claim("s1", "alice"), b.sessions.claim("s1", "bob")]);
       assert.equal([one, two].filter((claim) => claim !== undefined).length, 1);
+    }));
+
+  it("vaults: two stores writing over one revision at once, or both creating the first, one wins", () =>
+    withPair(openPair, async (a, b) => {
+      const created = await Promise.all([
+        a.vaults.put("s1", bytesOf("a"), undefined),
+        b.vaults.put("s1", bytesOf("b"), undefined),
+      ]);
+      assert.equal(created.filter((revision) => revision !== undefined).length, 1);
+      const base = created.find((revision) => revision !== undefined);
+      for (let round = 0; round < 5; round++) {
+        const current = round === 0 ? base : await a.vaults.revision("s1");
+        const written = await Promise.all([
+          a.vaults.put("s1", bytesOf(`a${round}`), current),
+          b.vaults.put("s1", bytesOf(`b${round}`), current),
+        ]);
+        assert.equal(written.filter((revision) => revision !== undefined).length, 1, `round ${round}`);
+        assert.equal(
+          await b.vaults.revision("s1"),
+          written.find((revision) => revision !== undefined),
+        );
+      }
     }));
 
   it("a rate limit is shared by both stores", () =>

@@ -66,7 +66,7 @@ export function sessionContract(target: ContractTarget): void {
   it("delete removes the session with its files, vault and private skills; shared skills stay", () =>
     withStore(target, async (store) => {
       await store.sessions.writeFile("s1", "a.txt", bytesOf("a"), ROOMY);
-      await store.vaults.put("s1", bytesOf("vault"));
+      await store.vaults.put("s1", bytesOf("vault"), undefined);
       await store.skills.save({ ...skill("mine"), session: "s1", visibility: "private" });
       await store.skills.save({ ...skill("ours"), session: "s1", visibility: "shared" });
       assert.equal(await store.sessions.delete("s1"), true);
@@ -84,7 +84,7 @@ export function sessionContract(target: ContractTarget): void {
       await store.sessions.touch("short", 1_000);
       await store.sessions.touch("long", 100_000);
       await store.sessions.writeFile("short", "a.txt", bytesOf("a"), ROOMY);
-      await store.vaults.put("short", bytesOf("vault"));
+      await store.vaults.put("short", bytesOf("vault"), undefined);
       await store.skills.save({ ...skill("short-lived"), session: "short", visibility: "private" });
       clock.advance(5_000);
       await store.sessions.touch("fresh");

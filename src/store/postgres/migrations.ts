@@ -122,4 +122,14 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_windows_key ON rate_windows (key, at);
     `,
   },
+  {
+    version: 4,
+    name: "vault revisions: compare-and-set writes of PII vaults",
+    sql: `
+      -- A random tag replaced by every write and never reused (a counter would repeat after a
+      -- session is deleted and made again): a writer whose copy is not the stored revision is refused.
+      ALTER TABLE vaults ADD COLUMN revision text NOT NULL DEFAULT '';
+      UPDATE vaults SET revision = md5(random()::text || session_id);
+    `,
+  },
 ];
