@@ -267,7 +267,7 @@ export class Gateway {
           this.#useStore(openMemorySharedStore());
         }
       }
-      this.#audit.flush();
+      // The log before the store had none: nothing of it to write.
       this.#audit = this.#auditLog();
     }
     this.#states.attach(this.#legacyStore(), this.#logger);
@@ -420,9 +420,9 @@ export class Gateway {
     return solveWithGateway(this, approve, { ...request, session, model });
   }
 
-  /** Writes pending audit records now (they are batched, at most ~50 ms behind). */
-  flushAudit(): void {
-    this.#audit.flush();
+  /** Writes pending audit records now (they are batched, at most ~50 ms behind); resolves once committed. */
+  flushAudit(): Promise<void> {
+    return this.#audit.flush();
   }
 
   /** The model solve_task has write tools, when one is configured. */
@@ -494,7 +494,8 @@ export class Gateway {
         error: { kind: "runtime", name: error.name, message: error.message, code: error.code },
       };
     }
-    recordExecution(this.#audit, this.#violations, {
+    // Committed before the answer leaves: an acknowledged execution is on record even if this replica dies.
+    await recordExecution(this.#audit, this.#violations, {
       session,
       client,
       code: request.code,
@@ -614,14 +615,14 @@ export class Gateway {
       this.#python?.then((python) => python.close()),
       this.#typeChecker.close(),
     ]);
-    this.#audit.flush();
+    await this.#audit.close();
     this.#states.close();
     await this.#store?.close();
   }
 
   #auditLog(): AuditLog {
     return new AuditLog({
-      store: this.#store && this.#legacyStore(),
+      store: this.#store?.audit,
       level: this.config.settings.audit.stderr,
       logger: this.#logger,
       observe: (entry) => this.activity.emit({ type: "audit", entry }),

@@ -171,6 +171,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_windows_key ON rate_windows(key, at);
     `,
   },
+  {
+    version: 10,
+    name: "audit log: the replica (gateway process) that wrote each record",
+    sql: `
+      -- NULL: written before replicas were recorded.
+      ALTER TABLE audit_log ADD COLUMN replica TEXT;
+      CREATE INDEX audit_log_replica ON audit_log(replica, time);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

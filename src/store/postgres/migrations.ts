@@ -122,4 +122,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX rate_windows_key ON rate_windows (key, at);
     `,
   },
+  {
+    version: 4,
+    name: "the replica (gateway process) that wrote each audit record",
+    sql: `
+      -- NULL: written before replicas were recorded.
+      ALTER TABLE audit ADD COLUMN replica text;
+      CREATE INDEX audit_replica ON audit (replica, time);
+      -- toolscript audit --anomalies lists one kind.
+      CREATE INDEX audit_kind ON audit (kind, time);
+    `,
+  },
 ];
