@@ -293,10 +293,13 @@ export class Gateway {
     return this.#legacy;
   }
 
-  /** OAuth credentials, sealed in the store (opened in start(): connections only ask after it). */
+  /**
+   * OAuth credentials, sealed in the store (opened in start(): connections only
+   * ask after it; before, in memory). On PostgreSQL the key is TOOLSCRIPT_VAULT_KEY.
+   */
   #credentialVault(): CredentialVault {
     this.#credentials ??= CredentialVault.open({
-      store: this.#legacy ?? this.#legacyStore(),
+      store: this.#store ?? openMemorySharedStore(),
       dataDir: this.#storeDir,
       logger: this.#logger,
     });
