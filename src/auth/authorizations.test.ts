@@ -57,7 +57,10 @@ describe("Authorizations", () => {
   it("onSecret hears the access and refresh tokens and client secrets stored for a server", async () => {
     const { authorizations, secrets } = setup();
     const oauth = authorizations.forServer("a", URL_A).oauth;
-    await oauth.saveClientInformation({ client_id: "c", client_secret: "client-secret-1" }, { issuer: ISSUER });
+    await oauth.saveClientInformation(
+      { client_id: "c", client_secret: "client-secret-1" },
+      { issuer: ISSUER },
+    );
     await oauth.saveTokens({ access_token: "access-1", refresh_token: "refresh-1", token_type: "Bearer" });
     assert.ok(secrets.has("client-secret-1"));
     assert.ok(secrets.has("access-1"));
