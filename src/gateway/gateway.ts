@@ -44,7 +44,7 @@ import { SecretRedactor } from "../secrets/redactor.ts";
 import type { PythonSkillProblem } from "../skills/python-skill.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
 import type { SolveResponse } from "../solve/solve-task.ts";
-import type { SharedStore } from "../store/domains.ts";
+import type { RateLimitStore, SharedStore } from "../store/domains.ts";
 import { openSharedStore } from "../store/open-shared-store.ts";
 import { openMemorySharedStore, SqliteSharedStore } from "../store/sqlite-shared-store.ts";
 import type { Store } from "../store/types.ts";
@@ -171,6 +171,7 @@ export class Gateway {
       ...upstream,
       clientRequests: options.clientRequests,
       authorize: this.authorizations.authorize,
+      sharedRates: () => this.sharedRates(),
     };
     this.upstreamEvents = new UpstreamEventFanOut((error) =>
       this.#logger.error(`an upstream event listener failed: ${String(error)}`),
@@ -436,6 +437,14 @@ export class Gateway {
   /** The store, once started. */
   get store(): SharedStore | undefined {
     return this.#store;
+  }
+
+  /**
+   * The store's rate windows when replicas share it (PostgreSQL), for limits that
+   * hold across them (SharedRateLimit); undefined: each process counts its own.
+   */
+  sharedRates(): RateLimitStore | undefined {
+    return this.#store?.engine === "postgres" ? this.#store.rateLimits : undefined;
   }
 
   /**
