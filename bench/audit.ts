@@ -8,8 +8,8 @@ import type { ToolCall } from "../src/bridge/types.ts";
 import type { CatalogTool } from "../src/catalog/types.ts";
 import { silentLogger } from "../src/gateway/logger.ts";
 import type { PolicyAction } from "../src/policy/policy.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
-import type { AuditEntry, Store } from "../src/store/types.ts";
+import { openSqliteSharedStore, type SqliteSharedStore } from "../src/store/sqlite-shared-store.ts";
+import type { AuditEntry } from "../src/store/types.ts";
 import { ms, printTable, progress } from "./table.ts";
 
 const CALLS = 20_000;
@@ -44,14 +44,14 @@ async function perCall(
   calls: number,
   concurrency: number,
   call: () => Promise<unknown>,
-  flush: () => void,
+  flush: () => Promise<void>,
 ): Promise<number> {
   const started = performance.now();
   for (let done = 0; done < calls; done += concurrency) {
     if (concurrency === 1) await call();
     else await Promise.all(Array.from({ length: concurrency }, call));
   }
-  flush();
+  await flush();
   return ((performance.now() - started) * 1000) / calls;
 }
 
@@ -62,10 +62,10 @@ async function perCall(
  */
 export async function benchAudit(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "toolscript-bench-audit-"));
-  let store: Store | undefined;
+  let store: SqliteSharedStore | undefined;
   try {
-    store = openStore({ dir });
-    const log = new AuditLog({ store, level: "off", logger: silentLogger });
+    store = openSqliteSharedStore({ dir });
+    const log = new AuditLog({ store: store.audit, level: "off", logger: silentLogger });
     const middleware = auditMiddleware({
       log,
       violations: new ViolationCounter(Number.POSITIVE_INFINITY, () => {}),
@@ -83,11 +83,11 @@ export async function benchAudit(): Promise<void> {
 
     progress(`audit: ${CALLS} calls, one at a time and ${CONCURRENCY} at a time`);
     await perCall(WARMUP_CALLS, 1, viaMiddleware, flush);
-    const bare = await perCall(CALLS, 1, direct, () => {});
+    const bare = await perCall(CALLS, 1, direct, async () => {});
     const sequential = await perCall(CALLS, 1, viaMiddleware, flush);
     const concurrent = await perCall(CALLS, CONCURRENCY, viaMiddleware, flush);
     const logAlone = await perCall(CALLS, 1, logOnly, flush);
-    const recorded = store.listAudit({ session: "bench", limit: CALLS * 4 }).length;
+    const recorded = (await store.audit.list({ session: "bench", limit: CALLS * 4 })).length;
     if (recorded !== WARMUP_CALLS + 3 * CALLS)
       throw new Error(`bench audit: expected ${WARMUP_CALLS + 3 * CALLS} records, found ${recorded}`);
 
@@ -102,7 +102,7 @@ export async function benchAudit(): Promise<void> {
       ],
     );
   } finally {
-    store?.close();
+    await store?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -64,7 +64,7 @@ describe("anomaly responses on a gateway (block, approve)", () => {
     });
     assert.equal(other.error, undefined);
     assert.equal(other.result, "hi");
-    gateway.flushAudit();
+    await gateway.flushAudit();
     const alerts = (await gateway.store?.audit.list({ kind: "anomaly" })) ?? [];
     assert.deepEqual(
       alerts.map((alert) => [alert.session, alert.tool, alert.outcome]),
@@ -84,7 +84,7 @@ describe("anomaly responses on a gateway (block, approve)", () => {
     });
     assert.equal(leak.error, undefined, leak.error?.message);
     assert.equal(leak.result, "written", "the write that alerted had already gone out");
-    gateway.flushAudit();
+    await gateway.flushAudit();
     assert.deepEqual(
       ((await gateway.store?.audit.list({ kind: "anomaly" })) ?? []).map((alert) => [
         alert.session,

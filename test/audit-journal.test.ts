@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { AuditLog, STARTED_OUTCOME } from "../src/audit/audit-log.ts";
 import { AUDIT_JOURNAL_DIR, encodeJournalLine } from "../src/store/audit-journal-format.ts";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openSqliteSharedStore } from "../src/store/sqlite-shared-store.ts";
 import type { AuditEntry } from "../src/store/types.ts";
 import { cliArgs, tempDir } from "./helpers/servers.ts";
 
@@ -38,20 +38,24 @@ function auditCli(config: string): Array<{ session: string; tool: string; outcom
     .map((line) => JSON.parse(line) as { session: string; tool: string; outcome: string });
 }
 
-test("`toolscript audit` shows journaled calls once flushed, and those a dead process left in its journal", () => {
+test("`toolscript audit` shows journaled calls once flushed, and those a dead process left in its journal", async () => {
   const storage = join(dir.path, "store");
   const config = join(dir.path, "toolscript.config.json");
   writeFileSync(config, JSON.stringify({ mcpServers: {}, toolscript: { storage: { dir: storage } } }));
 
-  const store = openStore({ dir: storage });
+  const store = openSqliteSharedStore({ dir: storage });
   try {
-    const log = new AuditLog({ store, level: "off", logger: { info() {}, warn() {}, error() {} } });
+    const log = new AuditLog({
+      store: store.audit,
+      level: "off",
+      logger: { info() {}, warn() {}, error() {} },
+    });
     const done = log.begin(call("alice", "read"));
     log.complete(done, call("alice", "read", "ok"), false);
     log.begin(call("alice", "write"));
-    log.flush();
+    await log.flush();
   } finally {
-    store.close();
+    await store.close();
   }
   // What a gateway killed mid-call leaves: a journal whose process is gone.
   const gone = spawnSync(process.execPath, ["-e", ""]).pid;

@@ -40,7 +40,7 @@ test("executions and tool calls are audited durably, and `toolscript audit` read
     const spin = await gateway.execute({ code: "while (true) {}", session: "mallory" });
     assert.equal(spin.error?.kind, "timeout");
 
-    gateway.flushAudit();
+    await gateway.flushAudit();
     const records = (await gateway.store?.audit.list()) ?? [];
     const calls = records.filter((record) => record.kind === "tool_call");
     const executions = records.filter((record) => record.kind === "execution");

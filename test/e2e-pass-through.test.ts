@@ -94,7 +94,7 @@ describe("pass-through over HTTP, both eras", () => {
       const refused = await client.callTool({ name: "get-env", arguments: {} });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /denied by policy\.deny/);
-      gateway.flushAudit();
+      await gateway.flushAudit();
       const denied = (await gateway.store?.audit.list({ denied: true })) ?? [];
       assert.ok(
         denied.some((record) => record.server === "everything" && record.tool === "get-env"),

@@ -4,14 +4,14 @@
 // Usage: node --import tsx audit-log-kill.fixture.ts <dir>
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { silentLogger } from "../gateway/logger.ts";
-import { openStore } from "../store/sqlite-store.ts";
+import { openSqliteSharedStore } from "../store/sqlite-shared-store.ts";
 import type { AuditEntry } from "../store/types.ts";
 import { AuditLog, STARTED_OUTCOME } from "./audit-log.ts";
 
 const [dir] = process.argv.slice(2);
 if (!dir) throw new Error("usage: audit-log-kill.fixture.ts <dir>");
 
-const log = new AuditLog({ store: openStore({ dir }), level: "off", logger: silentLogger });
+const log = new AuditLog({ store: openSqliteSharedStore({ dir }).audit, level: "off", logger: silentLogger });
 const call = (tool: string, outcome = STARTED_OUTCOME): AuditEntry => ({
   kind: "tool_call",
   time: 1_000,
@@ -33,5 +33,5 @@ log.complete(write, call("write", "ToolError"), false);
 const fs = createRequire(import.meta.url)("node:fs") as typeof import("node:fs");
 fs.ftruncateSync = () => process.kill(process.pid, "SIGKILL");
 syncBuiltinESMExports();
-log.flush();
+await log.flush();
 throw new Error("the flush should have killed this process");

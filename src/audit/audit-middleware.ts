@@ -30,8 +30,8 @@ interface CallFacts {
 
 /**
  * Records every tool call from code: digest of its arguments, bytes, duration,
- * outcome, policy decision. The record is on disk (the audit journal) before
- * the call goes on, and completed when it ends. The arguments' JSON (argsJson,
+ * outcome, policy decision. The record is on disk (the audit journal) or in
+ * the store before the call goes on, and completed when it ends. The arguments' JSON (argsJson,
  * shared with the accounting and the argument limit) gives their digest and size.
  */
 export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddleware {
@@ -48,6 +48,8 @@ export function auditMiddleware(options: AuditMiddlewareOptions): ToolCallMiddle
       argsBytes: Buffer.byteLength(args),
     };
     const ticket = options.log.begin(toolCallEntry(facts, STARTED_OUTCOME, 0, undefined, undefined));
+    // No journal (PostgreSQL): the started record is committed before the call goes out.
+    if (ticket.written) await ticket.written;
     let outcome = "ok";
     let bytesOut: number | null = null;
     try {

@@ -35,13 +35,20 @@ export function violationOf(result: ExecutionResult): ViolationKind | undefined 
   return undefined;
 }
 
-/** One audit record for a whole execution: code hash, tier, outcome, limits hit. */
-export function recordExecution(log: AuditLog, violations: ViolationCounter, record: ExecutionRecord): void {
+/**
+ * One audit record for a whole execution: code hash, tier, outcome, limits hit.
+ * Resolves (never rejects) once it is committed, or its failure logged.
+ */
+export function recordExecution(
+  log: AuditLog,
+  violations: ViolationCounter,
+  record: ExecutionRecord,
+): Promise<void> {
   const { result } = record;
   const violation = violationOf(result);
   if (violation) violations.add(record.session, violation);
   const refused = result.error?.kind === "policy";
-  log.recordNow(
+  return log.recordNow(
     {
       kind: "execution",
       time: Date.now(),

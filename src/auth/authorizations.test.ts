@@ -27,7 +27,7 @@ function setup(settings = new Map<string, OAuthSettings>()) {
 }
 
 describe("Authorizations", () => {
-  it("forServer() makes one ServerAuthorization per server and finds it again", () => {
+  it("forServer() makes one ServerAuthorization per server and finds it again", async () => {
     const { authorizations } = setup();
     const a = authorizations.forServer("a", URL_A);
     assert.equal(authorizations.forServer("a", URL_A), a);
@@ -48,24 +48,27 @@ describe("Authorizations", () => {
     assert.deepEqual(authorizations.all(), [a, b]);
   });
 
-  it("each server gets its own settings (a pre-registered client)", () => {
+  it("each server gets its own settings (a pre-registered client)", async () => {
     const { authorizations } = setup(new Map([["a", { clientId: "pre-a" }]]));
-    assert.equal(authorizations.forServer("a", URL_A).oauth.clientInformation()?.client_id, "pre-a");
-    assert.equal(authorizations.forServer("b", URL_A).oauth.clientInformation(), undefined);
+    assert.equal((await authorizations.forServer("a", URL_A).oauth.clientInformation())?.client_id, "pre-a");
+    assert.equal(await authorizations.forServer("b", URL_A).oauth.clientInformation(), undefined);
   });
 
-  it("onSecret hears the access and refresh tokens and client secrets stored for a server", () => {
+  it("onSecret hears the access and refresh tokens and client secrets stored for a server", async () => {
     const { authorizations, secrets } = setup();
     const oauth = authorizations.forServer("a", URL_A).oauth;
-    oauth.saveClientInformation({ client_id: "c", client_secret: "client-secret-1" }, { issuer: ISSUER });
-    oauth.saveTokens({ access_token: "access-1", refresh_token: "refresh-1", token_type: "Bearer" });
+    await oauth.saveClientInformation(
+      { client_id: "c", client_secret: "client-secret-1" },
+      { issuer: ISSUER },
+    );
+    await oauth.saveTokens({ access_token: "access-1", refresh_token: "refresh-1", token_type: "Bearer" });
     assert.ok(secrets.has("client-secret-1"));
     assert.ok(secrets.has("access-1"));
     assert.ok(secrets.has("refresh-1"));
     assert.ok(!secrets.has("c"), "a client id is not a secret");
   });
 
-  it("onSecret hears secrets read from the store (saved by another process)", () => {
+  it("onSecret hears secrets read from the store (saved by another process)", async () => {
     const { authorizations, secrets, store } = setup();
     const record: ServerCredentials = {
       version: 1,
@@ -79,11 +82,11 @@ describe("Authorizations", () => {
     store.put("a", record);
     const authorization = authorizations.forServer("a", URL_A);
     assert.equal(secrets.size, 0, "nothing read yet");
-    assert.equal(authorization.status().state, "logged in");
+    assert.equal((await authorization.status()).state, "logged in");
     assert.deepEqual([...secrets].sort(), ["stored-access", "stored-refresh", "stored-secret"]);
   });
 
-  it("the store is resolved on first use, not when the registry is made", () => {
+  it("the store is resolved on first use, not when the registry is made", async () => {
     let resolved = 0;
     const authorizations = new Authorizations({
       credentials: () => {
@@ -95,7 +98,7 @@ describe("Authorizations", () => {
     });
     const authorization = authorizations.forServer("a", URL_A);
     assert.equal(resolved, 0);
-    assert.equal(authorization.status().state, "needs login");
+    assert.equal((await authorization.status()).state, "needs login");
     assert.ok(resolved > 0);
   });
 

@@ -79,14 +79,14 @@ export class Authorizations {
       if (secrets.length > 0) this.#options.onSecret(...secrets);
     };
     return {
-      get: <T>(server: string) => {
-        const value = this.#options.credentials().get<T>(server);
+      get: async <T>(server: string) => {
+        const value = await this.#options.credentials().get<T>(server);
         report(value);
         return value;
       },
       put: (server, value) => {
         report(value);
-        this.#options.credentials().put(server, value);
+        return this.#options.credentials().put(server, value);
       },
       delete: (server) => this.#options.credentials().delete(server),
     };

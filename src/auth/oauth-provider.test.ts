@@ -27,194 +27,204 @@ const tokens = (extra: Partial<StoredOAuthTokens> = {}): StoredOAuthTokens => ({
 });
 
 describe("GatewayOAuthProvider", () => {
-  it("saves tokens to the store at once: another provider on the same store reads them", () => {
+  it("saves tokens to the store at once: another provider on the same store reads them", async () => {
     const store = new MemoryCredentialStore();
     const cli = provider(store);
     const serve = provider(store);
-    assert.equal(serve.tokens(), undefined);
-    cli.saveTokens(tokens());
-    assert.deepEqual(serve.tokens(), tokens());
+    assert.equal(await serve.tokens(), undefined);
+    await cli.saveTokens(tokens());
+    assert.deepEqual(await serve.tokens(), tokens());
     const saved = store.record("github")?.tokens;
     assert.equal(saved?.value.access_token, "at-1");
     assert.equal(typeof saved?.savedAt, "number");
     // And the other way: a refresh by the serving process is seen by the CLI.
-    serve.saveTokens(tokens({ access_token: "at-2", refresh_token: "rt-2" }));
-    assert.equal(cli.tokens()?.access_token, "at-2");
-    assert.equal(cli.tokens()?.refresh_token, "rt-2");
+    await serve.saveTokens(tokens({ access_token: "at-2", refresh_token: "rt-2" }));
+    assert.equal((await cli.tokens())?.access_token, "at-2");
+    assert.equal((await cli.tokens())?.refresh_token, "rt-2");
   });
 
-  it("a refresh answer without a refresh token keeps the previous one from the same issuer", () => {
+  it("a refresh answer without a refresh token keeps the previous one from the same issuer", async () => {
     const store = new MemoryCredentialStore();
     const oauth = provider(store);
-    oauth.saveTokens(tokens());
+    await oauth.saveTokens(tokens());
     const { refresh_token: _, ...withoutRefresh } = tokens({ access_token: "at-2" });
-    oauth.saveTokens(withoutRefresh);
-    assert.equal(oauth.tokens()?.access_token, "at-2");
-    assert.equal(oauth.tokens()?.refresh_token, "rt-1");
+    await oauth.saveTokens(withoutRefresh);
+    assert.equal((await oauth.tokens())?.access_token, "at-2");
+    assert.equal((await oauth.tokens())?.refresh_token, "rt-1");
     // A new refresh token replaces the old one.
-    oauth.saveTokens(tokens({ access_token: "at-3", refresh_token: "rt-3" }));
-    assert.equal(oauth.tokens()?.refresh_token, "rt-3");
+    await oauth.saveTokens(tokens({ access_token: "at-3", refresh_token: "rt-3" }));
+    assert.equal((await oauth.tokens())?.refresh_token, "rt-3");
   });
 
-  it("never carries a refresh token over to tokens from another issuer", () => {
+  it("never carries a refresh token over to tokens from another issuer", async () => {
     const oauth = provider(new MemoryCredentialStore());
-    oauth.saveTokens(tokens());
+    await oauth.saveTokens(tokens());
     const { refresh_token: _, ...fromElsewhere } = tokens({ access_token: "at-x", issuer: OTHER_ISSUER });
-    oauth.saveTokens(fromElsewhere);
-    assert.equal(oauth.tokens()?.access_token, "at-x");
-    assert.equal(oauth.tokens()?.refresh_token, undefined);
-    assert.equal("refresh_token" in (oauth.tokens() ?? {}), false);
+    await oauth.saveTokens(fromElsewhere);
+    assert.equal((await oauth.tokens())?.access_token, "at-x");
+    assert.equal((await oauth.tokens())?.refresh_token, undefined);
+    assert.equal("refresh_token" in ((await oauth.tokens()) ?? {}), false);
   });
 
-  it("a pre-registered client from the settings wins and is never written to the store", () => {
+  it("a pre-registered client from the settings wins and is never written to the store", async () => {
     const store = new MemoryCredentialStore();
     const oauth = provider(store, { clientId: "pre-id", clientSecret: "pre-secret" });
-    assert.deepEqual(oauth.clientInformation({ issuer: ISSUER }), {
+    assert.deepEqual(await oauth.clientInformation({ issuer: ISSUER }), {
       client_id: "pre-id",
       client_secret: "pre-secret",
     });
     // The SDK stamps the issuer on the client and saves it back: that must not reach the store.
-    oauth.saveClientInformation(
+    await oauth.saveClientInformation(
       { client_id: "pre-id", client_secret: "pre-secret", issuer: ISSUER },
       {
         issuer: ISSUER,
       },
     );
-    oauth.saveClientInformation({ client_id: "dynamic" }, { issuer: ISSUER });
+    await oauth.saveClientInformation({ client_id: "dynamic" }, { issuer: ISSUER });
     assert.equal(store.values.size, 0);
     // A registration stored earlier (before the config named a client) is shadowed.
     const other = provider(store);
-    other.saveClientInformation({ client_id: "dynamic", client_secret: "old" }, { issuer: ISSUER });
-    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "pre-id");
-    assert.equal(oauth.clientInformation()?.client_id, "pre-id");
+    await other.saveClientInformation({ client_id: "dynamic", client_secret: "old" }, { issuer: ISSUER });
+    assert.equal((await oauth.clientInformation({ issuer: ISSUER }))?.client_id, "pre-id");
+    assert.equal((await oauth.clientInformation())?.client_id, "pre-id");
     // A confidential client authenticates at the token endpoint: not "none".
     assert.equal(oauth.clientMetadata.token_endpoint_auth_method, undefined);
-    assert.equal(provider(store, { clientId: "public" }).clientInformation()?.client_secret, undefined);
+    assert.equal(
+      (await provider(store, { clientId: "public" }).clientInformation())?.client_secret,
+      undefined,
+    );
   });
 
-  it("dynamic clients are kept per issuer", () => {
+  it("dynamic clients are kept per issuer", async () => {
     const store = new MemoryCredentialStore();
     const oauth = provider(store);
-    oauth.saveClientInformation({ client_id: "at-a", issuer: ISSUER }, { issuer: ISSUER });
-    oauth.saveClientInformation({ client_id: "at-b", issuer: OTHER_ISSUER }, { issuer: OTHER_ISSUER });
-    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "at-a");
-    assert.equal(oauth.clientInformation({ issuer: OTHER_ISSUER })?.client_id, "at-b");
-    assert.equal(oauth.clientInformation({ issuer: "https://third.example/" }), undefined);
+    await oauth.saveClientInformation({ client_id: "at-a", issuer: ISSUER }, { issuer: ISSUER });
+    await oauth.saveClientInformation({ client_id: "at-b", issuer: OTHER_ISSUER }, { issuer: OTHER_ISSUER });
+    assert.equal((await oauth.clientInformation({ issuer: ISSUER }))?.client_id, "at-a");
+    assert.equal((await oauth.clientInformation({ issuer: OTHER_ISSUER }))?.client_id, "at-b");
+    assert.equal(await oauth.clientInformation({ issuer: "https://third.example/" }), undefined);
     assert.deepEqual(
       Object.keys(store.record("github")?.clients ?? {}).sort(),
       [ISSUER, OTHER_ISSUER].sort(),
     );
     // Without a context (an issuer named on the information itself).
-    oauth.saveClientInformation({ client_id: "at-c", issuer: "https://third.example/" });
-    assert.equal(provider(store).clientInformation({ issuer: "https://third.example/" })?.client_id, "at-c");
+    await oauth.saveClientInformation({ client_id: "at-c", issuer: "https://third.example/" });
+    assert.equal(
+      (await provider(store).clientInformation({ issuer: "https://third.example/" }))?.client_id,
+      "at-c",
+    );
     assert.equal(oauth.clientMetadata.token_endpoint_auth_method, "none");
   });
 
-  it("beginFlow on a new port drops dynamic registrations (their redirect URI changed), not on the same port", () => {
+  it("beginFlow on a new port drops dynamic registrations (their redirect URI changed), not on the same port", async () => {
     const store = new MemoryCredentialStore();
     const oauth = provider(store);
-    assert.equal(oauth.preferredPort(), undefined);
-    const first = oauth.beginFlow(40001);
+    assert.equal(await oauth.preferredPort(), undefined);
+    const first = await oauth.beginFlow(40001);
     assert.equal(oauth.redirectUrl, `http://127.0.0.1:40001${CALLBACK_PATH}`);
     assert.deepEqual(oauth.clientMetadata.redirect_uris, [oauth.redirectUrl]);
-    oauth.saveClientInformation({ client_id: "registered" }, { issuer: ISSUER });
-    oauth.saveTokens(tokens());
+    await oauth.saveClientInformation({ client_id: "registered" }, { issuer: ISSUER });
+    await oauth.saveTokens(tokens());
     // Another process reuses the port the registration was made with.
-    assert.equal(provider(store).preferredPort(), 40001);
-    const second = oauth.beginFlow(40001);
+    assert.equal(await provider(store).preferredPort(), 40001);
+    const second = await oauth.beginFlow(40001);
     assert.notEqual(second, first, "each flow gets a fresh state");
     assert.equal(oauth.state(), second);
-    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "registered");
-    oauth.beginFlow(40002);
-    assert.equal(oauth.clientInformation({ issuer: ISSUER }), undefined);
+    assert.equal((await oauth.clientInformation({ issuer: ISSUER }))?.client_id, "registered");
+    await oauth.beginFlow(40002);
+    assert.equal(await oauth.clientInformation({ issuer: ISSUER }), undefined);
     assert.equal(oauth.redirectUrl, `http://127.0.0.1:40002${CALLBACK_PATH}`);
-    assert.equal(provider(store).preferredPort(), 40002);
+    assert.equal(await provider(store).preferredPort(), 40002);
     // Tokens are not tied to the redirect URI: they stay.
-    assert.equal(oauth.tokens()?.access_token, "at-1");
+    assert.equal((await oauth.tokens())?.access_token, "at-1");
   });
 
-  it("with callbackPort configured, beginFlow keeps registrations whatever port it gets", () => {
+  it("with callbackPort configured, beginFlow keeps registrations whatever port it gets", async () => {
     const store = new MemoryCredentialStore();
     const oauth = provider(store, { callbackPort: 40100 });
-    assert.equal(oauth.preferredPort(), 40100);
+    assert.equal(await oauth.preferredPort(), 40100);
     assert.equal(oauth.redirectUrl, `http://127.0.0.1:40100${CALLBACK_PATH}`);
-    oauth.beginFlow(40100);
-    oauth.saveClientInformation({ client_id: "registered" }, { issuer: ISSUER });
-    oauth.beginFlow(40101);
-    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "registered");
+    await oauth.beginFlow(40100);
+    await oauth.saveClientInformation({ client_id: "registered" }, { issuer: ISSUER });
+    await oauth.beginFlow(40101);
+    assert.equal((await oauth.clientInformation({ issuer: ISSUER }))?.client_id, "registered");
   });
 
-  it("redirectUrl is always defined (else the SDK takes it for a machine-to-machine client)", () => {
+  it("redirectUrl is always defined (else the SDK takes it for a machine-to-machine client)", async () => {
     const oauth = provider(new MemoryCredentialStore());
     assert.match(oauth.redirectUrl, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     assert.equal(oauth.clientMetadata.client_name, CLIENT_NAME);
     assert.deepEqual(oauth.clientMetadata.grant_types, ["authorization_code", "refresh_token"]);
   });
 
-  it("invalidateCredentials drops only the part named", () => {
+  it("invalidateCredentials drops only the part named", async () => {
     const store = new MemoryCredentialStore();
     const oauth = provider(store);
-    const fill = () => {
-      oauth.saveTokens(tokens());
-      oauth.saveClientInformation({ client_id: "c" }, { issuer: ISSUER });
-      oauth.saveDiscoveryState({ authorizationServerUrl: ISSUER });
+    const fill = async () => {
+      await oauth.saveTokens(tokens());
+      await oauth.saveClientInformation({ client_id: "c" }, { issuer: ISSUER });
+      await oauth.saveDiscoveryState({ authorizationServerUrl: ISSUER });
       oauth.saveCodeVerifier("verifier");
     };
-    fill();
-    oauth.tokens(); // what the SDK read before the refresh that was refused
-    oauth.invalidateCredentials("tokens");
-    assert.equal(oauth.tokens(), undefined);
-    assert.equal(oauth.clientInformation({ issuer: ISSUER })?.client_id, "c");
-    assert.equal(oauth.discoveryState()?.authorizationServerUrl, ISSUER);
+    await fill();
+    await oauth.tokens(); // what the SDK read before the refresh that was refused
+    await oauth.invalidateCredentials("tokens");
+    assert.equal(await oauth.tokens(), undefined);
+    assert.equal((await oauth.clientInformation({ issuer: ISSUER }))?.client_id, "c");
+    assert.equal((await oauth.discoveryState())?.authorizationServerUrl, ISSUER);
     assert.equal(oauth.codeVerifier(), "verifier");
 
-    fill();
-    oauth.invalidateCredentials("client");
-    assert.equal(oauth.clientInformation({ issuer: ISSUER }), undefined);
-    assert.equal(oauth.tokens()?.access_token, "at-1");
-    assert.ok(oauth.discoveryState());
+    await fill();
+    await oauth.invalidateCredentials("client");
+    assert.equal(await oauth.clientInformation({ issuer: ISSUER }), undefined);
+    assert.equal((await oauth.tokens())?.access_token, "at-1");
+    assert.ok(await oauth.discoveryState());
 
-    fill();
-    oauth.invalidateCredentials("discovery");
-    assert.equal(oauth.discoveryState(), undefined);
-    assert.ok(oauth.tokens());
-    assert.ok(oauth.clientInformation({ issuer: ISSUER }));
+    await fill();
+    await oauth.invalidateCredentials("discovery");
+    assert.equal(await oauth.discoveryState(), undefined);
+    assert.ok(await oauth.tokens());
+    assert.ok(await oauth.clientInformation({ issuer: ISSUER }));
 
-    fill();
+    await fill();
     const puts = store.puts;
-    oauth.invalidateCredentials("verifier");
+    await oauth.invalidateCredentials("verifier");
     assert.equal(oauth.codeVerifier(), "");
     assert.equal(store.puts, puts, "the verifier lives in memory only");
-    assert.ok(oauth.tokens() && oauth.clientInformation({ issuer: ISSUER }) && oauth.discoveryState());
+    assert.ok(
+      (await oauth.tokens()) &&
+        (await oauth.clientInformation({ issuer: ISSUER })) &&
+        (await oauth.discoveryState()),
+    );
 
-    fill();
-    oauth.invalidateCredentials("all");
-    assert.equal(oauth.tokens(), undefined);
-    assert.equal(oauth.clientInformation({ issuer: ISSUER }), undefined);
-    assert.equal(oauth.discoveryState(), undefined);
+    await fill();
+    await oauth.invalidateCredentials("all");
+    assert.equal(await oauth.tokens(), undefined);
+    assert.equal(await oauth.clientInformation({ issuer: ISSUER }), undefined);
+    assert.equal(await oauth.discoveryState(), undefined);
   });
 
-  it("a refused refresh keeps tokens another process saved since (it won the rotation race)", () => {
+  it("a refused refresh keeps tokens another process saved since (it won the rotation race)", async () => {
     const store = new MemoryCredentialStore();
     const serve = provider(store);
     const run = provider(store);
-    serve.saveTokens(tokens());
-    assert.equal(run.tokens()?.refresh_token, "rt-1"); // run's SDK reads rt-1 and refreshes...
-    serve.saveTokens(tokens({ access_token: "at-2", refresh_token: "rt-2" })); // ...serve won
-    run.invalidateCredentials("tokens"); // run's refresh with rt-1 got invalid_grant
-    assert.equal(run.tokens()?.refresh_token, "rt-2");
+    await serve.saveTokens(tokens());
+    assert.equal((await run.tokens())?.refresh_token, "rt-1"); // run's SDK reads rt-1 and refreshes...
+    await serve.saveTokens(tokens({ access_token: "at-2", refresh_token: "rt-2" })); // ...serve won
+    await run.invalidateCredentials("tokens"); // run's refresh with rt-1 got invalid_grant
+    assert.equal((await run.tokens())?.refresh_token, "rt-2");
     // The tokens it was handed themselves are dropped, and logout drops whatever is stored.
-    run.invalidateCredentials("tokens");
-    assert.equal(run.tokens(), undefined);
-    serve.saveTokens(tokens());
-    run.invalidateCredentials("all");
-    assert.equal(serve.tokens(), undefined);
+    await run.invalidateCredentials("tokens");
+    assert.equal(await run.tokens(), undefined);
+    await serve.saveTokens(tokens());
+    await run.invalidateCredentials("all");
+    assert.equal(await serve.tokens(), undefined);
   });
 
-  it("the PKCE verifier and state stay in memory, never in the store", () => {
+  it("the PKCE verifier and state stay in memory, never in the store", async () => {
     const store = new MemoryCredentialStore();
     const oauth = provider(store);
-    const state = oauth.beginFlow(40200);
+    const state = await oauth.beginFlow(40200);
     oauth.saveCodeVerifier("the-verifier");
     const stored = JSON.stringify([...store.values.values()]);
     assert.doesNotMatch(stored, /the-verifier/);
@@ -222,27 +232,27 @@ describe("GatewayOAuthProvider", () => {
     assert.equal(provider(store).codeVerifier(), "");
   });
 
-  it("ignores credentials stored for another URL (the config pointed the name elsewhere)", () => {
+  it("ignores credentials stored for another URL (the config pointed the name elsewhere)", async () => {
     const store = new MemoryCredentialStore();
-    provider(store, {}, "https://old.example/mcp").saveTokens(tokens({ access_token: "old" }));
-    provider(store, {}, "https://old.example/mcp").saveClientInformation(
+    await provider(store, {}, "https://old.example/mcp").saveTokens(tokens({ access_token: "old" }));
+    await provider(store, {}, "https://old.example/mcp").saveClientInformation(
       { client_id: "old" },
       { issuer: ISSUER },
     );
     const moved = provider(store, {}, URL_A);
-    assert.equal(moved.tokens(), undefined);
-    assert.equal(moved.clientInformation({ issuer: ISSUER }), undefined);
-    assert.equal(moved.preferredPort(), undefined);
-    moved.saveTokens(tokens({ access_token: "new", refresh_token: undefined }));
+    assert.equal(await moved.tokens(), undefined);
+    assert.equal(await moved.clientInformation({ issuer: ISSUER }), undefined);
+    assert.equal(await moved.preferredPort(), undefined);
+    await moved.saveTokens(tokens({ access_token: "new", refresh_token: undefined }));
     // Nothing carried over from the old server's record, which is replaced.
-    assert.equal(moved.tokens()?.refresh_token, undefined);
+    assert.equal((await moved.tokens())?.refresh_token, undefined);
     assert.equal(store.record("github")?.url, URL_A);
     assert.deepEqual(store.record("github")?.clients, {});
   });
 
-  it("ignores a stored record of another format version", () => {
+  it("ignores a stored record of another format version", async () => {
     const store = new MemoryCredentialStore();
     store.put("github", { version: 2, url: URL_A, clients: {}, tokens: { value: tokens(), savedAt: 1 } });
-    assert.equal(provider(store).tokens(), undefined);
+    assert.equal(await provider(store).tokens(), undefined);
   });
 });

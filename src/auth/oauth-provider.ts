@@ -16,9 +16,9 @@ export const CLIENT_NAME = "ToolScript";
 /**
  * The SDK's view of one server's OAuth client (its `auth()` drives discovery,
  * registration, PKCE, the exchange and refreshes). Everything it saves goes to
- * the encrypted credential store at once, so another process (`toolscript auth
- * login` beside a running `serve`) sees it; the PKCE verifier and `state` of a
- * flow in progress stay in memory.
+ * the encrypted credential store at once (its promise resolves once stored), so
+ * another process (`toolscript auth login` beside a running `serve`, another
+ * replica) sees it; the PKCE verifier and `state` of a flow in progress stay in memory.
  */
 export class GatewayOAuthProvider implements OAuthClientProvider {
   readonly #server: string;
@@ -33,6 +33,10 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
   #port: number | undefined;
   /** The access token of the tokens last handed to the SDK: the ones a refused refresh refers to. */
   #handedOut: string | undefined;
+  /** The record as last read or written: what the synchronous getters (`redirectUrl`) go by. */
+  #last: ServerCredentials | undefined;
+  /** Updates one after another: each reads what the one before wrote. */
+  #updating: Promise<void> = Promise.resolve();
 
   constructor(server: string, url: string, settings: OAuthSettings, store: CredentialStore) {
     this.#server = server;
@@ -41,29 +45,36 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     this.#store = store;
   }
 
-  /** The record as stored now (re-read each time: another process may have logged in). */
-  credentials(): ServerCredentials {
-    return loadCredentials(this.#store, this.#server, this.#url);
+  /** The record as stored now (re-read each time: another process or replica may have logged in). */
+  async credentials(): Promise<ServerCredentials> {
+    const credentials = await loadCredentials(this.#store, this.#server, this.#url);
+    this.#last = credentials;
+    return credentials;
   }
 
-  #update(change: (credentials: ServerCredentials) => void): void {
-    const credentials = this.credentials();
-    change(credentials);
-    this.#store.put(this.#server, credentials);
+  /** Reads, changes and stores the record; concurrent updates of this provider run in turn. */
+  #update(change: (credentials: ServerCredentials) => void): Promise<void> {
+    const run = this.#updating.then(async () => {
+      const credentials = await this.credentials();
+      change(credentials);
+      await this.#store.put(this.#server, credentials);
+    });
+    this.#updating = run.catch(() => {});
+    return run;
   }
 
   /** The port the next redirect URI uses: the configured one, the one registrations were made with, or none yet. */
-  preferredPort(): number | undefined {
-    return this.#settings.callbackPort ?? this.credentials().redirectPort;
+  async preferredPort(): Promise<number | undefined> {
+    return this.#settings.callbackPort ?? (await this.credentials()).redirectPort;
   }
 
   /** Starts a flow: the listener's port and a fresh `state`. */
-  beginFlow(port: number): string {
+  async beginFlow(port: number): Promise<string> {
     this.#port = port;
     this.#state = randomBytes(24).toString("base64url");
-    if (this.credentials().redirectPort !== port && this.#settings.callbackPort === undefined) {
+    if ((await this.credentials()).redirectPort !== port && this.#settings.callbackPort === undefined) {
       // Dynamic registrations name their redirect URI: a new port needs a new registration.
-      this.#update((credentials) => {
+      await this.#update((credentials) => {
         credentials.redirectPort = port;
         credentials.clients = {};
       });
@@ -73,7 +84,8 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     // Always defined: without one the SDK would take this for a machine-to-machine client.
-    const port = this.#port ?? this.preferredPort() ?? 0;
+    // Synchronous (the SDK's getter): the port as last read, which every flow reads first.
+    const port = this.#port ?? this.#settings.callbackPort ?? this.#last?.redirectPort ?? 0;
     return `http://127.0.0.1:${port}${CALLBACK_PATH}`;
   }
 
@@ -97,38 +109,40 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     return this.#state;
   }
 
-  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
+  async clientInformation(
+    ctx?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
     if (this.#settings.clientId !== undefined) {
       return {
         client_id: this.#settings.clientId,
         ...(this.#settings.clientSecret !== undefined && { client_secret: this.#settings.clientSecret }),
       };
     }
-    const clients = this.credentials().clients;
+    const clients = (await this.credentials()).clients;
     if (ctx?.issuer !== undefined) return clients[ctx.issuer];
     return Object.values(clients).at(-1);
   }
 
-  saveClientInformation(
+  async saveClientInformation(
     information: StoredOAuthClientInformation,
     ctx?: OAuthClientInformationContext,
-  ): void {
+  ): Promise<void> {
     // A pre-registered client lives in the config; the store never shadows it.
     if (this.#settings.clientId !== undefined) return;
     const issuer = ctx?.issuer ?? information.issuer ?? "";
-    this.#update((credentials) => {
+    await this.#update((credentials) => {
       credentials.clients[issuer] = information;
     });
   }
 
-  tokens(): StoredOAuthTokens | undefined {
-    const tokens = this.credentials().tokens?.value;
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
+    const tokens = (await this.credentials()).tokens?.value;
     this.#handedOut = tokens?.access_token;
     return tokens;
   }
 
-  saveTokens(tokens: StoredOAuthTokens): void {
-    this.#update((credentials) => {
+  saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    return this.#update((credentials) => {
       const previous = credentials.tokens?.value;
       // A refresh answer may leave the refresh token out: the old one stays valid (RFC 6749 §6).
       const refresh =
@@ -152,22 +166,22 @@ export class GatewayOAuthProvider implements OAuthClientProvider {
     return this.#verifier;
   }
 
-  saveDiscoveryState(state: OAuthDiscoveryState): void {
-    this.#update((credentials) => {
+  saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    return this.#update((credentials) => {
       credentials.discovery = state;
     });
   }
 
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.credentials().discovery;
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    return (await this.credentials()).discovery;
   }
 
-  invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): void {
+  async invalidateCredentials(scope: "all" | "client" | "tokens" | "verifier" | "discovery"): Promise<void> {
     if (scope === "verifier") {
       this.#verifier = "";
       return;
     }
-    this.#update((credentials) => {
+    await this.#update((credentials) => {
       if (scope === "all" || scope === "client") credentials.clients = {};
       // After a refused refresh (invalid_grant) the SDK drops "the" tokens. When another process
       // has saved new ones since (it won the race to the rotating refresh token), those are

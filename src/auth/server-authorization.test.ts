@@ -80,13 +80,13 @@ describe("ServerAuthorization without a network", () => {
     assert.deepEqual(opened, []);
   });
 
-  it("status(): needs login, logged in, expired, from what is stored", () => {
-    const fresh = subject().authorization.status();
+  it("status(): needs login, logged in, expired, from what is stored", async () => {
+    const fresh = await subject().authorization.status();
     assert.deepEqual(fresh, { server: "secure", url, state: "needs login", refreshable: false });
 
     const savedAt = Date.now();
     const live = subject({ store: storeWith({ expires_in: 3600, refresh_token: "rt" }, savedAt, url) });
-    const status = live.authorization.status();
+    const status = await live.authorization.status();
     assert.equal(status.state, "logged in");
     assert.equal(status.expiresAt, new Date(savedAt + 3600_000).toISOString());
     assert.equal(status.refreshable, true);
@@ -94,19 +94,19 @@ describe("ServerAuthorization without a network", () => {
     assert.equal(status.clientId, "stored-client");
 
     const old = Date.now() - 20_000;
-    const expired = subject({ store: storeWith({ expires_in: 10 }, old, url) }).authorization.status();
+    const expired = await subject({ store: storeWith({ expires_in: 10 }, old, url) }).authorization.status();
     assert.equal(expired.state, "expired");
     assert.equal(expired.expiresAt, new Date(old + 10_000).toISOString());
     assert.equal(expired.refreshable, false);
 
     // No expiry given: logged in until the server says otherwise.
-    const forever = subject({ store: storeWith({}, old, url) }).authorization.status();
+    const forever = await subject({ store: storeWith({}, old, url) }).authorization.status();
     assert.equal(forever.state, "logged in");
     assert.equal(forever.expiresAt, undefined);
 
     // Tokens stored for another URL do not count.
     const moved = subject({ store: storeWith({ expires_in: 3600 }, savedAt, "https://old.example/mcp") });
-    assert.equal(moved.authorization.status().state, "needs login");
+    assert.equal((await moved.authorization.status()).state, "needs login");
   });
 
   it("token() returns the stored access token as is when it is not about to expire", async () => {
@@ -121,13 +121,13 @@ describe("ServerAuthorization without a network", () => {
   it("logout() clears what is stored and says whether there was a login", async () => {
     const store = storeWith({ expires_in: 3600, refresh_token: "rt" }, Date.now(), url);
     const { authorization: auth } = subject({ store });
-    assert.equal(auth.logout(), true);
-    assert.equal(auth.status().state, "needs login");
+    assert.equal(await auth.logout(), true);
+    assert.equal((await auth.status()).state, "needs login");
     assert.equal(await auth.token(), undefined);
-    const record = store.get<ServerCredentials>("secure");
+    const record = store.record("secure");
     assert.deepEqual(record?.clients, {});
     assert.equal(record?.tokens, undefined);
-    assert.equal(auth.logout(), false);
+    assert.equal(await auth.logout(), false);
   });
 });
 
@@ -161,7 +161,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
     assert.deepEqual(pending, [{ url: opened[0], command: "toolscript auth login secure" }, undefined]);
     assert.equal(auth.pending, undefined);
     // Another process on the same store is logged in with the same registration.
-    const status = at({ store, interactive: false }).authorization.status();
+    const status = await at({ store, interactive: false }).authorization.status();
     assert.equal(status.state, "logged in");
     assert.equal(status.scopes, "mcp:read");
     assert.equal(status.issuer, server.issuer);
@@ -186,7 +186,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
     }
     assert.notEqual(redirectPort(2), redirectPort(1));
     assert.equal(server.registrations, registrations + 2, "the old registration names the old redirect URI");
-    assert.equal(auth.status().state, "logged in");
+    assert.equal((await auth.status()).state, "logged in");
   });
 
   it("a pre-registered client logs in without registering and is not written to the store", async () => {
@@ -196,15 +196,15 @@ describe("ServerAuthorization against a loopback authorization server", () => {
     await auth.login();
     assert.equal(server.registrations, registrations);
     assert.equal(new URL(opened[0] as string).searchParams.get("client_id"), "pre-registered");
-    assert.deepEqual(store.get<ServerCredentials>("secure")?.clients, {});
-    assert.equal(auth.status().clientId, "pre-registered");
+    assert.deepEqual(store.record("secure")?.clients, {});
+    assert.equal((await auth.status()).clientId, "pre-registered");
   });
 
   it("token() close to expiry: one refresh for 5 concurrent callers, all get the new token", async () => {
     const store = new MemoryCredentialStore();
     const { authorization: auth } = at({ store });
     await auth.login();
-    const old = auth.oauth.tokens()?.access_token;
+    const old = (await auth.oauth.tokens())?.access_token;
     // A separate instance, as a serving process beside `toolscript auth login` would be.
     const { authorization: serving, opened } = at({ store, interactive: false });
     const refreshes = server.refreshes;
@@ -214,7 +214,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
     assert.equal(server.refreshFailures, failures);
     assert.equal(new Set(tokens).size, 1);
     assert.notEqual(tokens[0], old);
-    assert.equal(tokens[0], serving.oauth.tokens()?.access_token);
+    assert.equal(tokens[0], (await serving.oauth.tokens())?.access_token);
     assert.deepEqual(opened, []);
   });
 
@@ -229,9 +229,9 @@ describe("ServerAuthorization against a loopback authorization server", () => {
     // The loser's refresh token was already rotated away.
     assert.equal(server.refreshFailures, failures + 1);
     assert.ok(fromServe && fromRun, `both have a token: ${fromServe}, ${fromRun}`);
-    const stored = serve.oauth.tokens();
+    const stored = await serve.oauth.tokens();
     assert.ok(stored?.refresh_token, "the store still holds a refreshable login");
-    assert.equal(serve.status().state, "logged in");
+    assert.equal((await serve.status()).state, "logged in");
   });
 
   it("a 401 with a working refresh token refreshes without a browser; concurrent 401s share it", async () => {
@@ -259,7 +259,7 @@ describe("ServerAuthorization against a loopback authorization server", () => {
     server.revokeRefreshTokens();
     const { authorization: auth, opened } = at({ store, interactive: false });
     await assert.rejects(auth.authorize({}), loginRequired);
-    assert.equal(auth.status().state, "needs login");
+    assert.equal((await auth.status()).state, "needs login");
     assert.deepEqual(opened, []);
   });
 
@@ -267,10 +267,10 @@ describe("ServerAuthorization against a loopback authorization server", () => {
     const store = new MemoryCredentialStore();
     const { authorization: auth } = at({ store, settings: { scopes: "mcp:read" } });
     await auth.login();
-    assert.equal(auth.oauth.tokens()?.scope, "mcp:read");
+    assert.equal((await auth.oauth.tokens())?.scope, "mcp:read");
     await auth.stepUp("mcp:write mcp:read", new URL(server.resourceMetadataUrl));
     assert.equal(server.authorizations.at(-1)?.get("scope"), "mcp:read mcp:write");
-    assert.equal(auth.status().scopes, "mcp:read mcp:write");
+    assert.equal((await auth.status()).scopes, "mcp:read mcp:write");
   });
 
   it("a refusal in the browser: login() is auth.denied, nothing stays pending, the port is free", async () => {

@@ -83,7 +83,7 @@ export class ServerAuthorization {
         const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
         // Tokens that were refused may come from an authorization server the resource left:
         // discovery is done afresh so a move (its metadata names a new server) is followed.
-        if (this.oauth.tokens() !== undefined) this.oauth.invalidateCredentials("discovery");
+        if ((await this.oauth.tokens()) !== undefined) await this.oauth.invalidateCredentials("discovery");
         await this.authorize({ scope, resourceMetadataUrl, fetch: ctx.fetchFn });
       },
     };
@@ -95,7 +95,7 @@ export class ServerAuthorization {
 
   /** The access token to send, refreshed first when it is about to expire. */
   async token(): Promise<string | undefined> {
-    const stored = this.oauth.credentials().tokens;
+    const stored = (await this.oauth.credentials()).tokens;
     if (stored === undefined) return undefined;
     const expiry = expiresAt(stored);
     if (this.#inFlight) {
@@ -106,7 +106,7 @@ export class ServerAuthorization {
       // leaves the old token: the server's 401 then starts a full authorization.
       await this.#single(() => this.#withoutPerson({})).catch(() => {});
     }
-    return this.oauth.credentials().tokens?.value.access_token;
+    return (await this.oauth.credentials()).tokens?.value.access_token;
   }
 
   /**
@@ -115,7 +115,7 @@ export class ServerAuthorization {
    * cannot widen a grant).
    */
   async stepUp(scope: string | undefined, resourceMetadataUrl: URL | undefined): Promise<void> {
-    const granted = this.oauth.tokens()?.scope;
+    const granted = (await this.oauth.tokens())?.scope;
     const union = [...new Set(`${granted ?? ""} ${scope ?? ""}`.split(/\s+/).filter(Boolean))].join(" ");
     await this.authorize({ scope: union || undefined, resourceMetadataUrl, force: true });
   }
@@ -126,14 +126,14 @@ export class ServerAuthorization {
     return this.authorize({ force: true });
   }
 
-  logout(): boolean {
-    const had = this.oauth.tokens() !== undefined;
-    this.oauth.invalidateCredentials("all");
+  async logout(): Promise<boolean> {
+    const had = (await this.oauth.tokens()) !== undefined;
+    await this.oauth.invalidateCredentials("all");
     return had;
   }
 
-  status(): AuthorizationStatus {
-    const credentials = this.oauth.credentials();
+  async status(): Promise<AuthorizationStatus> {
+    const credentials = await this.oauth.credentials();
     const tokens = credentials.tokens;
     const expiry = expiresAt(tokens);
     const refreshable = tokens?.value.refresh_token !== undefined;
@@ -144,6 +144,7 @@ export class ServerAuthorization {
           ? "expired"
           : "logged in";
     const issuer = tokens?.value.issuer;
+    const clientId = (await this.oauth.clientInformation(issuer ? { issuer } : undefined))?.client_id;
     return {
       server: this.server,
       url: this.#options.url,
@@ -152,9 +153,7 @@ export class ServerAuthorization {
       ...(expiry !== undefined && { expiresAt: new Date(expiry).toISOString() }),
       ...(tokens?.value.scope && { scopes: tokens.value.scope }),
       ...(issuer && { issuer }),
-      ...(this.oauth.clientInformation(issuer ? { issuer } : undefined)?.client_id !== undefined && {
-        clientId: this.oauth.clientInformation(issuer ? { issuer } : undefined)?.client_id,
-      }),
+      ...(clientId !== undefined && { clientId }),
     };
   }
 
@@ -183,7 +182,7 @@ export class ServerAuthorization {
   }
 
   async #authorize(request: AuthorizeRequest): Promise<void> {
-    const stored = this.oauth.credentials().tokens;
+    const stored = (await this.oauth.credentials()).tokens;
     if (!request.force && stored?.value.refresh_token !== undefined) {
       try {
         await this.#withoutPerson(request);
@@ -205,12 +204,12 @@ export class ServerAuthorization {
   }
 
   async #withPerson(request: AuthorizeRequest): Promise<void> {
-    const callback = await listenForCallback(this.oauth.preferredPort() ?? 0, this.server).catch(() =>
+    const callback = await listenForCallback((await this.oauth.preferredPort()) ?? 0, this.server).catch(() =>
       // The remembered port is taken: another one, with a new registration.
       listenForCallback(this.#options.settings.callbackPort ?? 0, this.server),
     );
     try {
-      const state = this.oauth.beginFlow(callback.port);
+      const state = await this.oauth.beginFlow(callback.port);
       let approvalUrl: URL | undefined;
       this.oauth.onRedirect = (url) => {
         approvalUrl = url;

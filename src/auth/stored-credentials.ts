@@ -22,9 +22,9 @@ export interface ServerCredentials {
 
 /** The encrypted per-server store (credential-vault.ts) as this folder uses it. */
 export interface CredentialStore {
-  get<T>(server: string): T | undefined;
-  put(server: string, value: unknown): void;
-  delete(server: string): boolean;
+  get<T>(server: string): Promise<T | undefined>;
+  put(server: string, value: unknown): Promise<void>;
+  delete(server: string): Promise<boolean>;
 }
 
 export function emptyCredentials(url: string): ServerCredentials {
@@ -32,8 +32,12 @@ export function emptyCredentials(url: string): ServerCredentials {
 }
 
 /** The stored record for `server` at `url`, or a fresh one when none is stored for that URL. */
-export function loadCredentials(store: CredentialStore, server: string, url: string): ServerCredentials {
-  const stored = store.get<ServerCredentials>(server);
+export async function loadCredentials(
+  store: CredentialStore,
+  server: string,
+  url: string,
+): Promise<ServerCredentials> {
+  const stored = await store.get<ServerCredentials>(server);
   if (stored?.version !== 1 || stored.url !== url) return emptyCredentials(url);
   return { ...stored, clients: stored.clients ?? {} };
 }

@@ -44,7 +44,7 @@ import { SecretRedactor } from "../secrets/redactor.ts";
 import type { PythonSkillProblem } from "../skills/python-skill.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
 import type { SolveResponse } from "../solve/solve-task.ts";
-import type { SharedStore } from "../store/domains.ts";
+import type { RateLimitStore, SharedStore } from "../store/domains.ts";
 import { openSharedStore } from "../store/open-shared-store.ts";
 import { openMemorySharedStore, SqliteSharedStore } from "../store/sqlite-shared-store.ts";
 import type { Store } from "../store/types.ts";
@@ -172,6 +172,7 @@ export class Gateway {
       ...upstream,
       clientRequests: options.clientRequests,
       authorize: this.authorizations.authorize,
+      sharedRates: () => this.sharedRates(),
     };
     this.upstreamEvents = new UpstreamEventFanOut((error) =>
       this.#logger.error(`an upstream event listener failed: ${String(error)}`),
@@ -268,7 +269,7 @@ export class Gateway {
           this.#useStore(openMemorySharedStore());
         }
       }
-      this.#audit.flush();
+      // The log before the store had none: nothing of it to write.
       this.#audit = this.#auditLog();
     }
     // Skills are read from memory on hot paths: loaded here, then kept current by the store's changes.
@@ -298,10 +299,13 @@ export class Gateway {
     return this.#legacy;
   }
 
-  /** OAuth credentials, sealed in the store (opened in start(): connections only ask after it). */
+  /**
+   * OAuth credentials, sealed in the store (opened in start(): connections only
+   * ask after it; before, in memory). On PostgreSQL the key is TOOLSCRIPT_VAULT_KEY.
+   */
   #credentialVault(): CredentialVault {
     this.#credentials ??= CredentialVault.open({
-      store: this.#legacy ?? this.#legacyStore(),
+      store: this.#store ?? openMemorySharedStore(),
       dataDir: this.#storeDir,
       logger: this.#logger,
     });
@@ -425,9 +429,9 @@ export class Gateway {
     return solveWithGateway(this, approve, { ...request, session, model });
   }
 
-  /** Writes pending audit records now (they are batched, at most ~50 ms behind). */
-  flushAudit(): void {
-    this.#audit.flush();
+  /** Writes pending audit records now (they are batched, at most ~50 ms behind); resolves once committed. */
+  flushAudit(): Promise<void> {
+    return this.#audit.flush();
   }
 
   /** The model solve_task has write tools, when one is configured. */
@@ -438,6 +442,14 @@ export class Gateway {
   /** The store, once started. */
   get store(): SharedStore | undefined {
     return this.#store;
+  }
+
+  /**
+   * The store's rate windows when replicas share it (PostgreSQL), for limits that
+   * hold across them (SharedRateLimit); undefined: each process counts its own.
+   */
+  sharedRates(): RateLimitStore | undefined {
+    return this.#store?.engine === "postgres" ? this.#store.rateLimits : undefined;
   }
 
   /**
@@ -502,7 +514,8 @@ export class Gateway {
         error: { kind: "runtime", name: error.name, message: error.message, code: error.code },
       };
     }
-    recordExecution(this.#audit, this.#violations, {
+    // Committed before the answer leaves: an acknowledged execution is on record even if this replica dies.
+    await recordExecution(this.#audit, this.#violations, {
       session,
       client,
       code: request.code,
@@ -628,7 +641,7 @@ export class Gateway {
       this.#python?.then((python) => python.close()),
       this.#typeChecker.close(),
     ]);
-    this.#audit.flush();
+    await this.#audit.close();
     this.#states.close();
     this.skills.detach();
     await this.#store?.close();
@@ -636,7 +649,7 @@ export class Gateway {
 
   #auditLog(): AuditLog {
     return new AuditLog({
-      store: this.#store && this.#legacyStore(),
+      store: this.#store?.audit,
       level: this.config.settings.audit.stderr,
       logger: this.#logger,
       observe: (entry) => this.activity.emit({ type: "audit", entry }),

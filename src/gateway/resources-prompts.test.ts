@@ -110,7 +110,7 @@ for (const runtime of ["isolate", "process"] as const) {
       // Every request to a server counts as a call of the execution.
       assert.ok(response.toolCalls >= 7, `${response.toolCalls} calls`);
 
-      gateway.flushAudit();
+      await gateway.flushAudit();
       const audit = (await gateway.store?.audit.list({ session: "ts", limit: 100 })) ?? [];
       const calls = audit
         .filter((record) => record.kind !== "execution")

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { CallProgressListener } from "../bridge/progress.ts";
 import type { Gateway } from "../gateway/gateway.ts";
 import type { Approver } from "../policy/approval.ts";
+import type { RateTake } from "../store/domains.ts";
 import { approverFrom, roundsOf } from "./approval-rounds.ts";
 import { callerOf } from "./caller.ts";
 import { connectionOf, isModernRequest, trackKey } from "./client-connection.ts";
@@ -35,8 +36,11 @@ export const SERVER_INFO = { name: "toolscript", version: "0.1.0" } as const;
 const LIST_CACHE = { ttlMs: 5_000, cacheScope: "private" } as const;
 
 export interface McpServerOptions {
-  /** Checked before each execution (e.g. an HTTP client's rate); a refusal becomes an error answer. */
-  admitExecution?: () => { ok: true } | { ok: false; retryInMs: number };
+  /**
+   * Checked before each execution (e.g. an HTTP client's rate); a refusal becomes an
+   * error answer, and so does a rejection (the shared store failed: fail closed).
+   */
+  admitExecution?: () => Promise<RateTake>;
   /**
    * The HTTP client this server answers (its name in `toolscript.server.http.clients`):
    * the sessions it names must be its own. Absent: the local client (stdio).
@@ -120,7 +124,12 @@ export function createMcpServer(gateway: Gateway, options: McpServerOptions = {}
         // A retry of a call that waited for approvals: no new execution, so no new admission.
         if (typeof state === "string")
           return (await rounds.resume(state, ctx, caller.client)) as CallToolResult | InputRequiredResult;
-        const admitted = options.admitExecution?.() ?? { ok: true };
+        let admitted: RateTake = { ok: true };
+        try {
+          if (options.admitExecution) admitted = await options.admitExecution();
+        } catch (error) {
+          return executionFailed(error);
+        }
         if (!admitted.ok) return rateLimited(admitted.retryInMs);
         const run = execute(args, ctx, progress?.listener);
         // The program's tool calls are in flight on their servers: what those servers ask goes to this client.

@@ -81,7 +81,7 @@ describe("solve_task", () => {
     assert.equal(saved?.description, TASK);
     assert.ok(saved?.origin && saved.origin.expiresAt > Date.now() + 29 * 24 * 3600 * 1000);
     // The model request is in the audit log: provider, model, tokens, what asked.
-    gateway.flushAudit();
+    await gateway.flushAudit();
     const calls = ((await gateway.store?.audit.list()) ?? []).filter(
       (record) => record.kind === "model_call",
     );

@@ -81,7 +81,9 @@ export class AuditJournalFile implements AuditJournal {
   truncate(): void {
     if (this.#marking <= this.#flushed) return;
     this.#flushed = this.#marking;
-    if (this.#fd !== undefined) ftruncateSync(this.#fd, 0);
+    // Lines appended since the mark (while the batch committed) are not in the store: keep
+    // the file whole, its mark tells recovery which lines to skip; a later flush empties it.
+    if (this.#fd !== undefined && this.#appended === this.#marking) ftruncateSync(this.#fd, 0);
   }
 
   close(): void {

@@ -113,9 +113,31 @@ export interface CredentialStore {
   list(): Promise<CredentialInfo[]>;
 }
 
+/** One flush of the audit log, written in one transaction (AuditStore.write). */
+export interface AuditBatch {
+  /** Completions of records written earlier; one whose record is gone (pruned meanwhile) is appended whole. */
+  complete: ReadonlyArray<{ id: number; entry: AuditEntry }>;
+  /** New records; `write` returns their ids in this order. */
+  append: readonly AuditEntry[];
+  /**
+   * The journal (from `openJournal`) whose every line so far this batch holds:
+   * marked so in the batch's transaction, never copied again. Only engines with
+   * a journal get one; they run the transaction before `write` returns.
+   */
+  journal?: AuditJournal | undefined;
+}
+
 export interface AuditStore {
   /** Appends records in one transaction; returns their ids in order. */
   append(entries: readonly AuditEntry[]): Promise<number[]>;
+  /**
+   * Appends one record in its own commit, kept through a kill of this process
+   * (SQLite: without waiting for the disk, see StoreWriter.appendAuditNow): the
+   * record written before a tool call goes out, and each execution's.
+   */
+  appendNow(entry: AuditEntry): Promise<number>;
+  /** Writes one batch in one transaction; returns the ids of `batch.append` in order. */
+  write(batch: AuditBatch): Promise<number[]>;
   /** Completes records written earlier (e.g. "started" ones); false for an id that is not there. */
   update(updates: ReadonlyArray<{ id: number; update: AuditUpdate }>): Promise<boolean[]>;
   list(query?: AuditQuery): Promise<AuditRecord[]>;

@@ -181,6 +181,15 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE vaults SET revision = lower(hex(randomblob(16)));
     `,
   },
+  {
+    version: 11,
+    name: "audit log: the replica (gateway process) that wrote each record",
+    sql: `
+      -- NULL: written before replicas were recorded.
+      ALTER TABLE audit_log ADD COLUMN replica TEXT;
+      CREATE INDEX audit_log_replica ON audit_log(replica, time);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)?.version ?? 0;

@@ -81,6 +81,7 @@ export class StoreReader {
       WHERE (@session IS NULL OR session_id = @session) AND (@client IS NULL OR client = @client)
         AND time >= @since
         AND (@denied = 0 OR outcome LIKE 'policy.%') AND (@kind IS NULL OR kind = @kind)
+        AND (@replica IS NULL OR replica = @replica)
       ORDER BY time DESC, id DESC LIMIT @limit`);
   }
 
@@ -146,6 +147,7 @@ export class StoreReader {
         since: query.since ?? 0,
         denied: query.denied ? 1 : 0,
         kind: query.kind ?? null,
+        replica: query.replica ?? null,
         limit: query.limit ?? DEFAULT_AUDIT_LIMIT,
       })
       .map(toAudit);

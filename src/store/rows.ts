@@ -82,6 +82,7 @@ export interface AuditRow {
   bytes_out: number | null;
   policy: string | null;
   detail: string | null;
+  replica: string | null;
 }
 
 export function toAudit(row: AuditRow): AuditRecord {
@@ -103,6 +104,7 @@ export function toAudit(row: AuditRow): AuditRecord {
     bytesOut: row.bytes_out,
     policy: row.policy,
     detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null,
+    replica: row.replica,
   };
 }
 

@@ -146,8 +146,20 @@ export class SqliteSharedStore implements SharedStore {
       // One transaction: one commit (one fsync) for the whole batch.
       append: (entries) =>
         run(() => writer.transaction(() => entries.map((entry) => writer.appendAudit(entry)))),
+      appendNow: (entry) => run(() => writer.appendAuditNow(entry)),
       update: (updates) =>
         run(() => writer.transaction(() => updates.map(({ id, update }) => writer.updateAudit(id, update)))),
+      write: (batch) =>
+        run(() =>
+          writer.transaction(() => {
+            for (const { id, entry } of batch.complete) {
+              if (!writer.updateAudit(id, entry)) writer.appendAudit(entry);
+            }
+            const ids = batch.append.map((entry) => writer.appendAudit(entry));
+            batch.journal?.markFlushed();
+            return ids;
+          }),
+        ),
       list: (query) => run(() => reader.listAudit(query)),
       prune: (before) => run(() => writer.pruneAudit(before)),
       openJournal: () => this.#openJournal(),

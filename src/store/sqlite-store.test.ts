@@ -272,6 +272,7 @@ describe("SqliteStore", () => {
       bytesOut: null,
       policy: null,
       detail: null,
+      replica: null,
     });
     const execution = store.appendAudit({
       ...audit({ time: 30, outcome: "policy.denied" }),
@@ -289,6 +290,7 @@ describe("SqliteStore", () => {
         bytesOut: 12,
         policy: "deny",
         detail: { codeHash: "abc", limitsHit: ["tool_calls"] },
+        replica: null,
       },
     ]);
     assert.equal(store.pruneAudit(25), 2);

@@ -129,6 +129,11 @@ export interface AuditEntry {
   policy?: string | null;
   /** Anything else worth keeping: code hash, error kind, limits hit. */
   detail?: Record<string, unknown> | null;
+  /**
+   * The replica (gateway process) that wrote it: `TOOLSCRIPT_REPLICA`, else
+   * `<hostname>:<pid>` (replica-id.ts); `null` or absent: not known (records from before replicas).
+   */
+  replica?: string | null;
 }
 
 /** What is known of a call once it ends: written over its "started" record. */
@@ -146,6 +151,8 @@ export interface AuditQuery {
   denied?: boolean | undefined;
   /** Only records of this kind (tool calls: also those written before kinds existed). */
   kind?: NonNullable<AuditEntry["kind"]> | undefined;
+  /** Only records written by this replica. */
+  replica?: string | undefined;
   /** Newest first; default 100. */
   limit?: number | undefined;
 }

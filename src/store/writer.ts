@@ -29,6 +29,7 @@ type AuditValues = [
   policy: string | null,
   detail: string | null,
   client: string | null,
+  replica: string | null,
 ];
 /** `PRAGMA synchronous` reads FULL as 2. */
 const SYNC_FULL = 2;
@@ -139,8 +140,8 @@ export class StoreWriter {
     this.#deleteCredential = db.prepare("DELETE FROM oauth_credentials WHERE server = ?");
     this.#appendAudit = db.prepare(`
       INSERT INTO audit_log (time, session_id, server, tool, args_digest, args_bytes, outcome, duration_ms,
-        kind, bytes_out, policy, detail, client)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+        kind, bytes_out, policy, detail, client, replica)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.#pruneAudit = db.prepare("DELETE FROM audit_log WHERE time < ?");
     this.#updateAudit = db.prepare(`
       UPDATE audit_log SET outcome = @outcome, duration_ms = @durationMs, bytes_out = @bytesOut,
@@ -315,6 +316,7 @@ export class StoreWriter {
       entry.policy ?? null,
       entry.detail ? JSON.stringify(entry.detail) : null,
       entry.client ?? null,
+      entry.replica ?? null,
     ];
     // One statement is atomic by itself: inside a batch (a flush of hundreds of records)
     // it needs no savepoint of its own, which would cost about as much as the insert.

@@ -6,7 +6,7 @@ import {
 } from "@modelcontextprotocol/client";
 import type { ToolDefinition } from "../catalog/types.ts";
 import { messageOf } from "../errors/message-of.ts";
-import { RateWindow } from "../limits/rate-window.ts";
+import { SharedRateLimit } from "../limits/shared-rate-limit.ts";
 import { traceUpstreamRequest, upstreamRequestOf } from "../ops/tracing/upstream-span.ts";
 import { callError } from "./call-error.ts";
 import { ConcurrencyLimiter } from "./concurrency.ts";
@@ -68,7 +68,8 @@ export class UpstreamConnection {
   readonly #options: UpstreamOptions;
   readonly #events: ConnectionEvents;
   readonly #limiter: ConcurrencyLimiter;
-  readonly #rate: RateWindow;
+  /** `upstream.callsPerMinute`, shared by the replicas on a PostgreSQL store (key `upstream:<name>`). */
+  readonly #rate: SharedRateLimit;
   #state: UpstreamState = "connecting";
   #opened: OpenedClient | undefined;
   #tools: readonly ToolDefinition[] = [];
@@ -94,7 +95,7 @@ export class UpstreamConnection {
     this.#options = options;
     this.#events = events;
     this.#limiter = new ConcurrencyLimiter(options.maxConcurrency);
-    this.#rate = new RateWindow(options.callsPerMinute);
+    this.#rate = new SharedRateLimit(options.callsPerMinute, options.sharedRates);
     this.#restart = new RestartBudget(options.restart);
     if (config.disabled) this.#state = "disabled";
     this.#login = new LoginGate(config, options.authorize, options.clientRequests?.askToOpenUrl, (waiting) =>
@@ -477,7 +478,18 @@ export class UpstreamConnection {
     send: (client: Client, request: { timeout: number; signal: AbortSignal }) => Promise<T>,
   ): Promise<T> {
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs ?? this.#options.callTimeoutMs;
-    if (!(await this.#rate.take(timeoutMs, options.signal))) {
+    let admitted: boolean;
+    try {
+      admitted = await this.#rate.take(`upstream:${this.name}`, timeoutMs, options.signal);
+    } catch (error) {
+      throw new UpstreamError(
+        "upstream.rate_limited",
+        `${this.name}/${label}: ${messageOf(error)}`,
+        { server: this.name, ...data, callsPerMinute: this.#options.callsPerMinute, reason: "store_failed" },
+        { cause: error },
+      );
+    }
+    if (!admitted) {
       throw new UpstreamError(
         "upstream.rate_limited",
         `${this.name}/${label}: over the limit of ${this.#options.callsPerMinute} calls per minute to "${this.name}"`,

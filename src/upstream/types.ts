@@ -1,3 +1,5 @@
+import type { SharedRates } from "../limits/shared-rate-limit.ts";
+
 /** How to reach one upstream server; the resolved form of an `mcpServers` entry. */
 export type UpstreamServerConfig =
   | {
@@ -90,6 +92,11 @@ export interface UpstreamOptions {
   maxConcurrency: number;
   /** Calls per minute to this server; 0 = unlimited. Calls over it wait, within their timeout. */
   callsPerMinute: number;
+  /**
+   * The store's rate windows when replicas share it (PostgreSQL): `callsPerMinute` then
+   * holds across them. Absent, or giving undefined (no store yet, SQLite): each process counts its own.
+   */
+  sharedRates?: SharedRates | undefined;
   /**
    * `maxRetries` quick restarts (delay doubling from `initialDelayMs`), then the
    * server is "failed" and is retried every `maxDelayMs`, for as long as the gateway runs.

@@ -6,21 +6,26 @@ export class MemoryCredentialStore implements CredentialStore {
   /** Writes so far: tests check what does and does not reach the store. */
   puts = 0;
 
-  get<T>(server: string): T | undefined {
-    const text = this.values.get(server);
-    return text === undefined ? undefined : (JSON.parse(text) as T);
+  async get<T>(server: string): Promise<T | undefined> {
+    return this.#read<T>(server);
   }
 
-  put(server: string, value: unknown): void {
+  async put(server: string, value: unknown): Promise<void> {
     this.puts++;
     this.values.set(server, JSON.stringify(value));
   }
 
-  delete(server: string): boolean {
+  async delete(server: string): Promise<boolean> {
     return this.values.delete(server);
   }
 
+  /** What is stored for `server` now (synchronous: for assertions). */
   record(server: string): ServerCredentials | undefined {
-    return this.get<ServerCredentials>(server);
+    return this.#read<ServerCredentials>(server);
+  }
+
+  #read<T>(server: string): T | undefined {
+    const text = this.values.get(server);
+    return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 }

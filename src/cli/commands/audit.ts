@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { loadConfig } from "../../config/load.ts";
-import { openStore } from "../../store/sqlite-store.ts";
+import { openSharedStore } from "../../store/open-shared-store.ts";
 import type { AuditRecord } from "../../store/types.ts";
 import { CliError } from "../cli-error.ts";
 import { COMMAND_META } from "./meta.ts";
@@ -22,6 +22,11 @@ export const auditCommand = defineCommand({
       type: "string",
       description: "Only records since this time (ISO date/time, or e.g. 15m, 2h, 7d)",
     },
+    replica: {
+      type: "string",
+      description: "Only records written by this replica (TOOLSCRIPT_REPLICA, else host:pid)",
+      valueHint: "ID",
+    },
     denied: { type: "boolean", description: "Only policy refusals" },
     anomalies: {
       type: "boolean",
@@ -36,12 +41,17 @@ export const auditCommand = defineCommand({
     if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) {
       throw new CliError(`--limit expects a positive integer, got "${args.limit}"`);
     }
-    const store = openStore({ dir: config.settings.storage.dir });
+    const since = args.since === undefined ? undefined : parseSince(args.since);
+    // SQLite in storage.dir, or the PostgreSQL store every replica writes to (storage.url).
+    const store = await openSharedStore(config.settings.storage, {
+      warn: (message) => process.stderr.write(`warning: ${message}\n`),
+    });
     try {
-      const records = store.listAudit({
+      const records = await store.audit.list({
         session: args.session,
         client: args.client,
-        since: args.since === undefined ? undefined : parseSince(args.since),
+        replica: args.replica,
+        since,
         denied: args.denied,
         kind: args.anomalies ? "anomaly" : undefined,
         limit,
@@ -51,7 +61,7 @@ export const auditCommand = defineCommand({
         process.stdout.write(`${args.json ? JSON.stringify(record) : format(record)}\n`);
       process.stderr.write(`${records.length} records from ${store.location}\n`);
     } finally {
-      store.close();
+      await store.close();
     }
   },
 });
@@ -82,9 +92,14 @@ function whoOf(record: AuditRecord): string {
   return record.client ? `${record.client}:${record.session ?? "-"}` : (record.session ?? "-");
 }
 
+/** `  replica=<id>` when the record names the replica that wrote it. */
+function replicaOf(record: AuditRecord): string {
+  return record.replica ? `  replica=${record.replica}` : "";
+}
+
 /** An anomaly alert: time, session, kind, the response taken, why. */
 function formatAnomaly(record: AuditRecord): string {
-  return `${new Date(record.time).toISOString()}  ${whoOf(record)}  ${record.tool}  response=${record.outcome}  ${whyOf(record)}`;
+  return `${new Date(record.time).toISOString()}  ${whoOf(record)}  ${record.tool}  response=${record.outcome}  ${whyOf(record)}${replicaOf(record)}`;
 }
 
 function whyOf(record: AuditRecord): string {
@@ -94,7 +109,7 @@ function whyOf(record: AuditRecord): string {
 function formatRecord(record: AuditRecord): string {
   const when = new Date(record.time).toISOString();
   if (record.kind === "anomaly")
-    return `${when}  ${whoOf(record)}  anomaly ${record.tool}  response=${record.outcome}  ${whyOf(record)}`;
+    return `${when}  ${whoOf(record)}  anomaly ${record.tool}  response=${record.outcome}  ${whyOf(record)}${replicaOf(record)}`;
   const what =
     record.kind === "execution"
       ? `execution (${record.tool})`
@@ -102,5 +117,5 @@ function formatRecord(record: AuditRecord): string {
         ? `model ${record.server}/${record.tool}${tokensOf(record.detail)}`
         : `${record.server}/${record.tool}`;
   const policy = record.policy && record.policy !== "allow" ? ` policy=${record.policy}` : "";
-  return `${when}  ${whoOf(record)}  ${what}  ${record.outcome}  ${record.durationMs} ms${policy}`;
+  return `${when}  ${whoOf(record)}  ${what}  ${record.outcome}  ${record.durationMs} ms${policy}${replicaOf(record)}`;
 }

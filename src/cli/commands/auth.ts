@@ -6,8 +6,8 @@ import type { AuthorizationStatus } from "../../auth/server-authorization.ts";
 import { loadConfig } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
 import type { HttpServerConfig } from "../../config/servers.ts";
-import { openStore } from "../../store/sqlite-store.ts";
-import type { Store } from "../../store/types.ts";
+import type { SharedStore } from "../../store/domains.ts";
+import { openSharedStore } from "../../store/open-shared-store.ts";
 import { hasAuthorizationHeader } from "../../upstream/login-gate.ts";
 import { CliError } from "../cli-error.ts";
 import { COMMAND_META } from "./meta.ts";
@@ -39,19 +39,27 @@ async function withAuth<T>(
   try {
     return await use(context);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-async function openAuth(configPath: string | undefined): Promise<AuthContext & { store: Store }> {
+async function openAuth(configPath: string | undefined): Promise<AuthContext & { store: SharedStore }> {
   const config = await loadConfig({ path: configPath, cwd: process.cwd(), env: process.env });
-  const dir = config.settings.storage.dir;
-  const store = openStore({ dir });
-  const vault = CredentialVault.open({
-    store,
-    dataDir: dir,
-    logger: { warn: (m) => process.stderr.write(`toolscript: ${m}\n`) },
-  });
+  const storage = config.settings.storage;
+  const warn = (message: string) => process.stderr.write(`toolscript: ${message}\n`);
+  // SQLite in storage.dir, or the PostgreSQL store the replicas share (storage.url).
+  const store = await openSharedStore(storage, { warn });
+  let vault: CredentialVault;
+  try {
+    vault = CredentialVault.open({
+      store,
+      dataDir: storage.url === undefined ? storage.dir : undefined,
+      logger: { warn },
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const authorizations = new Authorizations({
     credentials: () => vault,
     settings: oauthSettingsOf(config),
@@ -85,7 +93,7 @@ const login = defineCommand({
       const authorization = authorizations.forServer(server.name, server.url);
       process.stderr.write(`toolscript: logging in to ${server.name} (${server.url})\n`);
       await authorization.login();
-      process.stderr.write(`toolscript: ${describe(authorization.status())}\n`);
+      process.stderr.write(`toolscript: ${describe(await authorization.status())}\n`);
     }),
 });
 
@@ -101,12 +109,14 @@ const status = defineCommand({
       const servers = args.server
         ? [httpServer(config, args.server)]
         : config.servers.filter((server): server is HttpServerConfig => server.kind === "http");
-      const statuses = servers.map((server) => {
-        if (hasAuthorizationHeader(server.headers)) {
-          return { server: server.name, url: server.url, state: "no oauth" as const, refreshable: false };
-        }
-        return authorizations.forServer(server.name, server.url).status();
-      });
+      const statuses = await Promise.all(
+        servers.map((server): Promise<ShownStatus> | ShownStatus => {
+          if (hasAuthorizationHeader(server.headers)) {
+            return { server: server.name, url: server.url, state: "no oauth" as const, refreshable: false };
+          }
+          return authorizations.forServer(server.name, server.url).status();
+        }),
+      );
       if (args.json) process.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
       else for (const entry of statuses) process.stdout.write(`${describe(entry)}\n`);
       if (!args.json && servers.length === 0)
@@ -121,7 +131,7 @@ const logout = defineCommand({
   run: ({ args }) =>
     withAuth(args.config, async ({ config, authorizations }) => {
       const server = httpServer(config, args.server);
-      const had = authorizations.forServer(server.name, server.url).logout();
+      const had = await authorizations.forServer(server.name, server.url).logout();
       process.stderr.write(
         `toolscript: ${had ? `logged out of ${server.name}` : `${server.name} had no stored tokens`}\n`,
       );

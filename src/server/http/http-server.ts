@@ -4,7 +4,7 @@ import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server"
 import { DEFAULT_HTTP_MAX_SESSIONS_PER_CLIENT } from "../../config/defaults.ts";
 import type { Gateway } from "../../gateway/gateway.ts";
 import { type Logger, silentLogger } from "../../gateway/logger.ts";
-import { KeyedRateWindows } from "../../limits/rate-window.ts";
+import { SharedRateLimit } from "../../limits/shared-rate-limit.ts";
 import { createMcpServer } from "../create-mcp-server.ts";
 import { ServerError } from "../errors.ts";
 import { wireFrontEnd } from "../forwarding/wire-front-end.ts";
@@ -69,8 +69,9 @@ export async function serveHttp(gateway: Gateway, options: HttpServeOptions): Pr
   wireFrontEnd(gateway);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const rates = new KeyedRateWindows(options.executionsPerMinute ?? 0);
-  const admitExecution = (client: string) => rates.tryTake(client);
+  // Per client across replicas on a PostgreSQL store (key client:<name>), else in this process.
+  const rates = new SharedRateLimit(options.executionsPerMinute ?? 0, () => gateway.sharedRates());
+  const admitExecution = (client: string) => rates.tryTake(`client:${client}`);
   let policy = originPolicy(options.host, options.port, options.allowedHosts, options.allowedOrigins);
   const sessions = new LegacySessions(gateway, {
     mcpPath: MCP_PATH,

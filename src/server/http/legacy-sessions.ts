@@ -4,6 +4,7 @@ import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { isInitializeRequest } from "@modelcontextprotocol/server";
 import type { Gateway } from "../../gateway/gateway.ts";
 import type { Logger } from "../../gateway/logger.ts";
+import type { RateTake } from "../../store/domains.ts";
 import { createMcpServer } from "../create-mcp-server.ts";
 import { SessionEventStore } from "./event-store.ts";
 import { sendError } from "./send-error.ts";
@@ -16,7 +17,7 @@ export interface LegacySessionOptions {
   mcpPath: string;
   maxSessions: number;
   maxSessionsPerClient: number;
-  admitExecution: (client: string) => { ok: true } | { ok: false; retryInMs: number };
+  admitExecution: (client: string) => Promise<RateTake>;
   logger: Logger;
 }
 

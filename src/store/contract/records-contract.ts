@@ -102,6 +102,7 @@ export function auditContract(target: ContractTarget): void {
         bytesOut: 2_048,
         policy: "approve",
         detail: { codeHash: "f00", limits: ["memory"], nested: { n: 1 } },
+        replica: "host-a:4242",
       };
       const ids = await store.audit.append([full, entry(2_000)]);
       assert.equal(ids.length, 2);
@@ -116,6 +117,7 @@ export function auditContract(target: ContractTarget): void {
         bytesOut: null,
         policy: null,
         detail: null,
+        replica: null,
       });
       assert.deepEqual(await store.audit.append([]), []);
     }));
@@ -138,7 +140,67 @@ export function auditContract(target: ContractTarget): void {
         [true, false],
       );
       const [record] = await store.audit.list();
-      assert.deepEqual(record, { ...entry(1_000), kind: "tool_call", client: null, id, ...done });
+      assert.deepEqual(record, {
+        ...entry(1_000),
+        kind: "tool_call",
+        client: null,
+        replica: null,
+        id,
+        ...done,
+      });
+    }));
+
+  it("appendNow commits one record and returns its id", () =>
+    withStore(target, async (store) => {
+      const id = await store.audit.appendNow(entry(1_000, { outcome: "started", replica: "r1" }));
+      const [record] = await store.audit.list();
+      assert.equal(record?.id, id);
+      assert.equal(record?.outcome, "started");
+      assert.equal(record?.replica, "r1");
+    }));
+
+  it("write completes, appends whole the completions whose record is gone, appends, in one batch", () =>
+    withStore(target, async (store) => {
+      const [started, pruned] = await store.audit.append([
+        entry(2_500, { tool: "running", outcome: "started" }),
+        entry(500, { tool: "pruned", outcome: "started" }),
+      ]);
+      assert.equal(await store.audit.prune(1_000), 1);
+      const ids = await store.audit.write({
+        complete: [
+          {
+            id: started!,
+            entry: entry(2_500, { tool: "running", outcome: "ok", durationMs: 3, bytesOut: 9 }),
+          },
+          { id: pruned!, entry: entry(2_000, { tool: "pruned", outcome: "ToolError" }) },
+        ],
+        append: [entry(3_000, { tool: "new-a" }), entry(3_000, { tool: "new-b" })],
+      });
+      assert.equal(ids.length, 2);
+      assert.ok(ids[0]! < ids[1]!);
+      const records = await store.audit.list();
+      assert.deepEqual(
+        records.map((record) => [record.tool, record.outcome]),
+        [
+          ["new-b", "ok"],
+          ["new-a", "ok"],
+          ["running", "ok"],
+          ["pruned", "ToolError"],
+        ],
+      );
+      assert.deepEqual([records[2]?.id, records[2]?.durationMs, records[2]?.bytesOut], [started, 3, 9]);
+      assert.deepEqual(
+        records.slice(0, 2).map((record) => record.id),
+        [ids[1], ids[0]],
+      );
+      assert.deepEqual(await store.audit.write({ complete: [], append: [] }), []);
+      const [kept] = await store.audit.append([entry(4_000, { tool: "kept", outcome: "started" })]);
+      await store.audit.write({
+        complete: [{ id: kept!, entry: entry(4_000, { tool: "kept", outcome: "ok", durationMs: 7 }) }],
+        append: [],
+      });
+      const [completed] = await store.audit.list({ limit: 1 });
+      assert.deepEqual([completed?.id, completed?.outcome, completed?.durationMs], [kept, "ok", 7]);
     }));
 
   it("lists by session, client, time and denial, newest first, up to a limit", () =>
@@ -158,6 +220,25 @@ export function auditContract(target: ContractTarget): void {
       assert.deepEqual(await times({ denied: true }), [3_000, 2_000]);
       assert.deepEqual(await times({ limit: 2 }), [4_000, 3_000]);
       assert.deepEqual(await times({ session: "s1", denied: true, since: 1_500 }), [3_000]);
+    }));
+
+  it("lists by kind (anomaly alerts, executions) and by the replica that wrote them", () =>
+    withStore(target, async (store) => {
+      await store.audit.append([
+        entry(1_000, { replica: "a:1" }),
+        entry(2_000, { kind: "anomaly", tool: "call_burst", replica: "b:2" }),
+        entry(3_000, { kind: "execution", replica: "a:1" }),
+        entry(4_000, { kind: "anomaly", tool: "exfiltration", replica: "a:1" }),
+        entry(5_000),
+      ]);
+      const times = async (query: Parameters<typeof store.audit.list>[0]) =>
+        (await store.audit.list(query)).map((record) => record.time);
+      assert.deepEqual(await times({ kind: "anomaly" }), [4_000, 2_000]);
+      assert.deepEqual(await times({ kind: "execution" }), [3_000]);
+      assert.deepEqual(await times({ kind: "tool_call" }), [5_000, 1_000]);
+      assert.deepEqual(await times({ replica: "a:1" }), [4_000, 3_000, 1_000]);
+      assert.deepEqual(await times({ replica: "b:2", kind: "anomaly" }), [2_000]);
+      assert.deepEqual(await times({ replica: "c:3" }), []);
     }));
 
   it("prune deletes records older than a time and counts them", () =>

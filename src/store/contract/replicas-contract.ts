@@ -92,4 +92,37 @@ export function replicaContract(
       assert.deepEqual(await b.rateLimits.take("client:x", 3), { ok: false, retryInMs: 59_000 });
       assert.deepEqual(await a.rateLimits.take("client:x", 3), { ok: false, retryInMs: 59_000 });
     }));
+
+  it("audit records written through both stores are listed through either, by replica", () =>
+    withPair(openPair, async (a, b) => {
+      const record = (time: number, replica: string) => ({
+        time,
+        session: "s1",
+        server: "fs",
+        tool: "read",
+        argsDigest: "d",
+        argsBytes: 2,
+        outcome: "ok",
+        durationMs: 1,
+        replica,
+      });
+      const [started] = await Promise.all([
+        a.audit.appendNow({ ...record(1_000, "a:1"), outcome: "started" }),
+        b.audit.append([record(2_000, "b:2")]),
+      ]);
+      await b.audit.write({ complete: [{ id: started, entry: record(1_000, "a:1") }], append: [] });
+      for (const store of [a, b]) {
+        assert.deepEqual(
+          (await store.audit.list()).map((r) => [r.replica, r.outcome]),
+          [
+            ["b:2", "ok"],
+            ["a:1", "ok"],
+          ],
+        );
+        assert.deepEqual(
+          (await store.audit.list({ replica: "a:1" })).map((r) => r.time),
+          [1_000],
+        );
+      }
+    }));
 }

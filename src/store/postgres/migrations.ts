@@ -132,4 +132,15 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       UPDATE vaults SET revision = md5(random()::text || session_id);
     `,
   },
+  {
+    version: 5,
+    name: "the replica (gateway process) that wrote each audit record",
+    sql: `
+      -- NULL: written before replicas were recorded.
+      ALTER TABLE audit ADD COLUMN replica text;
+      CREATE INDEX audit_replica ON audit (replica, time);
+      -- toolscript audit --anomalies lists one kind.
+      CREATE INDEX audit_kind ON audit (kind, time);
+    `,
+  },
 ];
