@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -8,7 +9,7 @@ import type { AuditRecord } from "../src/store/types.ts";
 import { type PostgresCluster, startPostgres } from "./helpers/postgres-cluster.ts";
 import { runCliAsync } from "./helpers/run-cli-async.ts";
 import { type ServedProcess, serveHttpProcess, stop } from "./helpers/serve-http-process.ts";
-import { SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
+import { FILESYSTEM_JS, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 // Two `serve --http` replicas on one private PostgreSQL cluster, each reached by its
 // own stateless (2026-07-28) stock SDK client, as a load balancer would spread them.
@@ -57,12 +58,16 @@ describe("replicas on one PostgreSQL store", { timeout: 240_000 }, () => {
   before(async () => {
     cluster = await startPostgres();
     url = await cluster.createDatabase("replicas");
+    mkdirSync(join(dir.path, "files"));
     // Started together: the migrations run once, under their lock.
     const [a, b] = await Promise.all(
       (["a", "b"] as const).map((name) =>
         serveHttpProcess(dir.path, {
           configName: `replica-${name}.json`,
-          mcpServers: { scripted: { command: process.execPath, args: [SCRIPTED_JS] } },
+          mcpServers: {
+            scripted: { command: process.execPath, args: [SCRIPTED_JS] },
+            filesystem: { command: process.execPath, args: [FILESYSTEM_JS, join(dir.path, "files")] },
+          },
           toolscript: { storage: { url, dir: join(dir.path, `data-${name}`) }, privacy: { pii: true } },
           env: { TOOLSCRIPT_VAULT_KEY: vaultKey, TOOLSCRIPT_REPLICA: `replica-${name}` },
         }),
@@ -97,7 +102,7 @@ describe("replicas on one PostgreSQL store", { timeout: 240_000 }, () => {
     assert.match(textOf(found), /skills\/triple|skills\.triple/);
 
     // Removed from the shared store by the CLI: neither replica imports it any more.
-    const removed = await runCliAsync(dir.path, ["skills", "remove", "triple", "--config", "replica-a.json"]);
+    const removed = await runCliAsync(dir.path, ["skills", "rm", "triple", "--config", "replica-a.json"]);
     assert.equal(removed.code, 0, removed.stderr);
     for (const client of [clients.a, clients.b]) {
       await eventually("the removal to reach the replica", async () => {
@@ -128,13 +133,15 @@ describe("replicas on one PostgreSQL store", { timeout: 240_000 }, () => {
     );
     const token = /\[EMAIL_\d+\]/.exec(String(tokenized))?.[0];
     assert.ok(token, `a token in ${JSON.stringify(tokenized)}`);
-    // ...and replica b turns it back into the address before the upstream sees it.
-    const seen = await run(
+    // ...and replica b turns it back into the address before the upstream sees it (what the
+    // sandbox reads back is tokenized again, so the file on disk is the witness).
+    const out = join(dir.path, "files", "to.txt");
+    await run(
       clients.b,
-      `const echoed = await tools.scripted.echo({ message: ${JSON.stringify(token)} });\nreturn echoed.includes("ada.lovelace@example.org") ? "original" : echoed;`,
+      `await tools.filesystem.write_file({ path: ${JSON.stringify(out)}, content: ${JSON.stringify(token)} });\nreturn "written";`,
       "crossing",
     );
-    assert.equal(seen, "original");
+    assert.equal(readFileSync(out, "utf8"), "ada.lovelace@example.org");
   });
 
   test("a replica killed mid-execution loses nothing it acknowledged; the other keeps serving", async () => {
