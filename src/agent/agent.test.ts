@@ -90,7 +90,7 @@ describe("agent runner", () => {
       const execute = first.tools?.find((tool) => tool.name === "execute_code");
       assert.match(
         execute?.description ?? "",
-        /^- scripted \(12\)$/m,
+        /^- scripted \(13\)$/m,
         "execute_code's description lists the servers",
       );
       assert.deepEqual((execute?.inputSchema.required as string[] | undefined) ?? [], ["code"]);
