@@ -91,32 +91,45 @@ function killPids(pids) {
   for (const p of pids) { try { process.kill(p, "SIGKILL"); } catch {} }
 }
 
+/** Children started by this collector (npm installs, servers), killed with their descendants on a signal. */
+const active = new Set();
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    for (const p of active) killPids([...descendants(p), p]);
+    process.exit(130);
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // install
 
 function run(cmd, args, { cwd, timeoutMs, env }) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, env: env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    active.add(child.pid);
     let out = "";
     const onData = (b) => { out += b; if (out.length > 20000) out = out.slice(-20000); };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
     const timer = setTimeout(() => { killPids([...descendants(child.pid), child.pid]); }, timeoutMs);
-    child.on("close", (code, signal) => { clearTimeout(timer); resolve({ code, signal, out }); });
+    child.on("close", (code, signal) => { clearTimeout(timer); active.delete(child.pid); resolve({ code, signal, out }); });
   });
 }
 
 async function install(entry, dir) {
-  const pkgJson = join(dir, "node_modules", entry.package, "package.json");
-  if (existsSync(pkgJson) && JSON.parse(readFileSync(pkgJson, "utf8")).version === entry.version && !opts.force) {
+  // .installed is written only after a complete install, so an interrupted one is redone.
+  const marker = join(dir, ".installed");
+  if (existsSync(marker) && readFileSync(marker, "utf8") === `${entry.package}@${entry.version}` && !opts.force) {
     return { ok: true, cached: true };
   }
+  rmSync(marker, { force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "corpus-install", private: true }, null, 2)}\n`);
   const args = ["install", "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `${entry.package}@${entry.version}`];
   if (!entry.scripts) args.splice(1, 0, "--ignore-scripts");
   const r = await run("npm", args, { cwd: dir, timeoutMs: 300000 });
   if (r.code !== 0) return { ok: false, reason: `npm install failed (${r.signal ?? r.code}): ${tail(r.out, 400)}` };
+  writeFileSync(marker, `${entry.package}@${entry.version}`);
   return { ok: true };
 }
 
@@ -202,7 +215,7 @@ async function listTools(entry, cmd, runDir, homeDir) {
     const work = (async () => {
       const p = client.connect(transport);
       pid = transport.pid;
-      if (pid) started.push(pid);
+      if (pid) { started.push(pid); active.add(pid); }
       transport.onclose = () => { exited ??= "server closed the connection"; };
       await p;
       const tools = [];
@@ -225,6 +238,7 @@ async function listTools(entry, cmd, runDir, homeDir) {
     try { await withTimeout(client.close(), 3000, "close"); } catch {}
     killPids(pids);
     killPids(pidsWithCwdIn(runDir));
+    for (const p of started) active.delete(p);
   }
 }
 
