@@ -119,7 +119,8 @@ function run(cmd, args, { cwd, timeoutMs, env }) {
 async function install(entry, dir) {
   // .installed is written only after a complete install, so an interrupted one is redone.
   const marker = join(dir, ".installed");
-  if (existsSync(marker) && readFileSync(marker, "utf8") === `${entry.package}@${entry.version}` && !opts.force) {
+  const installId = `${entry.package}@${entry.version}${entry.scripts ? " with scripts" : ""}`;
+  if (existsSync(marker) && readFileSync(marker, "utf8") === installId && !opts.force) {
     return { ok: true, cached: true };
   }
   rmSync(marker, { force: true });
@@ -129,7 +130,7 @@ async function install(entry, dir) {
   if (!entry.scripts) args.splice(1, 0, "--ignore-scripts");
   const r = await run("npm", args, { cwd: dir, timeoutMs: 300000 });
   if (r.code !== 0) return { ok: false, reason: `npm install failed (${r.signal ?? r.code}): ${tail(r.out, 400)}` };
-  writeFileSync(marker, `${entry.package}@${entry.version}`);
+  writeFileSync(marker, installId);
   return { ok: true };
 }
 
@@ -262,6 +263,11 @@ async function collectOne(entry, skipped) {
   };
   const hit = exclusionHit(entry.package);
   if (hit) return skip(`not collected: ${hit} (unseen check catalog)`);
+  if (entry.exclude) {
+    rmSync(outFile, { force: true });
+    rmSync(join(LICENSES_DIR, `${safe}.txt`), { force: true });
+    return skip(`left out by judgement: ${entry.exclude}`);
+  }
   if (!opts.force && existsSync(outFile)) {
     const prev = JSON.parse(readFileSync(outFile, "utf8"));
     if (prev.version === entry.version) { log(`  = ${entry.package} already collected (${prev.tools.length} tools)`); delete skipped[entry.package]; return; }
