@@ -130,6 +130,11 @@ async function install(entry, dir) {
   if (!entry.scripts) args.splice(1, 0, "--ignore-scripts");
   const r = await run("npm", args, { cwd: dir, timeoutMs: 300000 });
   if (r.code !== 0) return { ok: false, reason: `npm install failed (${r.signal ?? r.code}): ${tail(r.out, 400)}` };
+  if (entry.scripts) {
+    // npm 11 runs no dependency install script that is not allowed explicitly: rebuild runs them (node-gyp).
+    const rb = await run("npm", ["rebuild", "--foreground-scripts", "--loglevel=error"], { cwd: dir, timeoutMs: 600000 });
+    if (rb.code !== 0) return { ok: false, reason: `npm rebuild failed (${rb.signal ?? rb.code}): ${tail(rb.out, 400)}` };
+  }
   writeFileSync(marker, installId);
   return { ok: true };
 }
