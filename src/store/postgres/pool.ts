@@ -74,6 +74,9 @@ export class PostgresPool implements Queryable {
     this.#pool = new pg.Pool({ ...this.#config, max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS });
     // An idle connection the server dropped: the pool discards it; the next query reconnects or reports.
     this.#pool.on("error", () => {});
+    // A connection dropped while checked out between two queries (a transaction's) emits on the
+    // client, where no listener would crash the process; the next query on it fails and reports.
+    this.#pool.on("connect", (client) => client.on("error", () => {}));
   }
 
   /** Settings for a connection of its own (the change listener, migrations), named `name`. */
