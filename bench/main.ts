@@ -9,6 +9,7 @@ import { benchPeers } from "./peers.ts";
 import { benchPii } from "./pii.ts";
 import { benchPython } from "./python.ts";
 import { benchReplicas } from "./replicas.ts";
+import { benchSearchCorpus } from "./search-corpus.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
 import { benchSkillsWorkspace } from "./skills-workspace.ts";
@@ -28,6 +29,7 @@ const suites: Record<string, () => Promise<void>> = {
   load: benchLoad,
   "search-quality": benchSearchQuality,
   "search-latency": benchSearchLatency,
+  "search-corpus": benchSearchCorpus,
   tokens: benchTokens,
   pii: benchPii,
   python: benchPython,

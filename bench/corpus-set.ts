@@ -1,0 +1,93 @@
+// The training corpus (data/search/corpus): real tool definitions of public MCP servers
+// and requests written for their tools, as evaluation sets by request kind.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import type { JsonSchema } from "../src/catalog/types.ts";
+import type { EvalQuery, EvalTool } from "./search-quality.ts";
+
+const CORPUS = new URL("../data/search/corpus/", import.meta.url);
+
+export type RequestKind = "direct" | "paraphrase" | "task";
+export const REQUEST_KINDS: readonly RequestKind[] = ["direct", "paraphrase", "task"];
+
+export interface CorpusQuery extends EvalQuery {
+  server: string;
+  kind: RequestKind;
+}
+
+export interface Corpus {
+  /** Server names (file stems), sorted. */
+  servers: string[];
+  tools: EvalTool[];
+  queries: CorpusQuery[];
+}
+
+interface ServerFile {
+  tools: Array<{ name: string; title?: string; description?: string; inputSchema?: JsonSchema }>;
+}
+
+interface RequestLine {
+  tool: string;
+  kind: RequestKind;
+  query: string;
+  also?: string[];
+}
+
+/** Every corpus server and, where written, its requests (`expected`: the tool and its equivalents). */
+export function loadCorpus(): Corpus {
+  const serverDir = new URL("servers/", CORPUS);
+  const requestDir = new URL("requests/", CORPUS);
+  const servers = readdirSync(serverDir)
+    .filter((file) => file.endsWith(".json"))
+    .map((file) => file.slice(0, -".json".length))
+    .sort();
+  const tools: EvalTool[] = [];
+  const queries: CorpusQuery[] = [];
+  for (const server of servers) {
+    const file = JSON.parse(readFileSync(new URL(`${server}.json`, serverDir), "utf8")) as ServerFile;
+    const names = new Set(file.tools.map((tool) => tool.name));
+    for (const tool of file.tools) {
+      const description = [tool.title, tool.description].filter(Boolean).join(". ");
+      tools.push({ server, name: tool.name, description, inputSchema: tool.inputSchema });
+    }
+    const requests = new URL(`${server}.jsonl`, requestDir);
+    if (!existsSync(requests)) continue;
+    for (const line of readFileSync(requests, "utf8").split("\n")) {
+      if (line.trim() === "") continue;
+      const request = JSON.parse(line) as RequestLine;
+      if (!names.has(request.tool)) continue;
+      const expected = [request.tool, ...(request.also ?? []).filter((name) => names.has(name))];
+      queries.push({
+        server,
+        kind: request.kind,
+        query: request.query,
+        expected: expected.map((name) => `${server}/${name}`),
+      });
+    }
+  }
+  return { servers, tools, queries };
+}
+
+/** A deterministic pseudo-random generator (mulberry32), so pools are the same every run. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `count` pools of `size` servers drawn without replacement within a pool. */
+export function serverPools(servers: readonly string[], count: number, size: number, seed = 23): string[][] {
+  const random = seeded(seed);
+  return Array.from({ length: count }, () => {
+    const shuffled = [...servers];
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [shuffled[i], shuffled[j]] = [shuffled[j] as string, shuffled[i] as string];
+    }
+    return shuffled.slice(0, size).sort();
+  });
+}
