@@ -89,7 +89,8 @@ export function blobContract(target: ContractTarget): void {
     }));
 }
 
-function entry(time: number, fields: Partial<AuditEntry> = {}): AuditEntry {
+/** An audit record of session s1, with `fields` over it. */
+export function entry(time: number, fields: Partial<AuditEntry> = {}): AuditEntry {
   return {
     time,
     session: "s1",

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { bytesOf, type ContractTarget, textOf, withStore } from "./contract-target.ts";
+import { entry } from "./records-contract.ts";
 
 const ROOMY = { maxTotalBytes: 1_000_000, maxFiles: 1_000 };
 
@@ -73,18 +74,7 @@ export function sessionContract(target: ContractTarget): void {
       await store.vaults.put("s1", bytesOf("vault"), undefined);
       await store.skills.save({ ...skill("mine"), session: "s1", visibility: "private" });
       await store.skills.save({ ...skill("ours"), session: "s1", visibility: "shared" });
-      await store.audit.append([
-        {
-          time: 1,
-          session: "s1",
-          server: "fs",
-          tool: "read",
-          argsDigest: "d",
-          argsBytes: 2,
-          outcome: "ok",
-          durationMs: 1,
-        },
-      ]);
+      await store.audit.append([entry(1_000)]);
       assert.equal(await store.sessions.delete("s1"), true);
       assert.equal(await store.sessions.get("s1"), undefined);
       assert.equal(await store.sessions.readFile("s1", "a.txt"), undefined);
