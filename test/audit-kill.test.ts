@@ -5,7 +5,7 @@ import { after, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openSqliteSharedStore } from "../src/store/sqlite-shared-store.ts";
 import { cliArgs, REPO_ROOT, tempDir } from "./helpers/servers.ts";
 
 const BLOCKING_JS = join(REPO_ROOT, "test/servers/blocking-server.mjs");
@@ -61,18 +61,18 @@ test("a tool call's audit record is on disk before the call is sent: kept throug
       }),
     );
     await callThenKill(config, marker, round);
-    const opened = openStore({ dir: store });
+    const opened = openSqliteSharedStore({ dir: store });
     try {
-      const calls = opened
-        .listAudit({ session: `round-${round}`, limit: 100 })
-        .filter((record) => record.kind === "tool_call");
+      const calls = (await opened.audit.list({ session: `round-${round}`, limit: 100 })).filter(
+        (record) => record.kind === "tool_call",
+      );
       assert.equal(calls.length, 1, `round ${round}: the killed call's record is there`);
       assert.equal(calls[0]?.server, "blocking");
       assert.equal(calls[0]?.tool, "block");
       assert.equal(calls[0]?.outcome, "started", "it never completed");
       assert.equal(calls[0]?.argsBytes, JSON.stringify({ round }).length);
     } finally {
-      opened.close();
+      await opened.close();
     }
   }
 });

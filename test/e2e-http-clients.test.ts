@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { openStore } from "../src/store/sqlite-store.ts";
+import { openSqliteSharedStore } from "../src/store/sqlite-shared-store.ts";
 import type { AuditRecord } from "../src/store/types.ts";
 import { execute, textOf } from "./helpers/mcp-client.ts";
 import { cliArgs, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
@@ -238,12 +238,12 @@ describe("toolscript serve --http with several clients", () => {
     const bob = await connect(BOB, { withoutGetStream: true });
     await execute(alice.client, "return await tools.scripted.add({ a: 1, b: 2 })");
     await execute(bob.client, "return 1", { session: "alice-work" });
-    const store = openStore({ dir: data });
+    const store = openSqliteSharedStore({ dir: data });
     try {
       // Records are written in batches a few milliseconds behind: read until they are there.
       let rows: AuditRecord[] = [];
       for (let attempt = 0; attempt < 200; attempt++) {
-        rows = store.listAudit({ limit: 1000 });
+        rows = await store.audit.list({ limit: 1000 });
         const aliceAdd = rows.some((row) => row.client === "alice" && row.tool === "add");
         const bobRefused = rows.some((row) => row.client === "bob" && row.session === "alice-work");
         if (aliceAdd && bobRefused) break;
@@ -256,7 +256,7 @@ describe("toolscript serve --http with several clients", () => {
       assert.match(refused?.outcome ?? "", /SessionError/);
       assert.ok(rows.every((row) => row.client === "alice" || row.client === "bob"));
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

@@ -46,8 +46,7 @@ import { SkillLibrary } from "../skills/skill-library.ts";
 import type { SolveResponse } from "../solve/solve-task.ts";
 import type { RateLimitStore, SharedStore } from "../store/domains.ts";
 import { openSharedStore } from "../store/open-shared-store.ts";
-import { openMemorySharedStore, SqliteSharedStore } from "../store/sqlite-shared-store.ts";
-import type { Store } from "../store/types.ts";
+import { openMemorySharedStore } from "../store/sqlite-shared-store.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
 import { describeRetry } from "../upstream/retry-text.ts";
 import type { ClientRequestHooks, LogLevel, UpstreamStatus } from "../upstream/types.ts";
@@ -126,12 +125,6 @@ export class Gateway {
   readonly #features: UpstreamFeatureGlue;
 
   #store: SharedStore | undefined;
-  /**
-   * The synchronous view of the store for consumers not yet moved to
-   * `SharedStore`'s domains (issue #22): the SQLite store's own, or an
-   * in-memory one beside PostgreSQL.
-   */
-  #legacy: Store | undefined;
   #audit: AuditLog;
   #deps: ProgramDeps | undefined;
   readonly #passThrough: PassThroughHub;
@@ -290,13 +283,6 @@ export class Gateway {
 
   #useStore(store: SharedStore): void {
     this.#store = store;
-    this.#legacy = store instanceof SqliteSharedStore ? store.legacy : undefined;
-  }
-
-  /** The synchronous store for consumers not yet on the domains; in memory beside PostgreSQL. */
-  #legacyStore(): Store {
-    this.#legacy ??= openMemorySharedStore().legacy;
-    return this.#legacy;
   }
 
   /**

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { tempDir } from "../../test/helpers/servers.ts";
 import { AUDIT_JOURNAL_DIR, encodeJournalLine } from "./audit-journal-format.ts";
 import { DATABASE_FILE } from "./open-database.ts";
-import { openMemoryStore, openStore } from "./sqlite-store.ts";
+import { openSqliteSharedStore } from "./sqlite-shared-store.ts";
 import type { AuditEntry } from "./types.ts";
 
 function started(tool: string, session = "a"): AuditEntry {
@@ -50,11 +50,11 @@ function journalMarks(dir: string): unknown[] {
 }
 
 describe("audit journal", () => {
-  it("has each appended line in its file before append returns, and empties it once flushed", () => {
+  it("has each appended line in its file before append returns, and empties it once flushed", async () => {
     const dir = tempDir("journal");
-    const store = openStore({ dir: dir.path });
+    const store = openSqliteSharedStore({ dir: dir.path });
     try {
-      const journal = store.openAuditJournal();
+      const journal = store.audit.openJournal();
       assert.ok(journal);
       assert.ok(!existsSync(join(dir.path, AUDIT_JOURNAL_DIR)), "no file until the first call");
       journal.append(started("read"));
@@ -68,22 +68,15 @@ describe("audit journal", () => {
         encodeJournalLine(1, started("read")) + encodeJournalLine(2, started("write")),
       );
 
-      store.batch(() => {
-        store.appendAudit(started("read"));
-        store.appendAudit(started("write"));
-        journal.markFlushed();
-      });
+      await store.audit.write({ complete: [], append: [started("read"), started("write")], journal });
       journal.truncate();
       assert.equal(readFileSync(path, "utf8"), "");
       journal.append(started("list"));
       assert.equal(readFileSync(path, "utf8"), encodeJournalLine(3, started("list")), "numbering goes on");
-      store.batch(() => {
-        store.appendAudit(started("list"));
-        journal.markFlushed();
-      });
+      await store.audit.write({ complete: [], append: [started("list")], journal });
       journal.truncate();
     } finally {
-      store.close();
+      await store.close();
     }
     assert.deepEqual(
       readdirSync(join(dir.path, AUDIT_JOURNAL_DIR)),
@@ -94,13 +87,7 @@ describe("audit journal", () => {
     dir.remove();
   });
 
-  it("is absent for a store in memory", () => {
-    const store = openMemoryStore();
-    assert.equal(store.openAuditJournal(), undefined);
-    store.close();
-  });
-
-  it("recovers the journal of a dead process as started records, then removes it", () => {
+  it("recovers the journal of a dead process as started records, then removes it", async () => {
     const dir = tempDir("journal-dead");
     try {
       const path = leftJournal(
@@ -108,9 +95,9 @@ describe("audit journal", () => {
         deadPid(),
         encodeJournalLine(1, started("read")) + encodeJournalLine(2, started("write", "b")),
       );
-      const store = openStore({ dir: dir.path });
+      const store = openSqliteSharedStore({ dir: dir.path });
       try {
-        const records = store.listAudit();
+        const records = await store.audit.list();
         assert.deepEqual(
           records.map((record) => [record.session, record.tool, record.outcome]),
           [
@@ -120,44 +107,41 @@ describe("audit journal", () => {
         );
         assert.ok(!existsSync(path), "the journal is removed");
       } finally {
-        store.close();
+        await store.close();
       }
       assert.deepEqual(journalMarks(dir.path), []);
-      const again = openStore({ dir: dir.path });
-      assert.equal(again.listAudit().length, 2, "nothing is copied twice");
-      again.close();
+      const again = openSqliteSharedStore({ dir: dir.path });
+      assert.equal((await again.audit.list()).length, 2, "nothing is copied twice");
+      await again.close();
     } finally {
       dir.remove();
     }
   });
 
-  it("copies no line twice when the journal outlived the flush that wrote it", () => {
+  it("copies no line twice when the journal outlived the flush that wrote it", async () => {
     const dir = tempDir("journal-outlived");
     try {
-      const store = openStore({ dir: dir.path });
-      const journal = store.openAuditJournal();
+      const store = openSqliteSharedStore({ dir: dir.path });
+      const journal = store.audit.openJournal();
       assert.ok(journal);
       journal.append(started("read"));
       journal.append(started("write"));
-      store.batch(() => {
-        store.appendAudit({ ...started("read"), outcome: "ok", durationMs: 3 });
-        store.appendAudit(started("write"));
-        journal.markFlushed();
+      await store.audit.write({
+        complete: [],
+        append: [{ ...started("read"), outcome: "ok", durationMs: 3 }, started("write")],
+        journal,
       });
       // The process "dies" here, before truncate: the file keeps both lines, and a third one
       // appended after the flush.
       journal.append(started("list"));
-      store.close();
+      await store.close();
       const [name] = readdirSync(join(dir.path, AUDIT_JOURNAL_DIR));
       assert.equal(readFileSync(join(dir.path, AUDIT_JOURNAL_DIR, name ?? ""), "utf8").split("\n").length, 4);
 
-      const reopened = openStore({ dir: dir.path });
+      const reopened = openSqliteSharedStore({ dir: dir.path });
       try {
         assert.deepEqual(
-          reopened
-            .listAudit()
-            .map((record) => [record.tool, record.outcome])
-            .sort(),
+          (await reopened.audit.list()).map((record) => [record.tool, record.outcome]).sort(),
           [
             ["list", "started"],
             ["read", "ok"],
@@ -165,7 +149,7 @@ describe("audit journal", () => {
           ],
         );
       } finally {
-        reopened.close();
+        await reopened.close();
       }
       assert.deepEqual(readdirSync(join(dir.path, AUDIT_JOURNAL_DIR)), []);
     } finally {
@@ -173,57 +157,51 @@ describe("audit journal", () => {
     }
   });
 
-  it("leaves alone the journal of a live process: another process's, or one open in this process", () => {
+  it("leaves alone the journal of a live process: another process's, or one open in this process", async () => {
     const dir = tempDir("journal-live");
     try {
       // The test runner that started this process outlives it.
       const other = leftJournal(dir.path, process.ppid, encodeJournalLine(1, started("read")));
-      const first = openStore({ dir: dir.path });
-      const journal = first.openAuditJournal();
+      const first = openSqliteSharedStore({ dir: dir.path });
+      const journal = first.audit.openJournal();
       journal?.append(started("write"));
-      const second = openStore({ dir: dir.path });
+      const second = openSqliteSharedStore({ dir: dir.path });
       try {
-        assert.deepEqual(second.listAudit(), []);
+        assert.deepEqual(await second.audit.list(), []);
         assert.ok(existsSync(other));
         assert.equal(readdirSync(join(dir.path, AUDIT_JOURNAL_DIR)).length, 2);
       } finally {
-        second.close();
+        await second.close();
       }
       // Closed with a line never flushed: left on disk, and recovered by the next store opened here.
-      first.close();
-      const third = openStore({ dir: dir.path });
+      await first.close();
+      const third = openSqliteSharedStore({ dir: dir.path });
       try {
         assert.deepEqual(
-          third.listAudit().map((record) => record.tool),
+          (await third.audit.list()).map((record) => record.tool),
           ["write"],
         );
         assert.deepEqual(readdirSync(join(dir.path, AUDIT_JOURNAL_DIR)), [other.split("/").at(-1)]);
       } finally {
-        third.close();
+        await third.close();
       }
     } finally {
       dir.remove();
     }
   });
 
-  it("skips a torn last line (a write cut short by the crash) and a damaged one, with a warning each", () => {
+  it("skips a torn last line (a write cut short by the crash) and a damaged one, with a warning each", async () => {
     const dir = tempDir("journal-torn");
     try {
       const whole = encodeJournalLine(1, started("read")) + encodeJournalLine(3, started("write"));
       const torn = encodeJournalLine(4, started("list")).slice(0, 30);
       leftJournal(dir.path, deadPid(), `${whole}not json\n${torn}`);
       const warnings: string[] = [];
-      const store = openStore({ dir: dir.path, warn: (message) => warnings.push(message) });
+      const store = openSqliteSharedStore({ dir: dir.path, warn: (message) => warnings.push(message) });
       try {
-        assert.deepEqual(
-          store
-            .listAudit()
-            .map((record) => record.tool)
-            .sort(),
-          ["read", "write"],
-        );
+        assert.deepEqual((await store.audit.list()).map((record) => record.tool).sort(), ["read", "write"]);
       } finally {
-        store.close();
+        await store.close();
       }
       assert.equal(warnings.length, 2, warnings.join("\n"));
       assert.match(warnings[0] ?? "", /audit journal .*-0123abcd\.jsonl: line 4 skipped: it has no end/);

@@ -4,12 +4,12 @@
 // Usage: node --import tsx crash-writer.fixture.ts <dir> <durability>
 import { writeSync } from "node:fs";
 import type { Durability } from "./open-database.ts";
-import { openStore } from "./sqlite-store.ts";
+import { openSqliteSharedStore } from "./sqlite-shared-store.ts";
 
 const [dir, durability = "full"] = process.argv.slice(2);
 if (!dir) throw new Error("usage: crash-writer.fixture.ts <dir> [full|normal]");
 
-const store = openStore({ dir, durability: durability as Durability });
+const store = openSqliteSharedStore({ dir, durability: durability as Durability });
 const limits = { maxTotalBytes: Number.MAX_SAFE_INTEGER, maxFiles: Number.MAX_SAFE_INTEGER };
 // Mixed sizes: small rows, and blobs that span many pages so a kill can land inside one write.
 const sizes = [16, 700, 5_000, 70_000];
@@ -18,10 +18,8 @@ for (let id = 0; ; id++) {
   const size = sizes[id % sizes.length] ?? 16;
   const bytes = new Uint8Array(size).fill(id % 251);
   const session = `s${id % 3}`;
-  store.writeFile(session, `files/${id}.bin`, bytes, limits);
-  // Every other record as the gateway writes one before a tool call: its own commit, no fsync under `full`.
-  const append = id % 2 === 0 ? store.appendAudit.bind(store) : store.appendAuditNow.bind(store);
-  append({
+  await store.sessions.writeFile(session, `files/${id}.bin`, bytes, limits);
+  const record = {
     time: id,
     session,
     server: "crash",
@@ -30,9 +28,17 @@ for (let id = 0; ; id++) {
     argsBytes: size,
     outcome: "ok",
     durationMs: 0,
-  });
+  };
+  // Every other record as the gateway writes one before a tool call: its own commit, no fsync under `full`.
+  if (id % 2 === 0) await store.audit.append([record]);
+  else await store.audit.appendNow(record);
   if (id % 10 === 0) {
-    store.saveSkill({ name: "counter", code: `export const n = ${id};`, description: "d", declaration: "" });
+    await store.skills.save({
+      name: "counter",
+      code: `export const n = ${id};`,
+      description: "d",
+      declaration: "",
+    });
   }
   // Synchronous write: the line leaves the process before the next record starts.
   writeLine(`${id}\n`);

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { REPO_ROOT, tempDir } from "../../test/helpers/servers.ts";
 import { DATABASE_FILE, type Durability } from "./open-database.ts";
-import { openStore } from "./sqlite-store.ts";
+import { openSqliteSharedStore } from "./sqlite-shared-store.ts";
 
 const FIXTURE = fileURLToPath(new URL("./crash-writer.fixture.ts", import.meta.url));
 
@@ -67,26 +67,28 @@ describe("crash safety (kill -9 of a real writer process)", () => {
           acknowledged.splice(0, acknowledged.length, ...ids);
           assert.equal(integrity(dir.path), "ok");
 
-          const store = openStore({ dir: dir.path, durability });
+          const store = openSqliteSharedStore({ dir: dir.path, durability });
           try {
             for (const id of acknowledged) {
-              const file = store.readFile(`s${id % 3}`, `files/${id}.bin`);
+              const file = await store.sessions.readFile(`s${id % 3}`, `files/${id}.bin`);
               assert.ok(file, `file ${id} lost`);
               assert.equal(file.bytes[file.bytes.length - 1], id % 251, `file ${id} content`);
             }
-            const audited = new Set(store.listAudit({ limit: 1_000_000 }).map((entry) => entry.argsDigest));
+            const audited = new Set(
+              (await store.audit.list({ limit: 1_000_000 })).map((entry) => entry.argsDigest),
+            );
             for (const id of acknowledged) assert.ok(audited.has(String(id)), `audit ${id} lost`);
             const last = acknowledged.at(-1) ?? 0;
             // The last acknowledged save is id - id % 10; a later, unacknowledged one may have landed too.
             const saved = last - (last % 10);
-            const counter = store.getSkill("counter");
+            const counter = await store.skills.get("counter");
             assert.ok(
               [`export const n = ${saved};`, `export const n = ${saved + 10};`].includes(counter?.code ?? ""),
               `skill version of ${saved} lost: ${counter?.code}`,
             );
             // Counters stayed in step with the files through the crash.
-            for (const session of store.listSessions()) {
-              const files = store.listFiles(session.id);
+            for (const session of await store.sessions.list()) {
+              const files = await store.sessions.listFiles(session.id);
               assert.equal(session.fileCount, files.length);
               assert.equal(
                 session.totalBytes,
@@ -94,7 +96,7 @@ describe("crash safety (kill -9 of a real writer process)", () => {
               );
             }
           } finally {
-            store.close();
+            await store.close();
           }
         }
       } finally {

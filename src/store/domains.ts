@@ -2,10 +2,8 @@
  * The asynchronous store, split by domain (issue #22): what every engine
  * (SQLite embedded, PostgreSQL shared by replicas) implements and the one
  * contract suite checks. A method that resolves has committed its write,
- * visible to every replica on the same store from then on.
- *
- * Records are the ones of the synchronous `Store` (types.ts), which this
- * replaces once every consumer awaits it.
+ * visible to every replica on the same store from then on. The records are in
+ * types.ts.
  */
 import type {
   AuditEntry,

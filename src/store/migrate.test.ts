@@ -7,7 +7,7 @@ import { StoreError } from "./errors.ts";
 import { migrate, schemaVersion } from "./migrate.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations.ts";
 import { DATABASE_FILE } from "./open-database.ts";
-import { openStore } from "./sqlite-store.ts";
+import { openSqliteSharedStore } from "./sqlite-shared-store.ts";
 
 // The version 1 schema exactly as it shipped; written by hand so this test keeps
 // checking the upgrade path even if MIGRATIONS[0] were (wrongly) edited.
@@ -67,7 +67,7 @@ describe("migrate", () => {
     );
   });
 
-  it("upgrades a version 1 database by hand, keeping its data and backfilling usage counters", () => {
+  it("upgrades a version 1 database by hand, keeping its data and backfilling usage counters", async () => {
     const dir = tempDir("migrate");
     try {
       const db = new Database(join(dir.path, DATABASE_FILE));
@@ -75,21 +75,21 @@ describe("migrate", () => {
       assert.equal(schemaVersion(db), 1);
       db.close();
 
-      const store = openStore({ dir: dir.path });
+      const store = openSqliteSharedStore({ dir: dir.path });
       try {
         assert.deepEqual(
-          store.listFiles("a").map((f) => f.path),
+          (await store.sessions.listFiles("a")).map((f) => f.path),
           ["x.txt", "y/z.txt"],
         );
-        assert.equal(new TextDecoder().decode(store.readFile("a", "x.txt")?.bytes), "abc");
-        const a = store.getSession("a");
+        assert.equal(new TextDecoder().decode((await store.sessions.readFile("a", "x.txt"))?.bytes), "abc");
+        const a = await store.sessions.get("a");
         assert.equal(a?.fileCount, 2);
         assert.equal(a?.totalBytes, 5);
-        assert.equal(store.getSession("b")?.fileCount, 0);
-        assert.equal(store.getSkill("old")?.description, "old skill");
+        assert.equal((await store.sessions.get("b"))?.fileCount, 0);
+        assert.equal((await store.skills.get("old"))?.description, "old skill");
         // Migration 5: skills saved before languages existed are TypeScript.
-        assert.equal(store.getSkill("old")?.language, "typescript");
-        const python = store.saveSkill({
+        assert.equal((await store.skills.get("old"))?.language, "typescript");
+        const python = await store.skills.save({
           name: "py",
           code: "def f():\n    return 1\n",
           description: "a Python skill",
@@ -97,12 +97,12 @@ describe("migrate", () => {
           language: "python",
         });
         assert.equal(python.language, "python");
-        assert.equal(store.getSkill("old")?.language, "typescript");
+        assert.equal((await store.skills.get("old"))?.language, "typescript");
         // New tables work.
-        store.putVault("a", new Uint8Array([1, 2]));
-        assert.deepEqual(store.getVault("a"), new Uint8Array([1, 2]));
+        await store.vaults.put("a", new Uint8Array([1, 2]), undefined);
+        assert.deepEqual((await store.vaults.get("a"))?.blob, new Uint8Array([1, 2]));
       } finally {
-        store.close();
+        await store.close();
       }
       const check = new Database(join(dir.path, DATABASE_FILE));
       assert.equal(schemaVersion(check), SCHEMA_VERSION);
@@ -128,7 +128,42 @@ describe("migrate", () => {
     );
   });
 
-  it("migration 7: a version 6 store keeps its audit log and gains the journals' marks", () => {
+  it("migration 6 upgrades a version 5 database, keeping its data", async () => {
+    const dir = tempDir("credentials-migrate");
+    try {
+      const db = new Database(join(dir.path, DATABASE_FILE));
+      migrate(
+        db,
+        MIGRATIONS.filter((m) => m.version <= 5),
+      );
+      assert.equal(schemaVersion(db), 5);
+      db.exec(`
+        INSERT INTO sessions (id, created_at, last_seen_at, idle_ttl_ms) VALUES ('a', 1, 1, NULL);
+        INSERT INTO workspace_files VALUES ('a', 'x.txt', x'616263', 3, 1);
+        UPDATE sessions SET file_count = 1, total_bytes = 3 WHERE id = 'a';
+        INSERT INTO vaults VALUES ('a', x'0102', 1);`);
+      db.close();
+
+      const store = openSqliteSharedStore({ dir: dir.path });
+      try {
+        assert.equal(new TextDecoder().decode((await store.sessions.readFile("a", "x.txt"))?.bytes), "abc");
+        assert.deepEqual((await store.vaults.get("a"))?.blob, new Uint8Array([1, 2]));
+        assert.deepEqual(await store.credentials.list(), []);
+        await store.credentials.put("github", new Uint8Array([3]));
+        assert.deepEqual(await store.credentials.get("github"), new Uint8Array([3]));
+      } finally {
+        await store.close();
+      }
+      const check = new Database(join(dir.path, DATABASE_FILE));
+      assert.equal(schemaVersion(check), SCHEMA_VERSION);
+      assert.ok(SCHEMA_VERSION >= 6);
+      check.close();
+    } finally {
+      dir.remove();
+    }
+  });
+
+  it("migration 7: a version 6 store keeps its audit log and gains the journals' marks", async () => {
     const dir = tempDir("migrate-7");
     try {
       const db = new Database(join(dir.path, DATABASE_FILE));
@@ -140,23 +175,27 @@ describe("migrate", () => {
         VALUES (5, 'a', 'fs', 'read', 'd', 2, 'started', 0)`);
       db.close();
 
-      const store = openStore({ dir: dir.path });
+      const store = openSqliteSharedStore({ dir: dir.path });
       try {
+        const records = await store.audit.list();
         assert.deepEqual(
-          store.listAudit().map((record) => [record.tool, record.outcome]),
+          records.map((record) => [record.tool, record.outcome]),
           [["read", "started"]],
         );
-        const journal = store.openAuditJournal();
+        const journal = store.audit.openJournal();
         assert.ok(journal);
-        journal.append({ ...store.listAudit()[0]!, time: 6, tool: "write" });
-        store.batch(() => {
-          store.appendAudit({ ...store.listAudit()[0]!, time: 6, tool: "write", outcome: "ok" });
-          journal.markFlushed();
+        const [read] = records;
+        assert.ok(read);
+        journal.append({ ...read, time: 6, tool: "write" });
+        await store.audit.write({
+          complete: [],
+          append: [{ ...read, time: 6, tool: "write", outcome: "ok" }],
+          journal,
         });
         journal.truncate();
-        assert.equal(store.listAudit().length, 2);
+        assert.equal((await store.audit.list()).length, 2);
       } finally {
-        store.close();
+        await store.close();
       }
       const check = new Database(join(dir.path, DATABASE_FILE));
       assert.equal(schemaVersion(check), SCHEMA_VERSION);

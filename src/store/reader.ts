@@ -41,7 +41,6 @@ export class StoreReader {
   readonly #skillVersion: Statement<[Params], SkillRow>;
   readonly #skills: Statement<[Params], SkillRow>;
   readonly #skillVersions: Statement<[Params], SkillRow>;
-  readonly #vault: Statement<[string], { blob: Uint8Array }>;
   readonly #credential: Statement<[string], { blob: Uint8Array }>;
   readonly #credentials: Statement<[], CredentialInfo>;
   readonly #audit: Statement<[Params], AuditRow>;
@@ -71,7 +70,6 @@ export class StoreReader {
     this.#skillVersions = db.prepare(
       `SELECT ${SKILL_COLUMNS} ${visible} AND v.name = @name ORDER BY v.version`,
     );
-    this.#vault = db.prepare("SELECT blob FROM vaults WHERE session_id = ?");
     this.#credential = db.prepare("SELECT blob FROM oauth_credentials WHERE server = ?");
     this.#credentials = db.prepare(
       "SELECT server, updated_at AS updatedAt FROM oauth_credentials ORDER BY server",
@@ -123,11 +121,6 @@ export class StoreReader {
 
   listSkillVersions(name: string, viewer?: SkillViewer): SkillVersion[] {
     return this.#skillVersions.all({ name, ...viewerParams(viewer) }).map(toSkill);
-  }
-
-  getVault(session: string): Uint8Array | undefined {
-    const row = this.#vault.get(session);
-    return row && asBytes(row.blob);
   }
 
   getCredential(server: string): Uint8Array | undefined {

@@ -22,7 +22,7 @@ export class SqliteSessionDeletion {
     this.#writer = writer;
     this.#now = now;
     this.#owned = db.prepare("SELECT name FROM skills WHERE owner_session = ? ORDER BY name");
-    // The writer's idle rule (`deleteIdleSessions`), read first to learn the owned skills.
+    // Idle: unseen for longer than the session's TTL, or the default one.
     this.#idle = db.prepare(
       "SELECT id FROM sessions WHERE last_seen_at + coalesce(idle_ttl_ms, ?) < ? ORDER BY id",
     );

@@ -19,21 +19,30 @@ import type {
 } from "./domains.ts";
 import { StoreError } from "./errors.ts";
 import { migrate } from "./migrate.ts";
-import { MEMORY_LOCATION, openDatabase } from "./open-database.ts";
+import { type Durability, MEMORY_LOCATION, openDatabase } from "./open-database.ts";
 import { StoreReader } from "./reader.ts";
 import { SqliteRateWindows } from "./sqlite-rate-windows.ts";
 import { type DeletedSessions, SqliteSessionDeletion } from "./sqlite-session-deletion.ts";
-import { type OpenStoreOptions, SqliteStore } from "./sqlite-store.ts";
 import { SqliteVaults } from "./sqlite-vaults.ts";
-import type { Store } from "./types.ts";
 import { StoreWriter } from "./writer.ts";
 
 const CHANGE = "change";
 
+export interface OpenStoreOptions {
+  /** The data directory (`settings.storage.dir`, absolute); created if missing. */
+  dir: string;
+  durability?: Durability | undefined;
+  busyTimeoutMs?: number | undefined;
+  /** Clock for timestamps and expiry (tests). */
+  now?: (() => number) | undefined;
+  /** Told what could not be recovered from audit journals left by dead processes (default: a process warning). */
+  warn?: ((message: string) => void) | undefined;
+}
+
 /**
- * The SQLite `SharedStore`: the asynchronous face of the same database,
- * migrations, reader and writer as `SqliteStore` (a data directory, or
- * `:memory:`). Each method runs synchronously and settles its promise with
+ * The SQLite `SharedStore`: a database file in the data directory (or
+ * `:memory:`), migrated on open, read and written through `StoreReader` and
+ * `StoreWriter`. Each method runs synchronously and settles its promise with
  * the result, so a write is committed when its promise resolves; a thrown
  * error (`StoreError`, `SkillError`) becomes a rejection. Changes are told to
  * this store's listeners only: processes sharing a data directory do not
@@ -56,11 +65,6 @@ export class SqliteSharedStore implements SharedStore {
   /** `<dir>/audit-journal`; undefined in memory. */
   readonly #journalFolder: string | undefined;
   readonly #journals = new Set<AuditJournalFile>();
-  /**
-   * The synchronous `Store` over the same database, for consumers not yet
-   * moved to the domains (issue #22); closed with this store.
-   */
-  readonly legacy: Store;
   #closed = false;
 
   constructor(options: OpenStoreOptions) {
@@ -88,13 +92,6 @@ export class SqliteSharedStore implements SharedStore {
       // Calls that processes killed mid-call had journaled but not yet flushed.
       recoverAuditJournals(this.#journalFolder, this.#writer, options.warn ?? warnProcess);
     }
-    this.legacy = new SqliteStore(options, {
-      db: this.#db,
-      reader: this.#reader,
-      writer: this.#writer,
-      cache,
-      journalFolder: this.#journalFolder,
-    });
     // Every listener is told; a store has as many as it has consumers.
     this.#changes.setMaxListeners(0);
 
@@ -181,7 +178,10 @@ export class SqliteSharedStore implements SharedStore {
     return () => this.#changes.off(CHANGE, listener);
   }
 
-  /** Closes the audit journals (removing those fully flushed) and the database. Idempotent. */
+  /**
+   * Closes the audit journals (removing those fully flushed) and the database;
+   * SQLite checkpoints the WAL into the main file. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     for (const journal of this.#journals) {
@@ -193,8 +193,7 @@ export class SqliteSharedStore implements SharedStore {
     }
     this.#closed = true;
     this.#changes.removeAllListeners();
-    // The legacy view closes its own journals, then the database.
-    this.legacy.close();
+    this.#db.close();
   }
 
   #openJournal(): AuditJournalFile | undefined {

@@ -1,7 +1,6 @@
 /**
- * The `Store` seam (DESIGN.md §2): everything ToolScript persists. Methods are
- * synchronous because both embedded engines (better-sqlite3, node:sqlite) are;
- * a method that returns has committed its write.
+ * The records ToolScript persists (DESIGN.md §2): what the `SharedStore`
+ * domains (domains.ts) take and return, the same for every engine.
  */
 
 export interface SessionRecord {
@@ -185,83 +184,4 @@ export interface AuditJournal {
 export interface CredentialInfo {
   server: string;
   updatedAt: number;
-}
-
-export interface Store {
-  /** The database file, or `:memory:`. */
-  readonly location: string;
-
-  /** Creates the session or marks it seen now; `idleTtlMs` given sets its expiry policy. */
-  touchSession(id: string, idleTtlMs?: number | null): SessionRecord;
-  /**
-   * Creates the session owned by `owner`, or marks it seen now when `owner`
-   * owns it; `undefined` (and nothing changed) when another client owns it.
-   */
-  claimSession(id: string, owner: string | null): SessionRecord | undefined;
-  getSession(id: string): SessionRecord | undefined;
-  listSessions(): SessionRecord[];
-  /** Deletes the session and all its data: files, vault, private skills. */
-  deleteSession(id: string): boolean;
-  /** Deletes every session idle longer than its TTL (or `defaultIdleTtlMs`); returns their ids. */
-  deleteIdleSessions(defaultIdleTtlMs: number): string[];
-
-  readFile(session: string, path: string): WorkspaceFileRecord | undefined;
-  /** Files at or under the folder `prefix` (all when absent), sorted by path. */
-  listFiles(session: string, prefix?: string): WorkspaceFileInfo[];
-  /** Writes atomically with the quota check; creates the session if needed. */
-  writeFile(session: string, path: string, bytes: Uint8Array, limits: WorkspaceLimits): WriteFileOutcome;
-  removeFile(session: string, path: string): boolean;
-
-  /** Stores a new version (1 for a new name) and returns it. Throws `SkillError`. */
-  saveSkill(input: SaveSkillInput): SkillVersion;
-  /** The latest version, or `version`; `undefined` when absent or not visible to `viewer`. */
-  getSkill(name: string, options?: SkillViewer & { version?: number | undefined }): SkillVersion | undefined;
-  /** Latest version of every skill visible to `viewer`, sorted by name. */
-  listSkills(viewer?: SkillViewer): SkillVersion[];
-  /** Every version of one skill, oldest first. */
-  listSkillVersions(name: string, viewer?: SkillViewer): SkillVersion[];
-  /** Removes all versions; `false` when absent or not visible to `viewer`. */
-  removeSkill(name: string, viewer?: SkillViewer): boolean;
-
-  /** A cached value; `undefined` when absent or expired. */
-  getCacheEntry(namespace: string, key: string): string | undefined;
-  /** Stores `value` until `ttlMs` from now, replacing what the key held. */
-  putCacheEntry(namespace: string, key: string, value: string, ttlMs: number): void;
-  /** Deletes expired entries; returns how many. */
-  deleteExpiredCacheEntries(): number;
-
-  /** The session's PII vault, an opaque (already encrypted) blob; replaces the previous one. */
-  putVault(session: string, blob: Uint8Array): void;
-  getVault(session: string): Uint8Array | undefined;
-  deleteVault(session: string): boolean;
-
-  /** An upstream server's OAuth credentials, an opaque (already encrypted) blob; replaces the previous one. */
-  putCredential(server: string, blob: Uint8Array): void;
-  getCredential(server: string): Uint8Array | undefined;
-  deleteCredential(server: string): boolean;
-  /** The servers with stored credentials, sorted by name; never the blobs. */
-  listCredentials(): CredentialInfo[];
-
-  appendAudit(entry: AuditEntry): number;
-  /**
-   * Appends `entry` committed before it returns and durable against the
-   * process being killed (not against power loss until the next fsync): the
-   * record written before a call leaves for an upstream.
-   */
-  appendAuditNow(entry: AuditEntry): number;
-  /** Completes a record written with `appendAuditNow`; false when there is no such record. */
-  updateAudit(id: number, update: AuditUpdate): boolean;
-  listAudit(query?: AuditQuery): AuditRecord[];
-  /**
-   * A new journal for the started tool calls of this process (its file is
-   * created by the first append, closed with the store); `undefined` for a
-   * store in memory, where nothing survives the process anyway.
-   */
-  openAuditJournal(): AuditJournal | undefined;
-  /** Deletes audit records older than `before`; returns how many. */
-  pruneAudit(before: number): number;
-
-  /** Runs `fn` in one transaction: its writes commit together (one fsync), or not at all. */
-  batch<T>(fn: () => T): T;
-  close(): void;
 }

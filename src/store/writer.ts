@@ -39,7 +39,7 @@ const SYNC_FULL = 2;
  * IMMEDIATE transaction (the write lock is taken up front, so a concurrent
  * process waits on the busy timeout instead of failing mid-transaction), and
  * checks that guard a write (quotas, ownership) run inside the same transaction.
- * Writes nest: inside `batch` they become savepoints of the outer transaction.
+ * Writes nest: inside `transaction` they become savepoints of the outer one.
  */
 export class StoreWriter {
   readonly #run: Transaction<(fn: () => unknown) => unknown>;
@@ -53,7 +53,6 @@ export class StoreWriter {
   readonly #deleteFile: Statement<[string, string], { size: number }>;
   readonly #addUsage: Statement<[number, number, string]>;
   readonly #deleteSession: Statement<[string]>;
-  readonly #deleteIdle: Statement<[number, number], { id: string }>;
   readonly #skillHead: Statement<
     [string],
     { visibility: string; owner_session: string | null; latest_version: number }
@@ -63,7 +62,6 @@ export class StoreWriter {
   readonly #insertVersion: Statement<[Params]>;
   readonly #readVersion: Statement<[string, number], SkillRow>;
   readonly #deleteSkill: Statement<[Params]>;
-  readonly #putVault: Statement<[string, Uint8Array, number]>;
   readonly #deleteVault: Statement<[string]>;
   readonly #putCredential: Statement<[string, Uint8Array, number]>;
   readonly #deleteCredential: Statement<[string]>;
@@ -107,9 +105,6 @@ export class StoreWriter {
       "UPDATE sessions SET file_count = file_count + ?, total_bytes = total_bytes + ? WHERE id = ?",
     );
     this.#deleteSession = db.prepare("DELETE FROM sessions WHERE id = ?");
-    this.#deleteIdle = db.prepare(
-      "DELETE FROM sessions WHERE last_seen_at + coalesce(idle_ttl_ms, ?) < ? RETURNING id",
-    );
     this.#skillHead = db.prepare(
       "SELECT visibility, owner_session, latest_version FROM skills WHERE name = ?",
     );
@@ -128,11 +123,6 @@ export class StoreWriter {
     this.#deleteSkill = db.prepare(`
       DELETE FROM skills AS s WHERE name = @name
         AND (s.visibility = 'shared' OR s.owner_session = @session OR @all = 1)`);
-    // Unconditional (the legacy Store's put): a new revision all the same, so compare-and-set writers see it.
-    this.#putVault = db.prepare(`
-      INSERT INTO vaults (session_id, blob, updated_at, revision) VALUES (?, ?, ?, lower(hex(randomblob(16))))
-      ON CONFLICT (session_id) DO UPDATE SET
-        blob = excluded.blob, updated_at = excluded.updated_at, revision = excluded.revision`);
     this.#deleteVault = db.prepare("DELETE FROM vaults WHERE session_id = ?");
     this.#putCredential = db.prepare(`
       INSERT INTO oauth_credentials (server, blob, updated_at) VALUES (?, ?, ?)
@@ -173,10 +163,6 @@ export class StoreWriter {
 
   deleteSession(id: string): boolean {
     return this.transaction(() => this.#deleteSession.run(id).changes > 0);
-  }
-
-  deleteIdleSessions(defaultIdleTtlMs: number): string[] {
-    return this.transaction(() => this.#deleteIdle.all(defaultIdleTtlMs, this.#now()).map((row) => row.id));
   }
 
   writeFile(session: string, path: string, bytes: Uint8Array, limits: WorkspaceLimits): WriteFileOutcome {
@@ -278,13 +264,6 @@ export class StoreWriter {
         this.#deleteSkill.run({ name, session: viewer.session ?? null, all: viewer.includePrivate ? 1 : 0 })
           .changes > 0,
     );
-  }
-
-  putVault(session: string, blob: Uint8Array): void {
-    this.transaction(() => {
-      this.#touchRow(session, undefined);
-      this.#putVault.run(session, blob, this.#now());
-    });
   }
 
   deleteVault(session: string): boolean {

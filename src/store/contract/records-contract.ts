@@ -75,9 +75,22 @@ export function blobContract(target: ContractTarget): void {
         ["alpha"],
       );
     }));
+
+  it("credentials are not tied to sessions: none is created, and deleting sessions keeps them", () =>
+    withStore(target, async (store, clock) => {
+      await store.credentials.put("github", bytesOf("g"));
+      assert.deepEqual(await store.sessions.list(), []);
+      await store.sessions.touch("s");
+      assert.equal(await store.sessions.delete("s"), true);
+      await store.sessions.touch("idle", 1);
+      clock.advance(10);
+      assert.deepEqual(await store.sessions.deleteIdle(1), ["idle"]);
+      assert.equal(textOf(await store.credentials.get("github")), "g");
+    }));
 }
 
-function entry(time: number, fields: Partial<AuditEntry> = {}): AuditEntry {
+/** An audit record of session s1, with `fields` over it. */
+export function entry(time: number, fields: Partial<AuditEntry> = {}): AuditEntry {
   return {
     time,
     session: "s1",
@@ -201,6 +214,25 @@ export function auditContract(target: ContractTarget): void {
       });
       const [completed] = await store.audit.list({ limit: 1 });
       assert.deepEqual([completed?.id, completed?.outcome, completed?.durationMs], [kept, "ok", 7]);
+    }));
+
+  it("append and write are all or nothing: one record the database refuses leaves the batch unwritten", () =>
+    withStore(target, async (store) => {
+      const [started] = await store.audit.append([entry(1_000, { outcome: "started" })]);
+      // A record without a server: refused by the column's NOT NULL.
+      const refused = { ...entry(2_000), server: null } as unknown as AuditEntry;
+      await assert.rejects(store.audit.append([entry(1_500), refused]));
+      await assert.rejects(
+        store.audit.write({
+          complete: [{ id: started!, entry: entry(1_000, { outcome: "ok", durationMs: 5 }) }],
+          append: [entry(1_500), refused],
+        }),
+      );
+      assert.deepEqual(
+        (await store.audit.list()).map((record) => [record.id, record.outcome]),
+        [[started, "started"]],
+        "neither the appends nor the completion were kept",
+      );
     }));
 
   it("lists by session, client, time and denial, newest first, up to a limit", () =>

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "node:test";
 import { bytesOf, type ContractTarget, textOf, withStore } from "./contract-target.ts";
+import { entry } from "./records-contract.ts";
 
 const ROOMY = { maxTotalBytes: 1_000_000, maxFiles: 1_000 };
 
@@ -51,6 +52,10 @@ export function sessionContract(target: ContractTarget): void {
       assert.equal((await store.sessions.get("s1"))?.lastSeenAt, clock.time - 7, "unchanged by the refusals");
       assert.equal((await store.sessions.claim("local", null))?.owner, null);
       assert.ok(await store.sessions.claim("local", null), "null owners are the same local client");
+      // A session touched (made before owners existed, or by the local client) is the local client's.
+      await store.sessions.touch("old");
+      assert.equal(await store.sessions.claim("old", "alice"), undefined);
+      assert.equal((await store.sessions.claim("old", null))?.owner, null);
     }));
 
   it("claim is atomic: ten clients claiming one new id at once, one wins", () =>
@@ -63,18 +68,29 @@ export function sessionContract(target: ContractTarget): void {
       assert.equal((await store.sessions.get("contested"))?.owner, winners[0]?.owner);
     }));
 
-  it("delete removes the session with its files, vault and private skills; shared skills stay", () =>
+  it("delete removes the session with its files, vault and private skills; shared skills and audit stay", () =>
     withStore(target, async (store) => {
       await store.sessions.writeFile("s1", "a.txt", bytesOf("a"), ROOMY);
       await store.vaults.put("s1", bytesOf("vault"), undefined);
       await store.skills.save({ ...skill("mine"), session: "s1", visibility: "private" });
       await store.skills.save({ ...skill("ours"), session: "s1", visibility: "shared" });
+      await store.audit.append([entry(1_000)]);
       assert.equal(await store.sessions.delete("s1"), true);
       assert.equal(await store.sessions.get("s1"), undefined);
       assert.equal(await store.sessions.readFile("s1", "a.txt"), undefined);
       assert.equal(await store.vaults.get("s1"), undefined);
       assert.equal(await store.skills.get("mine", { includePrivate: true }), undefined);
-      assert.equal((await store.skills.get("ours"))?.name, "ours");
+      assert.deepEqual(await store.skills.versions("mine", { includePrivate: true }), []);
+      assert.equal(
+        (await store.skills.get("ours"))?.authorSession,
+        "s1",
+        "a shared skill outlives its author",
+      );
+      assert.equal(
+        (await store.audit.list({ session: "s1" })).length,
+        1,
+        "the audit trail outlives the session",
+      );
       assert.equal(await store.sessions.delete("s1"), false);
     }));
 
@@ -140,6 +156,17 @@ export function fileContract(target: ContractTarget): void {
       assert.deepEqual([session?.fileCount, session?.totalBytes], [3, 9]);
     }));
 
+  it("scopes every file query by session", () =>
+    withStore(target, async (store) => {
+      await store.sessions.writeFile("a", "secret.txt", bytesOf("A"), ROOMY);
+      assert.equal(await store.sessions.readFile("b", "secret.txt"), undefined);
+      assert.deepEqual(await store.sessions.listFiles("b"), []);
+      assert.equal(await store.sessions.removeFile("b", "secret.txt"), false);
+      await store.sessions.writeFile("b", "secret.txt", bytesOf("B"), ROOMY);
+      assert.equal(textOf((await store.sessions.readFile("a", "secret.txt"))?.bytes), "A");
+      assert.equal(textOf((await store.sessions.readFile("b", "secret.txt"))?.bytes), "B");
+    }));
+
   it("refuses growth past the byte and file quotas, still allows shrinking", () =>
     withStore(target, async (store) => {
       const limits = { maxTotalBytes: 10, maxFiles: 2 };
@@ -160,6 +187,7 @@ export function fileContract(target: ContractTarget): void {
       });
       const lowered = { maxTotalBytes: 5, maxFiles: 2 };
       assert.equal((await store.sessions.writeFile("s1", "a", bytesOf("1234567"), lowered)).ok, true);
+      assert.equal((await store.sessions.listFiles("s1")).length, 2, "refused writes left nothing");
     }));
 
   it("refuses a file where a folder is, and a folder where a file is", () =>

@@ -59,6 +59,7 @@ export function skillContract(target: ContractTarget): void {
       await store.skills.save(skill("public"));
       assert.equal((await store.skills.get("secret", { session: "s1" }))?.ownerSession, "s1");
       assert.equal(await store.skills.get("secret", { session: "s2" }), undefined);
+      assert.equal(await store.skills.get("secret", { session: "s2", version: 1 }), undefined);
       assert.equal(await store.skills.get("secret"), undefined);
       assert.equal((await store.skills.get("secret", { includePrivate: true }))?.visibility, "private");
       assert.deepEqual(
@@ -73,6 +74,17 @@ export function skillContract(target: ContractTarget): void {
       assert.equal((await store.skills.save({ ...skill("secret"), session: "s1" })).visibility, "private");
     }));
 
+  it("a private skill stays private on a new version until its owner shares it; shared, it outlives its author", () =>
+    withStore(target, async (store) => {
+      await store.skills.save({ ...skill("mine"), session: "s1", visibility: "private" });
+      assert.equal((await store.skills.save({ ...skill("mine"), session: "s1" })).visibility, "private");
+      const shared = await store.skills.save({ ...skill("mine"), session: "s1", visibility: "shared" });
+      assert.deepEqual([shared.visibility, shared.ownerSession, shared.version], ["shared", null, 3]);
+      assert.equal((await store.skills.get("mine", { session: "s2" }))?.version, 3);
+      assert.equal(await store.sessions.delete("s1"), true);
+      assert.equal((await store.skills.get("mine"))?.version, 3);
+    }));
+
   it("refuses a taken private name, a shared skill made private, a private one without session, a bad name", () =>
     withStore(target, async (store) => {
       await store.skills.save({ ...skill("mine"), session: "s1", visibility: "private" });
@@ -81,6 +93,7 @@ export function skillContract(target: ContractTarget): void {
         store.skills.save({ ...skill("mine"), session: "s2" }),
         hasCode("skill.name_taken"),
       );
+      await assert.rejects(store.skills.save(skill("mine")), hasCode("skill.name_taken"), "no session");
       await assert.rejects(
         store.skills.save({ ...skill("open"), session: "s1", visibility: "private" }),
         hasCode("skill.visibility"),
@@ -89,7 +102,15 @@ export function skillContract(target: ContractTarget): void {
         store.skills.save({ ...skill("lone"), visibility: "private" }),
         hasCode("skill.visibility"),
       );
-      await assert.rejects(store.skills.save(skill("no/slash")), hasCode("skill.bad_name"));
+      // Names become import paths.
+      for (const name of ["", "../x", "no/slash", "1abc", "a.b", "x".repeat(65), "naïve"]) {
+        await assert.rejects(
+          store.skills.save(skill(name, "export const x = 1;")),
+          hasCode("skill.bad_name"),
+          name,
+        );
+      }
+      assert.equal((await store.skills.save(skill("fetch_issues-2"))).version, 1);
       assert.equal(
         (await store.skills.versions("mine", { includePrivate: true })).length,
         1,
@@ -106,7 +127,9 @@ export function skillContract(target: ContractTarget): void {
       assert.equal(await store.skills.remove("mine", { session: "s1" }), true);
       assert.equal(await store.skills.remove("open"), true);
       assert.deepEqual(await store.skills.versions("open"), []);
+      assert.equal(await store.skills.get("open", { version: 1 }), undefined);
       assert.equal(await store.skills.remove("open"), false);
+      assert.equal((await store.skills.save(skill("open"))).version, 1, "the name is free again: version 1");
       await store.skills.save({ ...skill("theirs"), session: "s3", visibility: "private" });
       assert.equal(await store.skills.remove("theirs", { includePrivate: true }), true);
     }));
