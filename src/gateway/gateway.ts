@@ -1,6 +1,4 @@
-import type { Context } from "@opentelemetry/api";
 import { AuditLog } from "../audit/audit-log.ts";
-import { recordExecution } from "../audit/execution-record.ts";
 import { auditedModel } from "../audit/model-call-record.ts";
 import { ViolationCounter, type ViolationKind } from "../audit/violations.ts";
 import { Authorizations } from "../auth/authorizations.ts";
@@ -14,25 +12,18 @@ import { CompileCache } from "../compile/compile-cache.ts";
 import { ProgramTypeChecker } from "../compile/type-check.ts";
 import { parseConfig } from "../config/parse.ts";
 import type { Config } from "../config/schema.ts";
-import { BusyError, ExecutionGate } from "../limits/execution-gate.ts";
+import { ExecutionGate } from "../limits/execution-gate.ts";
 import type { ModelClient } from "../llm/types.ts";
 import { ActivityFeed } from "../ops/activity.ts";
 import { AnomalyDetector } from "../ops/anomaly/anomaly-detector.ts";
-import { anomalyRefusal } from "../ops/anomaly/execution-refusal.ts";
 import { writeLikeByName } from "../ops/anomaly/write-like.ts";
 import { GatewayMetrics } from "../ops/metrics.ts";
 import { traceExecution } from "../ops/tracing/execution-span.ts";
-import { accountExecution, CallLedger } from "../output/accounting.ts";
-import { formatTokenTotals } from "../output/session-totals.ts";
 import { createTokenizer, type Tokenizer } from "../output/tokenizer.ts";
 import { Policy } from "../policy/policy.ts";
 import { toolGlobMatcher } from "../privacy/tool-glob.ts";
 import { loadVaultKey, VAULT_KEY_ENV } from "../privacy/vault-crypto.ts";
-import { catastrophicIsolates } from "../sandbox/isolate/isolate-pool.ts";
-import { ISOLATE_LOST_CODE } from "../sandbox/isolate/run-outcome.ts";
-import type { PythonRuntime } from "../sandbox/python/runtime.ts";
-import { checkPythonSyntax } from "../sandbox/python/syntax-check.ts";
-import type { SandboxPoolStats, SandboxRuntime } from "../sandbox/types.ts";
+import type { SandboxPoolStats } from "../sandbox/types.ts";
 import {
   LazySearchIndex,
   LexicalSearchIndex,
@@ -41,26 +32,24 @@ import {
   type ToolMatch,
 } from "../search/index.ts";
 import { SecretRedactor } from "../secrets/redactor.ts";
-import type { PythonSkillProblem } from "../skills/python-skill.ts";
 import { SkillLibrary } from "../skills/skill-library.ts";
 import type { SolveResponse } from "../solve/solve-task.ts";
 import type { RateLimitStore, SharedStore } from "../store/domains.ts";
-import { openSharedStore } from "../store/open-shared-store.ts";
 import { openMemorySharedStore } from "../store/sqlite-shared-store.ts";
 import { UpstreamManager } from "../upstream/manager.ts";
-import { describeRetry } from "../upstream/retry-text.ts";
 import type { ClientRequestHooks, LogLevel, UpstreamStatus } from "../upstream/types.ts";
-import { FOOTER_RESERVE_TOKENS, shapeAnswer } from "./answer.ts";
 import { configuredModel } from "./configured-model.ts";
 import { GatewayError } from "./errors.ts";
+import { type ExecutionDeps, executeProgram } from "./execute-program.ts";
 import { type Logger, silentLogger } from "./logger.ts";
+import { openGatewayStore } from "./open-store.ts";
 import { PassThroughHub } from "./pass-through/hub.ts";
 import type { PassThroughSources } from "./pass-through/sources.ts";
-import { type ProgramDeps, runProgram } from "./run-program.ts";
-import { createPythonRuntime, createRuntime } from "./runtime-factory.ts";
+import type { ProgramDeps } from "./run-program.ts";
+import { SandboxRuntimes } from "./sandbox-runtimes.ts";
 import { SessionStates } from "./session-state.ts";
 import { type GatewaySolveRequest, solveWithGateway } from "./solve.ts";
-import { storeFailure } from "./store-failure.ts";
+import { UpstreamStatusLog } from "./status-log.ts";
 import { DEFAULT_SESSION, type ExecuteRequest, type ExecuteResponse, type GatewayOptions } from "./types.ts";
 import { UpstreamEventFanOut } from "./upstream-events.ts";
 import { UpstreamFeatureGlue } from "./upstream-features.ts";
@@ -99,13 +88,8 @@ export class Gateway {
   #storeDir: string | undefined;
   readonly #logger: Logger;
   /** What was last logged per server: its state with its tool count or error. */
-  readonly #loggedStatus = new Map<string, string>();
-  #runtime: SandboxRuntime | undefined;
-  #runtimeStarting: Promise<SandboxRuntime> | undefined;
-  /** Python's runtime (always the process tier), started on the first Python program. */
-  #python: Promise<PythonRuntime> | undefined;
-  /** Python's runtime once started (for its pool's metrics). */
-  #pythonStarted: PythonRuntime | undefined;
+  readonly #statusLog: UpstreamStatusLog;
+  readonly #runtimes: SandboxRuntimes;
   readonly #validator = new ArgumentValidator();
   readonly #policy: Policy;
   readonly #gate: ExecutionGate;
@@ -127,6 +111,7 @@ export class Gateway {
   #store: SharedStore | undefined;
   #audit: AuditLog;
   #deps: ProgramDeps | undefined;
+  #execution: ExecutionDeps | undefined;
   readonly #passThrough: PassThroughHub;
   #closed = false;
 
@@ -136,6 +121,8 @@ export class Gateway {
       : parseConfig(options.config, { baseDir: process.cwd(), env: process.env });
     this.config = config;
     this.#logger = options.logger ?? silentLogger;
+    this.#statusLog = new UpstreamStatusLog(this.#logger);
+    this.#runtimes = new SandboxRuntimes(config.settings, options.runtime);
     const llm = config.settings.llm;
     this.#model = options.model ?? (llm && configuredModel(llm, process.env));
     this.#typeChecker = new ProgramTypeChecker(
@@ -173,7 +160,9 @@ export class Gateway {
     // The catalog hears first: listeners added later (pass-through, the front end) see it up to date.
     this.upstreamEvents.on({
       onToolsChanged: (server, tools) => this.catalog.setServerTools(server, tools),
-      onStatusChanged: (status) => this.#logStatus(this.#redactor.redactValue(status)),
+      onStatusChanged: (status) => {
+        if (!this.#closed) this.#statusLog.log(this.#redactor.redactValue(status));
+      },
       onListChanged: (server, kind) => {
         if (kind === "resources") this.#features.resourcesChanged(server);
       },
@@ -195,7 +184,7 @@ export class Gateway {
     this.skills = new SkillLibrary({
       catalog: this.catalog,
       index: this.searchIndex,
-      validatePythonSkill: (skill) => this.#checkPythonSkill(skill),
+      validatePythonSkill: (skill) => this.#runtimes.checkPythonSkill(skill),
       warn: (message) => this.#logger.warn(message),
     });
     this.#policy = new Policy(config.settings.policy);
@@ -208,7 +197,7 @@ export class Gateway {
     );
     this.#tokenizer = createTokenizer(config.settings.output.tokenizer);
     this.#states = new SessionStates(config.settings.privacy, loadVaultKey(process.env));
-    if (options.store) this.#useStore(options.store);
+    this.#store = options.store;
     this.activity = new ActivityFeed((error) =>
       this.#logger.error(`an activity listener failed: ${String(error)}`),
     );
@@ -226,7 +215,6 @@ export class Gateway {
     });
     this.activity.on((event) => this.#anomalies.observe(event));
     this.#audit = this.#auditLog();
-    this.#runtime = options.runtime;
   }
 
   /**
@@ -239,29 +227,15 @@ export class Gateway {
     // Commands that run no program (`tools`, `skills`) start no sandbox and no type checker.
     if (options.sandbox !== false) {
       // The sandbox first: a configured tier that cannot start stops everything before any server is spawned.
-      await this.#sandboxRuntime();
+      await this.#runtimes.sandbox();
       this.#runsPrograms = true;
       // TypeScript loads in the checker's worker while the servers connect, not in the first execution.
       this.#prepareTypeChecker();
     }
     if (!this.#store) {
-      const storage = this.config.settings.storage;
-      const warn = (message: string) => this.#logger.warn(message);
-      if (storage.url !== undefined) {
-        // A shared store that does not answer stops the start: no silent fallback to local state.
-        this.#useStore(await openSharedStore(storage, { warn }));
-      } else {
-        try {
-          this.#useStore(await openSharedStore(storage, { warn }));
-          this.#storeDir = storage.dir;
-        } catch (error) {
-          // Serving without persistence beats not serving: say so loudly, keep everything else working.
-          this.#logger.warn(
-            `cannot open the data directory ${storage.dir} (storage.dir): ${error instanceof Error ? error.message : String(error)}; sessions, skills and the audit log are kept in memory until the gateway stops`,
-          );
-          this.#useStore(openMemorySharedStore());
-        }
-      }
+      const opened = await openGatewayStore(this.config.settings.storage, this.#logger);
+      this.#store = opened.store;
+      this.#storeDir = opened.dir;
       // The log before the store had none: nothing of it to write.
       this.#audit = this.#auditLog();
     }
@@ -281,10 +255,6 @@ export class Gateway {
     return started;
   }
 
-  #useStore(store: SharedStore): void {
-    this.#store = store;
-  }
-
   /**
    * OAuth credentials, sealed in the store (opened in start(): connections only
    * ask after it; before, in memory). On PostgreSQL the key is TOOLSCRIPT_VAULT_KEY.
@@ -298,51 +268,10 @@ export class Gateway {
     return this.#credentials;
   }
 
-  /** The sandbox tier, started on first need; a tier that cannot start fails loudly. */
-  #sandboxRuntime(): Promise<SandboxRuntime> {
-    if (this.#runtime) return Promise.resolve(this.#runtime);
-    this.#runtimeStarting ??= createRuntime(this.config.settings.sandbox).then((runtime) => {
-      this.#runtime = runtime;
-      return runtime;
-    });
-    return this.#runtimeStarting;
-  }
-
-  /** Python's runtime, started on first need; one that cannot start is tried again by the next Python program. */
-  #pythonRuntime(): Promise<PythonRuntime> {
-    if (this.#python === undefined) {
-      const starting = createPythonRuntime(this.config.settings.sandbox, this.config.settings.storage.dir);
-      this.#python = starting;
-      starting.then(
-        (python) => {
-          this.#pythonStarted = python;
-        },
-        () => {
-          if (this.#python === starting) this.#python = undefined;
-        },
-      );
-    }
-    return this.#python;
-  }
-
   /** The Python skills `session` sees, by module name (`skills.<module>` -> source); undefined when there are none. */
   #pythonSkills(session: string): Record<string, string> | undefined {
     const sources = this.skills.pythonSources(session);
     return Object.keys(sources).length === 0 ? undefined : sources;
-  }
-
-  /**
-   * Python's parser on a Python skill before it is saved, in a sandboxed
-   * interpreter. Where Python cannot run here, the library's own checks stand alone.
-   */
-  async #checkPythonSkill(skill: { name: string; code: string }): Promise<PythonSkillProblem | undefined> {
-    let runtime: PythonRuntime;
-    try {
-      runtime = await this.#pythonRuntime();
-    } catch {
-      return undefined;
-    }
-    return checkPythonSyntax(runtime, skill);
   }
 
   /** `value` with configured secrets redacted: for what leaves the gateway other than answers (e.g. upstream logs). */
@@ -357,12 +286,7 @@ export class Gateway {
 
   /** Each started sandbox tier's pool: sandboxes warm and running. */
   sandboxPools(): Array<{ tier: string } & SandboxPoolStats> {
-    const pools: Array<{ tier: string } & SandboxPoolStats> = [];
-    for (const runtime of [this.#runtime, this.#pythonStarted]) {
-      const stats = runtime?.poolStats?.();
-      if (runtime && stats) pools.push({ tier: runtime.name, ...stats });
-    }
-    return pools;
+    return this.#runtimes.pools();
   }
 
   /** Security violations counted for a session (policy refusals, limit hits, escape attempts). */
@@ -447,131 +371,34 @@ export class Gateway {
     if (this.#closed) throw new GatewayError("gateway.closed", "the gateway is closed");
     const session = request.session ?? DEFAULT_SESSION;
     const client = request.client ?? null;
-    // Python always runs in the process tier.
-    const tier =
-      request.language === "python"
-        ? "process"
-        : (this.#runtime?.name ?? this.config.settings.sandbox.runtime);
+    const tier = this.#runtimes.tierOf(request.language);
     return traceExecution(request, { session, client, tier }, (trace) =>
-      this.#execute(request, session, client, trace),
+      executeProgram(this.#executionDeps(), request, session, client, trace),
     );
   }
 
-  /** execute() in its span: `trace` is the span's context, the parent of the program's calls. */
-  async #execute(
-    request: ExecuteRequest,
-    session: string,
-    client: string | null,
-    trace: Context,
-  ): Promise<ExecuteResponse> {
-    const started = performance.now();
-    const ledger = new CallLedger();
-    let response: ExecuteResponse;
-    // Checked first: a refused session's vault, workspace and totals are never opened. The vault
-    // next: tokens another replica issued must turn back into their values in this program.
-    const refused =
-      (await this.#states.touch(session, client)) ??
-      anomalyRefusal(this.#anomalies.responses, session, client) ??
-      (this.config.settings.privacy.pii ? await this.#states.refreshVault(session) : undefined);
-    try {
-      response = refused
-        ? {
-            session,
-            toolCalls: 0,
-            failedToolCalls: 0,
-            toolResultBytes: 0,
-            logs: [],
-            durationMs: 0,
-            error: refused,
-          }
-        : await this.#gate.run(
-            () => runProgram(this.#programDeps(), request, session, client, ledger, trace),
-            request.signal,
-          );
-    } catch (error) {
-      if (!(error instanceof BusyError)) throw error;
-      response = {
-        session,
-        toolCalls: 0,
-        failedToolCalls: 0,
-        toolResultBytes: 0,
-        logs: [],
-        durationMs: performance.now() - started,
-        error: { kind: "runtime", name: error.name, message: error.message, code: error.code },
-      };
-    }
-    // Committed before the answer leaves: an acknowledged execution is on record even if this replica dies.
-    await recordExecution(this.#audit, this.#violations, {
-      session,
-      client,
-      code: request.code,
-      language: request.language ?? "typescript",
-      // Python always runs in the process tier.
-      tier:
-        request.language === "python"
-          ? "process"
-          : (this.#runtime?.name ?? this.config.settings.sandbox.runtime),
-      result: response,
-      toolCalls: response.toolCalls,
-      returnedBytes: response.returnedBytes,
-    });
-    if (response.error?.code === ISOLATE_LOST_CODE) {
-      this.#logger.error(
-        `session "${session}": V8 gave up on an isolate (fatal out of memory); the execution failed as kind memory and the gateway keeps serving, but that isolate's memory stays taken until the gateway restarts (${catastrophicIsolates()} lost in this process)`,
-      );
-    }
-    if (refused) return response;
-    return await this.#answer(this.#redactor.redactExecution(response), request, ledger);
-  }
-
-  /** Tokenizes personal data, fits the answer to its budget, and counts tokens. */
-  async #answer(
-    response: ExecuteResponse,
-    request: ExecuteRequest,
-    ledger: CallLedger,
-  ): Promise<ExecuteResponse> {
-    const { output, privacy } = this.config.settings;
-    const session = response.session;
-    const vault = privacy.pii ? this.#states.vault(session) : undefined;
-    const replacedBefore = vault?.replacedByKind();
-    const options = {
-      maxTokens: Math.min(request.maxTokens ?? output.maxTokens, output.maxTokensLimit),
-      maxTokensLimit: output.maxTokensLimit,
-      strategy: request.strategy ?? output.strategy,
-      tokenizer: this.#tokenizer,
-      saveFullValue: (value: unknown) => this.#states.saveFullValue(session, value),
+  #executionDeps(): ExecutionDeps {
+    this.#execution ??= {
+      pii: this.config.settings.privacy.pii,
+      states: this.#states,
+      anomalyResponses: this.#anomalies.responses,
+      gate: this.#gate,
+      runtimes: this.#runtimes,
+      audit: () => this.#audit,
+      violations: this.#violations,
+      redactor: this.#redactor,
+      logger: this.#logger,
+      program: () => this.#programDeps(),
+      answer: () => ({
+        settings: this.config.settings,
+        states: this.#states,
+        tokenizer: this.#tokenizer,
+        activity: this.activity,
+        logger: this.#logger,
+        storeLocation: () => this.#store?.location,
+      }),
     };
-    let shaped: Awaited<ReturnType<typeof shapeAnswer>>;
-    try {
-      shaped = await shapeAnswer(response, { ...options, vault });
-    } catch (error) {
-      if (!vault) throw error;
-      // Its tokens could not be committed (the store failed): nothing of what the program returned leaves.
-      const failed = {
-        ...response,
-        result: undefined,
-        logs: [],
-        error: storeFailure(error, this.#store?.location),
-      };
-      shaped = await shapeAnswer(failed, options);
-    }
-    const tokens = accountExecution({
-      ledger,
-      returnedTokens: shaped.answer.tokens + FOOTER_RESERVE_TOKENS,
-      code: request.code,
-      tokenizer: this.#tokenizer,
-    });
-    this.activity.emit({
-      type: "tokens",
-      session,
-      client: request.client ?? null,
-      time: Date.now(),
-      tokens,
-      piiTokens: vault && replacedBefore ? vault.replacedSince(replacedBefore) : {},
-    });
-    const totals = this.#states.addTokens(session, tokens);
-    this.#logger.info(formatTokenTotals(`session ${session}`, totals.totals));
-    return { ...shaped, tokens };
+    return this.#execution;
   }
 
   /**
@@ -609,8 +436,8 @@ export class Gateway {
       states: this.#states,
       features: this.#features,
       audit: () => this.#audit,
-      sandboxRuntime: () => this.#sandboxRuntime(),
-      pythonRuntime: () => this.#pythonRuntime(),
+      sandboxRuntime: () => this.#runtimes.sandbox(),
+      pythonRuntime: () => this.#runtimes.python(),
       pythonSkills: (session) => this.#pythonSkills(session),
     };
     return this.#deps;
@@ -623,8 +450,7 @@ export class Gateway {
     await Promise.allSettled([
       this.upstream.close(),
       this.#passThrough.close(),
-      this.#runtime?.close(),
-      this.#python?.then((python) => python.close()),
+      this.#runtimes.close(),
       this.#typeChecker.close(),
     ]);
     await this.#audit.close();
@@ -640,34 +466,6 @@ export class Gateway {
       logger: this.#logger,
       observe: (entry) => this.activity.emit({ type: "audit", entry }),
     });
-  }
-
-  #logStatus(status: UpstreamStatus): void {
-    if (this.#closed || status.state === "closed" || status.state === "connecting") return;
-    // One line per change: a tool refresh re-announces "ready" with the same count, and a failed
-    // server is retried forever (each attempt is not news).
-    const change =
-      status.state === "ready" ? `ready ${status.toolCount}` : `${status.state} ${status.error ?? ""}`;
-    if (this.#loggedStatus.get(status.server) === change) return;
-    this.#loggedStatus.set(status.server, change);
-    if (status.state === "ready") {
-      this.#logger.info(`${status.server}: ready, ${status.toolCount} tools (${status.transport})`);
-    } else if (status.state === "needs_login") {
-      // Said once per login; the retries that look for a token stored by another process are not news.
-      const how = status.login?.url ? ` (or open ${status.login.url})` : "";
-      const change = `needs_login ${status.login?.url ?? ""}`;
-      if (this.#loggedStatus.get(`${status.server}\0login`) === change) return;
-      this.#loggedStatus.set(`${status.server}\0login`, change);
-      this.#logger.warn(`${status.server}: needs login: run \`${status.login?.command}\`${how}`);
-    } else {
-      const tail = status.stderrTail
-        ? `\n  stderr: ${status.stderrTail.split("\n").slice(-3).join("\n  ")}`
-        : "";
-      const attempt =
-        status.state === "restarting" ? ` (attempt ${status.attempt} of ${status.maxAttempts})` : "";
-      const line = `${status.server}: ${status.state}${attempt}${status.error ? `: ${status.error}` : ""}`;
-      this.#logger.warn(`${line}; ${describeRetry(status.nextRetryAt)}${tail}`);
-    }
   }
 }
 
