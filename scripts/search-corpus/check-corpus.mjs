@@ -6,7 +6,14 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import {
-  EXCLUDED_PACKAGES, INDEX_FILE, LICENSES_DIR, SERVERS_LIST, exclusionHit, isPermissive, loadServerFiles, readJson,
+  EXCLUDED_PACKAGES,
+  exclusionHit,
+  INDEX_FILE,
+  isPermissive,
+  LICENSES_DIR,
+  loadServerFiles,
+  readJson,
+  SERVERS_LIST,
 } from "./corpus-common.mjs";
 
 const problems = [];
@@ -22,13 +29,18 @@ let emptyDesc = 0;
 const licences = new Map();
 
 for (const { file, data: d } of servers) {
-  if (!isObj(d)) { bad(file, "not an object"); continue; }
+  if (!isObj(d)) {
+    bad(file, "not an object");
+    continue;
+  }
   for (const k of ["package", "version", "license", "tools"]) if (d[k] == null) bad(file, `missing ${k}`);
-  if (typeof d.package !== "string" || typeof d.version !== "string") bad(file, "package/version not strings");
+  if (typeof d.package !== "string" || typeof d.version !== "string")
+    bad(file, "package/version not strings");
   if (packages.has(d.package)) bad(file, `duplicate package ${d.package}`);
   packages.add(d.package);
   if (!("licenseFile" in d)) bad(file, "missing licenseFile (null when none)");
-  if (d.licenseFile != null && !existsSync(join(LICENSES_DIR, d.licenseFile))) bad(file, `licenses/${d.licenseFile} missing`);
+  if (d.licenseFile != null && !existsSync(join(LICENSES_DIR, d.licenseFile)))
+    bad(file, `licenses/${d.licenseFile} missing`);
   if (!isPermissive(d.license)) bad(file, `licence ${d.license} is not on the permissive list`);
   licences.set(d.license, (licences.get(d.license) ?? 0) + 1);
   if (!("serverInfo" in d)) bad(file, "missing serverInfo");
@@ -36,27 +48,39 @@ for (const { file, data: d } of servers) {
     const hit = exclusionHit(name);
     if (hit) bad(file, `${JSON.stringify(name)} hits ${hit}`);
   }
-  if (!Array.isArray(d.tools) || d.tools.length === 0) { bad(file, "tools must be a non-empty array"); continue; }
+  if (!Array.isArray(d.tools) || d.tools.length === 0) {
+    bad(file, "tools must be a non-empty array");
+    continue;
+  }
   const names = new Set();
   for (const t of d.tools) {
-    if (!isObj(t) || typeof t.name !== "string" || !t.name) { bad(file, `tool without a name: ${JSON.stringify(t).slice(0, 80)}`); continue; }
+    if (!isObj(t) || typeof t.name !== "string" || !t.name) {
+      bad(file, `tool without a name: ${JSON.stringify(t).slice(0, 80)}`);
+      continue;
+    }
     if (names.has(t.name)) bad(file, `duplicate tool ${t.name}`);
     names.add(t.name);
-    if (!(t.description === null || typeof t.description === "string")) bad(file, `${t.name}: description not a string/null`);
+    if (!(t.description === null || typeof t.description === "string"))
+      bad(file, `${t.name}: description not a string/null`);
     if (!t.description) emptyDesc++;
-    if (t.title != null) { withTitle++; if (typeof t.title !== "string") bad(file, `${t.name}: title not a string`); }
+    if (t.title != null) {
+      withTitle++;
+      if (typeof t.title !== "string") bad(file, `${t.name}: title not a string`);
+    }
     if (!(t.inputSchema === null || isObj(t.inputSchema))) bad(file, `${t.name}: inputSchema not an object`);
     const extra = Object.keys(t).filter((k) => !["name", "title", "description", "inputSchema"].includes(k));
     if (extra.length) bad(file, `${t.name}: unexpected keys ${extra.join(",")}`);
   }
-  if (typeof d.toolsListed === "number" && d.toolsListed > d.tools.length && !d.truncated) bad(file, "fewer tools than listed but no truncated note");
+  if (typeof d.toolsListed === "number" && d.toolsListed > d.tools.length && !d.truncated)
+    bad(file, "fewer tools than listed but no truncated note");
   total += d.tools.length;
 }
 
 // the largest server's share
 const sizes = servers.map(({ data }) => [data.package, data.tools?.length ?? 0]).sort((a, b) => b[1] - a[1]);
 for (const [p, n] of sizes) {
-  if (total && n / total > 0.1) bad(p, `${n} tools is ${(100 * n / total).toFixed(1)}% of the corpus (cap is ~10%)`);
+  if (total && n / total > 0.1)
+    bad(p, `${n} tools is ${((100 * n) / total).toFixed(1)}% of the corpus (cap is ~10%)`);
 }
 
 // index.json agrees with the files
@@ -64,27 +88,44 @@ const index = readJson(INDEX_FILE, null);
 if (!Array.isArray(index)) problems.push("index.json missing or not an array");
 else {
   const byPkg = new Map(servers.map(({ file, data }) => [data.package, { file, data }]));
-  if (index.length !== servers.length) problems.push(`index.json has ${index.length} entries, servers/ has ${servers.length}`);
+  if (index.length !== servers.length)
+    problems.push(`index.json has ${index.length} entries, servers/ has ${servers.length}`);
   for (const x of index) {
     const s = byPkg.get(x.package);
-    if (!s) { problems.push(`index.json: ${x.package} has no server file`); continue; }
-    if (x.file !== s.file || x.tools !== s.data.tools.length || x.license !== s.data.license) problems.push(`index.json: ${x.package} disagrees with ${s.file}`);
+    if (!s) {
+      problems.push(`index.json: ${x.package} has no server file`);
+      continue;
+    }
+    if (x.file !== s.file || x.tools !== s.data.tools.length || x.license !== s.data.license)
+      problems.push(`index.json: ${x.package} disagrees with ${s.file}`);
     if (!x.domain) problems.push(`index.json: ${x.package} has no domain`);
   }
 }
 
 // the candidate list never names an excluded package
-for (const e of readJson(SERVERS_LIST, [])) if (EXCLUDED_PACKAGES.includes(e.package)) problems.push(`servers.json lists excluded ${e.package}`);
+for (const e of readJson(SERVERS_LIST, []))
+  if (EXCLUDED_PACKAGES.includes(e.package)) problems.push(`servers.json lists excluded ${e.package}`);
 // no stray licence files
 if (existsSync(LICENSES_DIR)) {
   const used = new Set(servers.map(({ data }) => data.licenseFile).filter(Boolean));
-  for (const f of readdirSync(LICENSES_DIR)) if (!used.has(f)) warnings.push(`licenses/${f} belongs to no server file`);
+  for (const f of readdirSync(LICENSES_DIR))
+    if (!used.has(f)) warnings.push(`licenses/${f} belongs to no server file`);
 }
 
 console.log(`servers: ${servers.length}`);
 console.log(`tools: ${total} (${withTitle} with a title, ${emptyDesc} without a description)`);
-console.log(`licences: ${[...licences].sort((a, b) => b[1] - a[1]).map(([l, n]) => `${l}=${n}`).join(" ")}`);
-console.log(`largest: ${sizes.slice(0, 5).map(([p, n]) => `${p}=${n}`).join(" ")}`);
+console.log(
+  `licences: ${[...licences]
+    .sort((a, b) => b[1] - a[1])
+    .map(([l, n]) => `${l}=${n}`)
+    .join(" ")}`,
+);
+console.log(
+  `largest: ${sizes
+    .slice(0, 5)
+    .map(([p, n]) => `${p}=${n}`)
+    .join(" ")}`,
+);
 for (const w of warnings) console.log(`warning: ${w}`);
 if (problems.length) {
   for (const p of problems) console.log(`PROBLEM: ${p}`);

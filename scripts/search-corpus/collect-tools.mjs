@@ -13,28 +13,66 @@
 // data/search/corpus/skipped.json with the reason. Then index.json and README.md are rewritten.
 // Progress goes to stderr.
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
-  CORPUS_DIR, EXCLUDED_PACKAGES, INDEX_FILE, LICENSES_DIR, REPO_ROOT, SERVERS_DIR, SERVERS_LIST, SKIPPED_FILE,
-  exclusionHit, isPermissive, licenseFromText, loadServerFiles, normaliseLicense, readJson, safeName,
+  CORPUS_DIR,
+  EXCLUDED_PACKAGES,
+  exclusionHit,
+  INDEX_FILE,
+  isPermissive,
+  LICENSES_DIR,
+  licenseFromText,
+  loadServerFiles,
+  normaliseLicense,
+  REPO_ROOT,
+  readJson,
+  SERVERS_DIR,
+  SERVERS_LIST,
+  SKIPPED_FILE,
+  safeName,
 } from "./corpus-common.mjs";
 import { writeReadme } from "./write-readme.mjs";
 
 // The MCP client comes from the repo's node_modules.
 const requireFromRepo = createRequire(join(REPO_ROOT, "package.json"));
-const { Client } = await import(pathToFileURL(requireFromRepo.resolve("@modelcontextprotocol/sdk/client/index.js")).href);
+const { Client } = await import(
+  pathToFileURL(requireFromRepo.resolve("@modelcontextprotocol/sdk/client/index.js")).href
+);
 const { StdioClientTransport } = await import(
   pathToFileURL(requireFromRepo.resolve("@modelcontextprotocol/sdk/client/stdio.js")).href
 );
 
 function parseArgs(argv) {
-  const o = { only: null, concurrency: 3, timeout: 20000, force: false, maxTools: 150, npmDir: "/work/corpus-npm", indexOnly: false };
+  const o = {
+    only: null,
+    concurrency: 3,
+    timeout: 20000,
+    force: false,
+    maxTools: 150,
+    npmDir: "/work/corpus-npm",
+    indexOnly: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === "--only") o.only = new Set(argv[++i].split(",").map((s) => s.trim()).filter(Boolean));
+    if (a === "--only")
+      o.only = new Set(
+        argv[++i]
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      );
     else if (a === "--concurrency") o.concurrency = Number(argv[++i]);
     else if (a === "--timeout") o.timeout = Number(argv[++i]);
     else if (a === "--max-tools") o.maxTools = Number(argv[++i]);
@@ -72,7 +110,11 @@ function descendants(pid) {
   const queue = [pid];
   while (queue.length) {
     const p = queue.shift();
-    for (const [child, parent] of table) if (parent === p && !out.includes(child)) { out.push(child); queue.push(child); }
+    for (const [child, parent] of table)
+      if (parent === p && !out.includes(child)) {
+        out.push(child);
+        queue.push(child);
+      }
   }
   return out;
 }
@@ -82,13 +124,19 @@ function pidsWithCwdIn(dir) {
   const out = [];
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
-    try { if (readlinkSync(`/proc/${d}/cwd`).startsWith(dir)) out.push(Number(d)); } catch {}
+    try {
+      if (readlinkSync(`/proc/${d}/cwd`).startsWith(dir)) out.push(Number(d));
+    } catch {}
   }
   return out;
 }
 
 function killPids(pids) {
-  for (const p of pids) { try { process.kill(p, "SIGKILL"); } catch {} }
+  for (const p of pids) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {}
+  }
 }
 
 /** Children started by this collector (npm installs, servers), killed with their descendants on a signal. */
@@ -108,11 +156,20 @@ function run(cmd, args, { cwd, timeoutMs, env }) {
     const child = spawn(cmd, args, { cwd, env: env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
     active.add(child.pid);
     let out = "";
-    const onData = (b) => { out += b; if (out.length > 20000) out = out.slice(-20000); };
+    const onData = (b) => {
+      out += b;
+      if (out.length > 20000) out = out.slice(-20000);
+    };
     child.stdout.on("data", onData);
     child.stderr.on("data", onData);
-    const timer = setTimeout(() => { killPids([...descendants(child.pid), child.pid]); }, timeoutMs);
-    child.on("close", (code, signal) => { clearTimeout(timer); active.delete(child.pid); resolve({ code, signal, out }); });
+    const timer = setTimeout(() => {
+      killPids([...descendants(child.pid), child.pid]);
+    }, timeoutMs);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      active.delete(child.pid);
+      resolve({ code, signal, out });
+    });
   });
 }
 
@@ -125,22 +182,39 @@ async function install(entry, dir) {
   }
   rmSync(marker, { force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "corpus-install", private: true }, null, 2)}\n`);
-  const args = ["install", "--no-audit", "--no-fund", "--no-save", "--loglevel=error", `${entry.package}@${entry.version}`];
+  writeFileSync(
+    join(dir, "package.json"),
+    `${JSON.stringify({ name: "corpus-install", private: true }, null, 2)}\n`,
+  );
+  const args = [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--no-save",
+    "--loglevel=error",
+    `${entry.package}@${entry.version}`,
+  ];
   if (!entry.scripts) args.splice(1, 0, "--ignore-scripts");
   const r = await run("npm", args, { cwd: dir, timeoutMs: 300000 });
-  if (r.code !== 0) return { ok: false, reason: `npm install failed (${r.signal ?? r.code}): ${tail(r.out, 400)}` };
+  if (r.code !== 0)
+    return { ok: false, reason: `npm install failed (${r.signal ?? r.code}): ${tail(r.out, 400)}` };
   if (entry.scripts) {
     // npm 11 runs no dependency install script that is not allowed explicitly: rebuild runs them (node-gyp).
-    const rb = await run("npm", ["rebuild", "--foreground-scripts", "--loglevel=error"], { cwd: dir, timeoutMs: 600000 });
-    if (rb.code !== 0) return { ok: false, reason: `npm rebuild failed (${rb.signal ?? rb.code}): ${tail(rb.out, 400)}` };
+    const rb = await run("npm", ["rebuild", "--foreground-scripts", "--loglevel=error"], {
+      cwd: dir,
+      timeoutMs: 600000,
+    });
+    if (rb.code !== 0)
+      return { ok: false, reason: `npm rebuild failed (${rb.signal ?? rb.code}): ${tail(rb.out, 400)}` };
   }
   writeFileSync(marker, installId);
   return { ok: true };
 }
 
 function tail(s, n) {
-  const t = String(s ?? "").replace(/\s+/g, " ").trim();
+  const t = String(s ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
   return t.length > n ? `…${t.slice(-n)}` : t;
 }
 
@@ -148,7 +222,9 @@ function tail(s, n) {
 // licence
 
 function findLicenseFile(pkgDir) {
-  const names = readdirSync(pkgDir).filter((f) => /^(licen[sc]e|copying)([.-].*)?$/i.test(f)).sort();
+  const names = readdirSync(pkgDir)
+    .filter((f) => /^(licen[sc]e|copying)([.-].*)?$/i.test(f))
+    .sort();
   return names[0] ?? null;
 }
 
@@ -180,7 +256,8 @@ function pickBin(entry, pkg) {
 function commandFor(pkgDir, rel) {
   const file = join(pkgDir, rel);
   const head = readFileSync(file).subarray(0, 2).toString();
-  if (head === "#!" && !/node/.test(readFileSync(file, "utf8").split("\n", 1)[0])) return { command: file, args: [] };
+  if (head === "#!" && !/node/.test(readFileSync(file, "utf8").split("\n", 1)[0]))
+    return { command: file, args: [] };
   if (/\.(c|m)?js$/.test(file) || head === "#!") return { command: process.execPath, args: [file] };
   return { command: file, args: [] };
 }
@@ -189,7 +266,9 @@ function withTimeout(promise, ms, what) {
   let timer;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timeout after ${ms} ms (${what})`)), ms); }),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`timeout after ${ms} ms (${what})`)), ms);
+    }),
   ]);
 }
 
@@ -211,7 +290,10 @@ async function listTools(entry, cmd, runDir, homeDir) {
     stderr: "pipe",
   });
   let stderr = "";
-  transport.stderr?.on("data", (b) => { stderr += b; if (stderr.length > 8000) stderr = stderr.slice(-8000); });
+  transport.stderr?.on("data", (b) => {
+    stderr += b;
+    if (stderr.length > 8000) stderr = stderr.slice(-8000);
+  });
   const client = new Client({ name: "toolscript-corpus-collector", version: "0.1.0" });
   let pid = null;
   let exited = null;
@@ -221,8 +303,13 @@ async function listTools(entry, cmd, runDir, homeDir) {
     const work = (async () => {
       const p = client.connect(transport);
       pid = transport.pid;
-      if (pid) { started.push(pid); active.add(pid); }
-      transport.onclose = () => { exited ??= "server closed the connection"; };
+      if (pid) {
+        started.push(pid);
+        active.add(pid);
+      }
+      transport.onclose = () => {
+        exited ??= "server closed the connection";
+      };
       await p;
       const tools = [];
       let cursor;
@@ -241,7 +328,9 @@ async function listTools(entry, cmd, runDir, homeDir) {
   } finally {
     const pids = [];
     for (const p of started) pids.push(...descendants(p), p);
-    try { await withTimeout(client.close(), 3000, "close"); } catch {}
+    try {
+      await withTimeout(client.close(), 3000, "close");
+    } catch {}
     killPids(pids);
     killPids(pidsWithCwdIn(runDir));
     for (const p of started) active.delete(p);
@@ -275,7 +364,11 @@ async function collectOne(entry, skipped) {
   }
   if (!opts.force && existsSync(outFile)) {
     const prev = JSON.parse(readFileSync(outFile, "utf8"));
-    if (prev.version === entry.version) { log(`  = ${entry.package} already collected (${prev.tools.length} tools)`); delete skipped[entry.package]; return; }
+    if (prev.version === entry.version) {
+      log(`  = ${entry.package} already collected (${prev.tools.length} tools)`);
+      delete skipped[entry.package];
+      return;
+    }
   }
   const dir = join(opts.npmDir, "pkgs", safe);
   log(`→ ${entry.package}@${entry.version}: installing`);
@@ -286,7 +379,9 @@ async function collectOne(entry, skipped) {
   const lic = licenseOf(pkgDir, pkg);
   if (!isPermissive(lic.spdx)) {
     rmSync(outFile, { force: true });
-    return skip(`licence not permissive/redistributable: ${lic.spdx ?? "none given"}${lic.file ? ` (file ${lic.file})` : " (no licence file)"}`);
+    return skip(
+      `licence not permissive/redistributable: ${lic.spdx ?? "none given"}${lic.file ? ` (file ${lic.file})` : " (no licence file)"}`,
+    );
   }
   // A server that wraps or re-exports a catalog server has it among its installed packages.
   const wrapped = EXCLUDED_PACKAGES.filter((x) => existsSync(join(dir, "node_modules", x, "package.json")));
@@ -325,13 +420,17 @@ async function collectOne(entry, skipped) {
     domain: entry.domain,
     serverInfo: r.serverInfo,
     toolsListed: all.length,
-    ...(all.length > max ? { truncated: `kept the first ${max} of ${all.length} tools by name (code-point order)` } : {}),
+    ...(all.length > max
+      ? { truncated: `kept the first ${max} of ${all.length} tools by name (code-point order)` }
+      : {}),
     tools,
   };
   mkdirSync(SERVERS_DIR, { recursive: true });
   writeFileSync(outFile, `${JSON.stringify(doc, null, 2)}\n`);
   delete skipped[entry.package];
-  log(`  ✓ ${entry.package}: ${tools.length} tools${doc.truncated ? ` (capped from ${all.length})` : ""}, ${lic.spdx}`);
+  log(
+    `  ✓ ${entry.package}: ${tools.length} tools${doc.truncated ? ` (capped from ${all.length})` : ""}, ${lic.spdx}`,
+  );
 }
 
 function writeIndex(entries) {
@@ -352,7 +451,8 @@ async function main() {
   mkdirSync(CORPUS_DIR, { recursive: true });
   const skipped = readJson(SKIPPED_FILE, {});
   // The catalog's own packages never go in the list.
-  for (const e of entries) if (EXCLUDED_PACKAGES.includes(e.package)) throw new Error(`${e.package} is excluded`);
+  for (const e of entries)
+    if (EXCLUDED_PACKAGES.includes(e.package)) throw new Error(`${e.package} is excluded`);
   if (!opts.indexOnly) {
     const todo = entries.filter((e) => !opts.only || opts.only.has(e.package));
     log(`collecting ${todo.length} servers with concurrency ${opts.concurrency}`);
@@ -360,7 +460,12 @@ async function main() {
     const worker = async () => {
       while (next < todo.length) {
         const e = todo[next++];
-        try { await collectOne(e, skipped); } catch (err) { skipped[e.package] = { version: e.version, reason: `collector error: ${err.message}` }; log(`  ✗ ${e.package}: ${err.stack}`); }
+        try {
+          await collectOne(e, skipped);
+        } catch (err) {
+          skipped[e.package] = { version: e.version, reason: `collector error: ${err.message}` };
+          log(`  ✗ ${e.package}: ${err.stack}`);
+        }
         writeFileSync(SKIPPED_FILE, `${JSON.stringify(sortKeys(skipped), null, 2)}\n`);
       }
     };
@@ -377,7 +482,11 @@ async function main() {
 }
 
 function sortKeys(o) {
-  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+  return Object.fromEntries(
+    Object.keys(o)
+      .sort()
+      .map((k) => [k, o[k]]),
+  );
 }
 
 await main();

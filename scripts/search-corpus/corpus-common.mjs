@@ -1,6 +1,6 @@
 // Shared constants and helpers for the search training corpus (issue #23).
 // Used by collect-tools.mjs (collection, index, README) and check-corpus.mjs (validation).
-import { readdirSync, readFileSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -74,15 +74,30 @@ export const EXCLUDED_PRODUCTS = [
 /** Licences under which tool descriptions may be redistributed as training data (permissive). */
 const PERMISSIVE = new Set(
   [
-    "MIT", "MIT-0", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "BSD-3-Clause-Clear", "0BSD", "ISC",
-    "MPL-2.0", "CC0-1.0", "Unlicense", "Zlib", "BlueOak-1.0.0", "Python-2.0", "CC-BY-4.0", "WTFPL", "X11",
+    "MIT",
+    "MIT-0",
+    "Apache-2.0",
+    "BSD-2-Clause",
+    "BSD-3-Clause",
+    "BSD-3-Clause-Clear",
+    "0BSD",
+    "ISC",
+    "MPL-2.0",
+    "CC0-1.0",
+    "Unlicense",
+    "Zlib",
+    "BlueOak-1.0.0",
+    "Python-2.0",
+    "CC-BY-4.0",
+    "WTFPL",
+    "X11",
   ].map((s) => s.toLowerCase()),
 );
 
 /** Normalises a few common non-SPDX spellings. */
 export function normaliseLicense(raw) {
   if (raw == null) return null;
-  let s = typeof raw === "string" ? raw : raw.type ?? null;
+  let s = typeof raw === "string" ? raw : (raw.type ?? null);
   if (Array.isArray(raw)) s = raw.map((r) => (typeof r === "string" ? r : r.type)).join(" OR ");
   if (!s) return null;
   s = s.trim();
@@ -111,15 +126,20 @@ export function isPermissive(spdx) {
 export function licenseFromText(text) {
   if (/Permission is hereby granted, free of charge/i.test(text)) return "MIT";
   if (/Apache License[\s,]+Version 2\.0/i.test(text)) return "Apache-2.0";
-  if (/Permission to use, copy, modify, and\/or distribute this software for any purpose/i.test(text)) return "ISC";
+  if (/Permission to use, copy, modify, and\/or distribute this software for any purpose/i.test(text))
+    return "ISC";
   if (/Redistribution and use in source and binary forms/i.test(text)) return "BSD-3-Clause";
   if (/Mozilla Public License,? [vV]ersion 2\.0/i.test(text)) return "MPL-2.0";
-  if (/This is free and unencumbered software released into the public domain/i.test(text)) return "Unlicense";
+  if (/This is free and unencumbered software released into the public domain/i.test(text))
+    return "Unlicense";
   return null;
 }
 
 export function safeName(pkg) {
-  return pkg.replace(/^@/, "").replace(/\//g, "__").replace(/[^A-Za-z0-9._-]/g, "_");
+  return pkg
+    .replace(/^@/, "")
+    .replace(/\//g, "__")
+    .replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
 /** Which exclusion (package or product) a name hits, or null. */

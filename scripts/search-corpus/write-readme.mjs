@@ -3,7 +3,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CORPUS_DIR, EXCLUDED_PACKAGES, EXCLUDED_PRODUCTS, loadServerFiles } from "./corpus-common.mjs";
 
-const esc = (s) => String(s ?? "").replace(/\|/g, "\\|").replace(/\s+/g, " ").trim();
+const esc = (s) =>
+  String(s ?? "")
+    .replace(/\|/g, "\\|")
+    .replace(/\s+/g, " ")
+    .trim();
 
 export function writeReadme(index, skipped) {
   const files = new Map(loadServerFiles().map(({ data }) => [data.package, data]));
@@ -28,7 +32,10 @@ Tool definitions (name, title, description, inputSchema) as real MCP servers pub
 associations, abbreviations, product and category terms) and for evaluating it with by-server splits
 (issue #23). Descriptions are kept exactly as the servers give them: they are the data.
 
-**${index.length} servers, ${total} tools.** Licences: ${[...licences].sort((a, b) => b[1] - a[1]).map(([l, n]) => `${l} ${n}`).join(", ")}.
+**${index.length} servers, ${total} tools.** Licences: ${[...licences]
+    .sort((a, b) => b[1] - a[1])
+    .map(([l, n]) => `${l} ${n}`)
+    .join(", ")}.
 
 ## Layout
 
