@@ -1,6 +1,7 @@
 import type { ChunkedScanOptions } from "../privacy/chunked-detect.ts";
 import type { PiiDetector } from "../privacy/detect.ts";
 import { PrivacyError } from "../privacy/errors.ts";
+import { replacedSince } from "../privacy/replaced-counts.ts";
 import type { TokenVault } from "../privacy/token-vault.ts";
 import { PiiVault } from "../privacy/vault.ts";
 import { openVault, sealVault } from "../privacy/vault-crypto.ts";
@@ -152,12 +153,7 @@ export class SessionVault implements TokenVault {
 
   /** Pieces replaced by kind since `before` (a `replacedByKind()` taken earlier); kinds with none left out. */
   replacedSince(before: ReadonlyMap<string, number>): Record<string, number> {
-    const since: Record<string, number> = {};
-    for (const [kind, count] of this.#replaced) {
-      const added = count - (before.get(kind) ?? 0);
-      if (added > 0) since[kind] = added;
-    }
-    return since;
+    return replacedSince(this.#replaced, before);
   }
 
   async #counted<T>(fn: (vault: TokenVault) => Promise<T>): Promise<T> {

@@ -1,3 +1,5 @@
+import { abortableSleep } from "./abortable-sleep.ts";
+
 const WINDOW_MS = 60_000;
 
 /**
@@ -33,7 +35,7 @@ export class RateWindow {
       const attempt = this.tryTake();
       if (attempt.ok) return true;
       if (signal?.aborted || this.#now() + attempt.retryInMs > deadline) return false;
-      await sleep(attempt.retryInMs, signal);
+      await abortableSleep(attempt.retryInMs, signal);
     }
   }
 }
@@ -62,16 +64,4 @@ export class KeyedRateWindows {
     entry.lastUsed = now;
     return entry.window.tryTake();
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -1,5 +1,6 @@
 import { messageOf } from "../errors/message-of.ts";
 import type { RateLimitStore, RateTake } from "../store/domains.ts";
+import { abortableSleep } from "./abortable-sleep.ts";
 import { KeyedRateWindows } from "./rate-window.ts";
 
 /** The shared windows of the store, when it is one replicas share; undefined: this process counts alone. */
@@ -55,19 +56,7 @@ export class SharedRateLimit {
       const attempt = await this.tryTake(key);
       if (attempt.ok) return true;
       if (signal?.aborted || Date.now() + attempt.retryInMs > deadline) return false;
-      await sleep(attempt.retryInMs, signal);
+      await abortableSleep(attempt.retryInMs, signal);
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -8,6 +8,7 @@ import {
 import { createPiiDetector, type PiiDetector, tokenScanner } from "./detect.ts";
 import { PrivacyError } from "./errors.ts";
 import { mapStrings, setOwn } from "./json-strings.ts";
+import { replacedSince } from "./replaced-counts.ts";
 import { SpanReplacer } from "./span-replacer.ts";
 
 /** Strings this long with no whitespace and only base64 characters are binary payloads (images, files): never scanned. */
@@ -60,12 +61,7 @@ export class PiiVault {
 
   /** Pieces replaced by kind since `before` (a `replacedByKind()` taken earlier); kinds with none left out. */
   replacedSince(before: ReadonlyMap<string, number>): Record<string, number> {
-    const since: Record<string, number> = {};
-    for (const [kind, count] of this.#replaced) {
-      const added = count - (before.get(kind) ?? 0);
-      if (added > 0) since[kind] = added;
-    }
-    return since;
+    return replacedSince(this.#replaced, before);
   }
 
   /** Replaces every piece of personal data in `text` with its token. Holds the thread: for large texts use `tokenizeAsync`. */

@@ -1,7 +1,7 @@
 import { context, type Span, SpanKind, trace } from "@opentelemetry/api";
 import type { ClientTrace } from "../../gateway/types.ts";
 import { ATTR, EXECUTE_TOOL } from "./attributes.ts";
-import { recordAnswer, recordFailure } from "./span-outcome.ts";
+import { endAfter } from "./span-outcome.ts";
 import { contextFromCarrier } from "./trace-context.ts";
 import { tracer } from "./tracer.ts";
 
@@ -35,16 +35,7 @@ export async function traceForwardedRequest<T>(request: ForwardedRequest, run: (
   // Off (or not sampled): the upstream still hears of the client's trace through the parent context.
   if (!span.isRecording()) return context.with(trace.setSpan(parent, span), run);
   setAttributes(span, request);
-  try {
-    const result = await context.with(trace.setSpan(parent, span), run);
-    recordAnswer(span, result);
-    return result;
-  } catch (error) {
-    recordFailure(span, error);
-    throw error;
-  } finally {
-    span.end();
-  }
+  return endAfter(span, () => context.with(trace.setSpan(parent, span), run));
 }
 
 function setAttributes(span: Span, request: ForwardedRequest): void {

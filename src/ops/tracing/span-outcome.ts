@@ -23,3 +23,17 @@ export function recordFailure(span: Span, error: unknown): void {
   span.setAttribute(ATTR.errorType, type);
   span.setStatus({ code: SpanStatusCode.ERROR, message: type });
 }
+
+/** Runs `work`, records its answer or failure on `span`, and ends the span either way. */
+export async function endAfter<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    const result = await work();
+    recordAnswer(span, result);
+    return result;
+  } catch (error) {
+    recordFailure(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}

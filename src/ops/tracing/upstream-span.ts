@@ -1,6 +1,6 @@
 import { context, type Span, SpanKind, trace } from "@opentelemetry/api";
 import { ATTR, EXECUTE_TOOL } from "./attributes.ts";
-import { recordAnswer, recordFailure } from "./span-outcome.ts";
+import { endAfter } from "./span-outcome.ts";
 import { traceMeta } from "./trace-context.ts";
 import { tracer } from "./tracer.ts";
 
@@ -39,16 +39,7 @@ export async function traceUpstreamRequest<T>(
   // Not sampled: the server still hears of the trace (its flags say not sampled); off: nothing to say.
   if (!span.isRecording()) return send(traceMeta(active));
   setRequestAttributes(span, request);
-  try {
-    const result = await context.with(active, () => send(traceMeta(active)));
-    recordAnswer(span, result);
-    return result;
-  } catch (error) {
-    recordFailure(span, error);
-    throw error;
-  } finally {
-    span.end();
-  }
+  return endAfter(span, () => context.with(active, () => send(traceMeta(active))));
 }
 
 function setRequestAttributes(span: Span, request: UpstreamRequest): void {
