@@ -223,6 +223,4 @@ const bytes = writeTable(
   ],
   [vocabulary.slice(1).map(formOf).join(" "), ...lines.values()],
 );
-process.stderr.write(
-  `cedict: ${entries.size} words, ${vocabulary.length - 1} stems, ${bytes} bytes\n`,
-);
+process.stderr.write(`cedict: ${entries.size} words, ${vocabulary.length - 1} stems, ${bytes} bytes\n`);

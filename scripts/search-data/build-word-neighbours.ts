@@ -64,7 +64,7 @@ for (let i = 0; i < stems.length; i++) {
   if (i % 5000 === 0) log(`${i}/${stems.length} stems, ${Date.now() - started} ms`);
 }
 
-const header = `# Nearest stems by word vector (build-word-neighbours.ts), cosine in percent; do not edit.
+const header = `# Nearest stems by word vector (scripts/search-data/build-word-neighbours.ts), cosine in percent; do not edit.
 # Derived from word-vectors.bin (Apache-2.0, see README.md in this folder).
 `;
 writeFileSync(
