@@ -1,15 +1,15 @@
-import { CEDICT, CEDICT_TERMS } from "./data/cedict.ts";
+import { readTable } from "./tables.ts";
 import { stem } from "./tokenize.ts";
 
 /**
  * English index terms for Chinese text, so an English request finds a tool described in
  * Chinese and a Chinese request finds one described in English. Han runs are split into
  * dictionary words, and each word stands for the English words of its first CC-CEDICT
- * glosses (see data/build-cedict.ts for what is kept and how it is encoded): the index takes
- * their stems, the word vectors the words.
+ * glosses (data/search/cedict.tsv; see scripts/search-data/build-cedict.ts for what is kept and
+ * how it is encoded): the index takes their stems, the word vectors the words.
  */
 
-/** Longest dictionary word, in characters (as in data/build-cedict.ts). */
+/** Longest dictionary word, in characters (as in scripts/search-data/build-cedict.ts). */
 const MAX_WORD_CHARS = 4;
 const HAN = /\p{Script=Han}/u;
 const HAN_RUN = /\p{Script=Han}+/gu;
@@ -33,22 +33,25 @@ const isLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && 
 function load(): Glossary {
   if (glossary) return glossary;
   const words = new Map<string, string>();
-  const text = CEDICT;
-  // Each line: a leading character, then for each word the rest of it and its English words' numbers.
-  for (let at = 0; at < text.length; at++) {
-    const headEnd = at + ((text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1);
-    const head = text.slice(at, headEnd);
-    at = headEnd;
-    while (at < text.length && text.charCodeAt(at) !== 10) {
+  // Number 0 is no English word; the first line lists the others.
+  let english: string[] | undefined;
+  for (const line of readTable("cedict.tsv", "finds no English words for Chinese ones")) {
+    if (!english) {
+      english = ["", ...line.split(" ")];
+      continue;
+    }
+    // A leading character, then for each word the rest of it and its English words' numbers.
+    const head = line.slice(0, (line.codePointAt(0) ?? 0) > 0xffff ? 2 : 1);
+    for (let at = head.length; at < line.length; ) {
       let rest = at;
-      while (rest < text.length && !isLetter(text.charCodeAt(rest)) && text.charCodeAt(rest) !== 10) rest++;
+      while (rest < line.length && !isLetter(line.charCodeAt(rest))) rest++;
       let end = rest;
-      while (end < text.length && isLetter(text.charCodeAt(end))) end++;
-      if (end > rest) words.set(head + text.slice(at, rest), text.slice(rest, end));
+      while (end < line.length && isLetter(line.charCodeAt(end))) end++;
+      if (end > rest) words.set(head + line.slice(at, rest), line.slice(rest, end));
       at = end;
     }
   }
-  const english = CEDICT_TERMS.split(" ");
+  english ??= [""];
   glossary = { words, english, stems: new Array(english.length) };
   return glossary;
 }

@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { LEXICON } from "./data/lexicon.ts";
+import { readTable } from "./tables.ts";
 
 /** A stem related to a query stem, with how much a match on it counts (0..1). */
 export interface RelatedTerm {
@@ -7,23 +6,26 @@ export interface RelatedTerm {
   readonly weight: number;
 }
 
-/** How much a match on a related word counts, by WordNet relation (see data/build-lexicon.ts). */
+/** How much a match on a related word counts, by WordNet relation (see scripts/search-data/build-lexicon.ts). */
 export const RELATION_WEIGHTS: Readonly<Record<string, number>> = { s: 0.3, d: 0.3, a: 0.2, h: 0.15 };
 /** Later (less frequent) senses count less: factor for sense rank 0, 1, 2, 3. */
 export const SENSE_DECAY: readonly number[] = [1, 0.7, 0.5, 0.35];
 
 /**
- * Stem → related stems, strongest first, from two shipped tables, parsed once:
- * - WordNet relations (`wordnet`, see data/build-lexicon.ts), weighted by relation and sense;
- * - nearest stems by word vector (`neighbours`, see data/build-word-neighbours.ts), weighted by
- *   their cosine: they know what WordNet (2006) does not ("bitcoin" is a cryptocurrency).
+ * Stem → related stems, strongest first, from two shipped tables (data/search/), parsed once:
+ * - WordNet relations (`wordnet`, lexicon.tsv by scripts/search-data/build-lexicon.ts), weighted
+ *   by relation and sense;
+ * - nearest stems by word vector (`neighbours`, word-neighbours.txt by
+ *   scripts/search-data/build-word-neighbours.ts), weighted by their cosine: they know what
+ *   WordNet (2006) does not ("bitcoin" is a cryptocurrency).
+ * Each is the table's text or its lines.
  */
 export class Lexicon {
   readonly #entries = new Map<string, RelatedTerm[]>();
   /** Stems WordNet has an entry for: words with dictionary senses. */
   readonly #dictionary = new Set<string>();
 
-  constructor(wordnet: string, neighbours = "") {
+  constructor(wordnet: string | Iterable<string>, neighbours: string | Iterable<string> = "") {
     for (const [stem, items] of lines(wordnet)) {
       const related: RelatedTerm[] = [];
       for (const item of items) {
@@ -72,39 +74,32 @@ export class Lexicon {
 }
 
 /** `stem<TAB>item item …` lines; `#` comments and malformed lines are skipped. */
-function* lines(text: string): Generator<[string, string[]]> {
-  for (const line of text.split("\n")) {
+function* lines(table: string | Iterable<string>): Generator<[string, string[]]> {
+  for (const line of typeof table === "string" ? table.split("\n") : table) {
     const tab = line.indexOf("\t");
     if (tab <= 0 || line.startsWith("#")) continue;
     yield [line.slice(0, tab), line.slice(tab + 1).split(" ")];
   }
 }
 
+/** The WordNet extract shipped in `data/search/`. Without it (a partial install) no word is expanded by WordNet. */
+const shippedWordNet = () => readTable("lexicon.tsv", "expands no word by WordNet");
+
 /**
- * The word-vector neighbour table shipped in `data/search/` (from src/search or dist/search
- * alike). Without it (a partial install) expansion uses WordNet alone: said once on stderr.
+ * The word-vector neighbour table shipped in `data/search/`. Without it (a partial install)
+ * expansion uses WordNet alone: said on stderr.
  */
-function shippedNeighbours(): string {
-  const file = new URL("../../data/search/word-neighbours.txt", import.meta.url);
-  try {
-    return readFileSync(file, "utf8");
-  } catch (error) {
-    process.stderr.write(
-      `toolscript: search expands words by WordNet only: cannot read ${file.pathname} (${error instanceof Error ? error.message : String(error)})\n`,
-    );
-    return "";
-  }
-}
+const shippedNeighbours = () => readTable("word-neighbours.txt", "expands words by WordNet only");
 
 let shared: Lexicon | undefined;
 
-/** The lexicon shipped with the package: WordNet and the word-vector neighbours. */
+/** The lexicon shipped with the package: WordNet and the word-vector neighbours, read on first use. */
 export function defaultLexicon(): Lexicon {
-  shared ??= new Lexicon(LEXICON, shippedNeighbours());
+  shared ??= new Lexicon(shippedWordNet(), shippedNeighbours());
   return shared;
 }
 
 /** WordNet alone (the benchmark's ablation of the neighbours). */
 export function wordNetLexicon(): Lexicon {
-  return new Lexicon(LEXICON);
+  return new Lexicon(shippedWordNet());
 }

