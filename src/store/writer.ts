@@ -1,7 +1,8 @@
 import type { Database, Statement, Transaction } from "better-sqlite3";
+import { type AuditValues, auditValues } from "./audit-values.ts";
 import { folderRange, type SessionRow, SKILL_COLUMNS, type SkillRow, toSession, toSkill } from "./rows.ts";
-import { SkillError } from "./skill-error.ts";
 import { assertSkillName } from "./skill-name.ts";
+import { checkSkillVisibility } from "./skill-visibility.ts";
 import type {
   AuditEntry,
   AuditUpdate,
@@ -9,28 +10,12 @@ import type {
   SessionRecord,
   SkillVersion,
   SkillViewer,
+  SkillVisibility,
   WorkspaceLimits,
   WriteFileOutcome,
 } from "./types.ts";
 
 type Params = Record<string, unknown>;
-/** An audit_log row in the order of the INSERT's columns. */
-type AuditValues = [
-  time: number,
-  session: string | null,
-  server: string,
-  tool: string,
-  argsDigest: string,
-  argsBytes: number,
-  outcome: string,
-  durationMs: number,
-  kind: string,
-  bytesOut: number | null,
-  policy: string | null,
-  detail: string | null,
-  client: string | null,
-  replica: string | null,
-];
 /** `PRAGMA synchronous` reads FULL as 2. */
 const SYNC_FULL = 2;
 
@@ -55,7 +40,7 @@ export class StoreWriter {
   readonly #deleteSession: Statement<[string]>;
   readonly #skillHead: Statement<
     [string],
-    { visibility: string; owner_session: string | null; latest_version: number }
+    { visibility: SkillVisibility; owner_session: string | null; latest_version: number }
   >;
   readonly #insertSkill: Statement<[Params]>;
   readonly #updateSkill: Statement<[Params]>;
@@ -216,26 +201,7 @@ export class StoreWriter {
     const session = input.session ?? null;
     return this.transaction(() => {
       const head = this.#skillHead.get(input.name);
-      if (head?.visibility === "private" && head.owner_session !== session) {
-        throw new SkillError(
-          "skill.name_taken",
-          `a private skill named "${input.name}" belongs to another session; choose another name`,
-          { name: input.name },
-        );
-      }
-      const visibility = input.visibility ?? (head?.visibility === "private" ? "private" : "shared");
-      if (visibility === "private" && head?.visibility === "shared") {
-        throw new SkillError(
-          "skill.visibility",
-          `skill "${input.name}" is shared; a shared skill cannot become private`,
-          { name: input.name },
-        );
-      }
-      if (visibility === "private" && session === null) {
-        throw new SkillError("skill.visibility", `a private skill needs a session: "${input.name}"`, {
-          name: input.name,
-        });
-      }
+      const visibility = checkSkillVisibility(input, head, session);
       if (session !== null) this.#touchRow(session, undefined);
       const now = this.#now();
       const version = (head?.latest_version ?? 0) + 1;
@@ -281,22 +247,7 @@ export class StoreWriter {
   }
 
   appendAudit(entry: AuditEntry): number {
-    const values: AuditValues = [
-      entry.time,
-      entry.session,
-      entry.server,
-      entry.tool,
-      entry.argsDigest,
-      entry.argsBytes,
-      entry.outcome,
-      entry.durationMs,
-      entry.kind ?? "tool_call",
-      entry.bytesOut ?? null,
-      entry.policy ?? null,
-      entry.detail ? JSON.stringify(entry.detail) : null,
-      entry.client ?? null,
-      entry.replica ?? null,
-    ];
+    const values = auditValues(entry, entry.detail ? JSON.stringify(entry.detail) : null);
     // One statement is atomic by itself: inside a batch (a flush of hundreds of records)
     // it needs no savepoint of its own, which would cost about as much as the insert.
     if (this.#db.inTransaction) return Number(this.#appendAudit.run(...values).lastInsertRowid);

@@ -1,3 +1,4 @@
+import { auditValues } from "../audit-values.ts";
 import type { AuditBatch, AuditStore } from "../domains.ts";
 import { DEFAULT_AUDIT_LIMIT } from "../reader.ts";
 import { type AuditRow, toAudit } from "../rows.ts";
@@ -11,22 +12,7 @@ const PER_ROW = 14;
 const ROWS_PER_INSERT = 1_000;
 
 function values(entry: AuditEntry): unknown[] {
-  return [
-    entry.time,
-    entry.session,
-    entry.server,
-    entry.tool,
-    entry.argsDigest,
-    entry.argsBytes,
-    entry.outcome,
-    entry.durationMs,
-    entry.kind ?? "tool_call",
-    entry.bytesOut ?? null,
-    entry.policy ?? null,
-    detailJson(entry.detail),
-    entry.client ?? null,
-    entry.replica ?? null,
-  ];
+  return auditValues(entry, detailJson(entry.detail));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { SkillStore } from "../domains.ts";
 import { type SkillRow, toSkill } from "../rows.ts";
-import { SkillError } from "../skill-error.ts";
 import { assertSkillName } from "../skill-name.ts";
+import { checkSkillVisibility } from "../skill-visibility.ts";
 import type { SaveSkillInput, SkillVersion, SkillViewer } from "../types.ts";
 import { notifyChange } from "./notifications.ts";
 import type { PostgresPool, Queryable } from "./pool.ts";
@@ -92,7 +92,7 @@ async function saveVersion(tx: Queryable, input: SaveSkillInput, now: number): P
   // The session row before the skill's: the order deleting a session takes them in.
   if (session !== null) await ensureSession(tx, session, now);
   let head = await lockHead(tx, input.name);
-  let visibility = checkVisibility(input, head, session);
+  let visibility = checkSkillVisibility(input, head, session);
   if (head === undefined) {
     // A new name: insert it; when another save inserted it meanwhile, wait for it and lock that row.
     const inserted = await tx.query(
@@ -102,7 +102,7 @@ async function saveVersion(tx: Queryable, input: SaveSkillInput, now: number): P
     );
     if ((inserted.rowCount ?? 0) === 0) {
       head = await lockHead(tx, input.name);
-      visibility = checkVisibility(input, head, session);
+      visibility = checkSkillVisibility(input, head, session);
     }
   }
   const version = (head?.latest_version ?? 0) + 1;
@@ -132,35 +132,4 @@ async function saveVersion(tx: Queryable, input: SaveSkillInput, now: number): P
     [input.name, version],
   );
   return toSkill(saved.rows[0]!);
-}
-
-/** The visibility the save gets, or the `SkillError` SQLite's writer throws for the same case. */
-function checkVisibility(
-  input: SaveSkillInput,
-  head: SkillHead | undefined,
-  session: string | null,
-): "private" | "shared" {
-  if (head?.visibility === "private" && head.owner_session !== session) {
-    throw new SkillError(
-      "skill.name_taken",
-      `a private skill named "${input.name}" belongs to another session; choose another name`,
-      { name: input.name },
-    );
-  }
-  const visibility = input.visibility ?? (head?.visibility === "private" ? "private" : "shared");
-  if (visibility === "private" && head?.visibility === "shared") {
-    throw new SkillError(
-      "skill.visibility",
-      `skill "${input.name}" is shared; a shared skill cannot become private`,
-      {
-        name: input.name,
-      },
-    );
-  }
-  if (visibility === "private" && session === null) {
-    throw new SkillError("skill.visibility", `a private skill needs a session: "${input.name}"`, {
-      name: input.name,
-    });
-  }
-  return visibility;
 }
