@@ -4,10 +4,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { recordingLogger, toolCallEntry } from "../../test/helpers/audit-entries.ts";
 import { startLoopbackProxy } from "../../test/helpers/loopback-proxy.ts";
 import { type PostgresCluster, startPostgres } from "../../test/helpers/postgres-cluster.ts";
 import { cliArgs, REPO_ROOT, tempDir } from "../../test/helpers/servers.ts";
-import type { Logger } from "../gateway/logger.ts";
 import type { SharedStore } from "../store/domains.ts";
 import { openPostgresStore } from "../store/postgres/postgres-store.ts";
 import type { AuditEntry } from "../store/types.ts";
@@ -22,24 +22,7 @@ before(async () => {
 });
 after(() => cluster?.stop());
 
-function call(tool: string, outcome = STARTED_OUTCOME): AuditEntry {
-  return {
-    kind: "tool_call",
-    time: Date.now(),
-    session: "a",
-    server: "fs",
-    tool,
-    argsDigest: "d",
-    argsBytes: 2,
-    outcome,
-    durationMs: outcome === STARTED_OUTCOME ? 0 : 4,
-  };
-}
-
-function recordingLogger(): Logger & { errors: string[] } {
-  const errors: string[] = [];
-  return { errors, info() {}, warn() {}, error: (message) => errors.push(message) };
-}
+const call = (tool: string, outcome?: string) => toolCallEntry(tool, outcome, Date.now());
 
 async function rows(store: SharedStore): Promise<Array<[string, string, string | null | undefined]>> {
   return (await store.audit.list({ limit: 1_000 }))

@@ -4,34 +4,16 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { recordingLogger, toolCallEntry } from "../../test/helpers/audit-entries.ts";
 import { REPO_ROOT, tempDir } from "../../test/helpers/servers.ts";
-import type { Logger } from "../gateway/logger.ts";
 import { AUDIT_JOURNAL_DIR } from "../store/audit-journal-format.ts";
 import type { AuditStore, SharedStore } from "../store/domains.ts";
 import { openMemorySharedStore, openSqliteSharedStore } from "../store/sqlite-shared-store.ts";
-import type { AuditEntry } from "../store/types.ts";
 import { AUDIT_RETRY_ENTRIES, AuditLog, STARTED_OUTCOME } from "./audit-log.ts";
 
 const KILL_FIXTURE = fileURLToPath(new URL("./audit-log-kill.fixture.ts", import.meta.url));
 
-function call(tool: string, outcome = STARTED_OUTCOME): AuditEntry {
-  return {
-    kind: "tool_call",
-    time: 1_000,
-    session: "a",
-    server: "fs",
-    tool,
-    argsDigest: "d",
-    argsBytes: 2,
-    outcome,
-    durationMs: outcome === STARTED_OUTCOME ? 0 : 4,
-  };
-}
-
-function recordingLogger(): Logger & { errors: string[] } {
-  const errors: string[] = [];
-  return { errors, info() {}, warn() {}, error: (message) => errors.push(message) };
-}
+const call = (tool: string, outcome?: string) => toolCallEntry(tool, outcome);
 
 /** The text of the one journal in `dir`. */
 function journalText(dir: string): string {
