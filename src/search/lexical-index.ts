@@ -6,6 +6,7 @@ import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
+import { type GroupWords, groupWords, matchedWords } from "./matched-words.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
@@ -49,6 +50,8 @@ export interface Ranked {
   readonly score: number;
   /** What it gains from each query word, in units of `score` (see word-coverage.ts). */
   readonly coverage?: Float64Array;
+  /** The request words it matches (see matched-words.ts). */
+  readonly matched: readonly string[];
 }
 
 export interface LexicalSearchIndexOptions {
@@ -189,9 +192,11 @@ export class LexicalSearchIndex implements SearchIndex {
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
     const query = analyzeQuery(text, this.#lexicon, this.#specificity);
-    const scored = this.score(withPartialMatches(query, this.#postings, this.#rankOf));
+    const terms = withPartialMatches(query, this.#postings, this.#rankOf);
+    const scored = this.score(terms);
+    const words = groupWords(text, terms, scored.groups);
     const similarities = this.#similarities(text);
-    if (!similarities) return this.#rankLexical(scored, limit, accept, minScore);
+    if (!similarities) return this.#rankLexical(scored, words, limit, accept, minScore);
     const { lexical, rankValue, candidates, best } = fuse(scored, similarities, this.#entries.length);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
     // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
@@ -202,13 +207,24 @@ export class LexicalSearchIndex implements SearchIndex {
       const floor = (lexical[slot] ?? 0) > 0 ? 1e-6 : 0;
       const score = Math.min(1, Math.max((rankValue[slot] ?? 0) * scale, floor));
       if (score > 0 && score >= minScore)
-        ranked.push({ slot, score, coverage: this.#coverage(slot, scored, best > 0 ? scale / best : 0) });
+        ranked.push({
+          slot,
+          score,
+          coverage: this.#coverage(slot, scored, best > 0 ? scale / best : 0),
+          matched: this.#matched(slot, scored, words),
+        });
     }
     return ranked;
   }
 
   /** Ranking by the lexical score alone (no word vectors, or no known word in the query). */
-  #rankLexical(scored: Scored, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
+  #rankLexical(
+    scored: Scored,
+    words: GroupWords,
+    limit: number,
+    accept: (slot: number) => boolean,
+    minScore: number,
+  ): Ranked[] {
     if (scored.maxScore <= 0) return [];
     const candidates = scored.slots.keys();
     const best = topK(
@@ -221,7 +237,12 @@ export class LexicalSearchIndex implements SearchIndex {
       const slot = scored.slots[at] ?? -1;
       const score = Math.min(1, (scored.values[at] ?? 0) / scored.maxScore);
       if (score > 0 && score >= minScore)
-        ranked.push({ slot, score, coverage: this.#coverage(slot, scored, 1 / scored.maxScore) });
+        ranked.push({
+          slot,
+          score,
+          coverage: this.#coverage(slot, scored, 1 / scored.maxScore),
+          matched: this.#matched(slot, scored, words),
+        });
     }
     return ranked;
   }
@@ -232,6 +253,12 @@ export class LexicalSearchIndex implements SearchIndex {
     return entry && this.#spreadWords
       ? wordCoverage(scored.groups, entry.terms, entry.weights, unit)
       : undefined;
+  }
+
+  /** The request words that add to a slot's lexical score. */
+  #matched(slot: number, scored: Scored, words: GroupWords): readonly string[] {
+    const entry = this.#entries[slot];
+    return entry ? matchedWords(words, scored.groups, entry.terms, entry.weights) : [];
   }
 
   /** Each slot's similarity to the request (blending in its steps', for a task of several), standardised. */
@@ -262,10 +289,10 @@ export class LexicalSearchIndex implements SearchIndex {
       : undefined;
   }
 
-  #hit({ slot, score }: Ranked): SearchHit {
+  #hit({ slot, score, matched }: Ranked): SearchHit {
     const doc = this.#entries[slot]?.doc;
     if (!doc) throw new Error(`search index slot ${slot} is empty`);
-    return { id: doc.id, kind: doc.kind, server: doc.server, name: doc.name, score };
+    return { id: doc.id, kind: doc.kind, server: doc.server, name: doc.name, score, matched };
   }
 
   /** The lexical scores of every live document for analysed query terms (see postings.ts). */

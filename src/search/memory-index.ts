@@ -54,9 +54,10 @@ export class MemorySearchIndex implements SearchIndex {
     const hits: SearchHit[] = [];
     for (const { doc, words: have } of this.#docs.values()) {
       if (options.kinds && !options.kinds.includes(doc.kind)) continue;
-      const score = wanted.filter((word) => have.has(word)).length / wanted.length;
+      const matched = wanted.filter((word) => have.has(word));
+      const score = matched.length / wanted.length;
       if (score > 0 && score >= (options.minScore ?? 0)) {
-        hits.push({ id: doc.id, kind: doc.kind, server: doc.server, name: doc.name, score });
+        hits.push({ id: doc.id, kind: doc.kind, server: doc.server, name: doc.name, score, matched });
       }
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, options.limit ?? DEFAULT_SEARCH_LIMIT);

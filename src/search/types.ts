@@ -39,6 +39,11 @@ export interface SearchHit {
   readonly name: string;
   /** Relevance in 0..1: 1 for the best possible match of the query. */
   readonly score: number;
+  /**
+   * The request's words (as written) that this hit matches, itself or by a related word;
+   * empty for a hit found by meaning alone. Undefined: the index does not say.
+   */
+  readonly matched?: readonly string[];
 }
 
 export const DEFAULT_SEARCH_LIMIT = 10;
