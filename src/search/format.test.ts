@@ -5,7 +5,7 @@ import { countTokens } from "@anthropic-ai/tokenizer";
 import { Catalog } from "../catalog/catalog.ts";
 import type { ToolDefinition } from "../catalog/types.ts";
 import { syncIndexWithCatalog } from "./catalog-sync.ts";
-import { briefParams, formatSearchResults } from "./format.ts";
+import { briefParams, formatSearchResults, matchNote } from "./format.ts";
 import { LexicalSearchIndex } from "./lexical-index.ts";
 import { searchTools } from "./tool-results.ts";
 
@@ -47,6 +47,7 @@ describe("searchTools", () => {
       path: "tools.my_fs.read_file",
       description: "Read a file from disk.",
       score: match?.result.score,
+      matched: ["read", "file"],
     });
     assert.ok((match?.result.score ?? 0) > 0);
   });
@@ -76,6 +77,32 @@ describe("formatSearchResults", () => {
       'tools.my_fs.read_file({ path: string, encoding?: "utf8"|"base64", lines?: number[] }) — Read a file from disk.',
     );
     assert.equal(formatSearchResults([], "summary"), "No matching tools.");
+  });
+
+  it("notes a result that matched fewer request words than the results together, and one found by meaning", () => {
+    const { catalog, index } = setup();
+    const matches = searchTools(index, catalog, "read the message", { limit: 2 });
+    assert.deepEqual(
+      matches.map((match) => match.result.matched),
+      [["read"], ["message"]],
+    );
+    assert.equal(
+      formatSearchResults(matches, "name"),
+      [
+        "tools.my_fs.read_file — Read a file from disk. (matched: read)",
+        "tools.util.echo — Echoes a message (matched: message)",
+      ].join("\n"),
+    );
+    const [read] = matches;
+    assert.ok(read);
+    const byMeaning = { ...read, result: { ...read.result, matched: [] } };
+    assert.match(formatSearchResults([read, byMeaning], "name"), /\n.* \(by meaning\)$/);
+    assert.match(
+      formatSearchResults([byMeaning], "declaration"),
+      /^\/\/ tools\.my_fs\.read_file \(by meaning\)\n/,
+    );
+    assert.equal(matchNote({ matched: ["send", "email"] }, 2), "");
+    assert.equal(matchNote({ matched: ["email"] }, 2), " (matched: email)");
   });
 
   it("gives the full declaration for `declaration`", () => {

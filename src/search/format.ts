@@ -1,6 +1,6 @@
 import { renderToolDeclaration } from "../catalog/declaration/tool-declaration.ts";
 import type { JsonSchema } from "../catalog/types.ts";
-import type { SkillMatchInfo, ToolMatch } from "./tool-results.ts";
+import type { SkillMatchInfo, ToolMatch, ToolSearchResult } from "./tool-results.ts";
 
 /** How much of each tool a search answer shows. */
 export type SearchDetail = "name" | "summary" | "declaration";
@@ -51,25 +51,44 @@ export function briefParams(schema: JsonSchema): string {
 }
 
 /**
- * The text answer of a search, one block per tool, best first:
- * - `name`: `tools.server.tool — first sentence`
+ * Which request words a result matched, when it matched fewer than the answer's results
+ * together (`words`, the words any of them matched): ` (matched: send, email)`, or
+ * ` (by meaning)` for one no word matched. Results that match every word go without, which
+ * keeps the usual answer as short as before; a partial match stands out, a hint to search
+ * again in other words when results do not fit.
+ */
+export function matchNote(result: Pick<ToolSearchResult, "matched">, words: number): string {
+  if (result.matched.length === 0) return " (by meaning)";
+  return result.matched.length < words ? ` (matched: ${result.matched.join(", ")})` : "";
+}
+
+/** How many request words the results match together. */
+function matchedWordCount(matches: readonly ToolMatch[]): number {
+  return new Set(matches.flatMap((match) => match.result.matched)).size;
+}
+
+/**
+ * The text answer of a search, one block per tool, best first, each noting a partial match (`matchNote`):
+ * - `name`: `tools.server.tool — first sentence (matched: …)`
  * - `summary`: the same with the parameters in brief, `tools.server.tool({ a: string, b?: number })`
- * - `declaration`: the full TypeScript declaration of each tool.
+ * - `declaration`: the full TypeScript declaration of each tool, the note on its first line.
  */
 export function formatSearchResults(
   matches: readonly ToolMatch[],
   detail: SearchDetail = DEFAULT_SEARCH_DETAIL,
 ): string {
   if (matches.length === 0) return "No matching tools.";
+  const words = matchedWordCount(matches);
   if (detail === "declaration")
     return matches
-      .map(({ tool, skill }) =>
-        tool
-          ? renderToolDeclaration(tool).trimEnd()
-          : skill.language === "python"
-            ? `# from skills.${skill.module ?? skill.name} import ... (Python)\n${skill.declaration.trimEnd()}`
-            : `// import { ... } from "skills/${skill.name}"\n${skill.declaration.trimEnd()}`,
-      )
+      .map(({ result, tool, skill }) => {
+        const note = matchNote(result, words);
+        // A declaration's first line is `// tools.server.tool`.
+        if (tool) return renderToolDeclaration(tool).trimEnd().replace("\n", `${note}\n`);
+        return skill.language === "python"
+          ? `# from skills.${skill.module ?? skill.name} import ... (Python)${note}\n${skill.declaration.trimEnd()}`
+          : `// import { ... } from "skills/${skill.name}"${note}\n${skill.declaration.trimEnd()}`;
+      })
       .join("\n\n");
   return matches
     .map(({ result, tool, skill }) => {
@@ -78,7 +97,7 @@ export function formatSearchResults(
         : detail === "summary"
           ? `${result.path}${briefParams(tool.definition.inputSchema)}`
           : result.path;
-      return result.description === "" ? call : `${call} — ${result.description}`;
+      return `${result.description === "" ? call : `${call} — ${result.description}`}${matchNote(result, words)}`;
     })
     .join("\n");
 }

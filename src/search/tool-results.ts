@@ -13,6 +13,8 @@ export interface ToolSearchResult {
   /** First sentence of the tool's description. */
   readonly description: string;
   readonly score: number;
+  /** The request's words it matches (itself or by a related word); empty when found by meaning alone. */
+  readonly matched: readonly string[];
 }
 
 /** A saved skill found by search: `import { ... } from "skills/<name>"`. */
@@ -73,6 +75,7 @@ export function searchTools(
         path: tool.path,
         description: firstSentence(text),
         score: Number(hit.score.toFixed(SCORE_DECIMALS)),
+        matched: [...(hit.matched ?? [])],
       },
       tool,
     });

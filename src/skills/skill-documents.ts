@@ -55,6 +55,7 @@ export function skillMatch(skill: SkillVersion, hit: SearchHit, score: number): 
       path: skillPath(skill.name),
       description: firstSentence(skill.description),
       score,
+      matched: [...(hit.matched ?? [])],
     },
     skill: {
       name: hit.name,

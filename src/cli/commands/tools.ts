@@ -107,7 +107,7 @@ const search = defineCommand({
       options: ["name", "summary", "declaration"],
       description: "How much to show (default summary)",
     },
-    json: { type: "boolean", description: "Print JSON: [{server, tool, path, description, score}]" },
+    json: { type: "boolean", description: "Print JSON: [{server, tool, path, description, score, matched}]" },
   },
   async run({ args }) {
     const limit = args.limit === undefined ? 10 : Number(args.limit);

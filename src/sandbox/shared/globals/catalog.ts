@@ -48,7 +48,7 @@ export const SANDBOX_GLOBALS: readonly SandboxGlobal[] = [
     usage: "await searchTools(query, limit?, minScore?)",
     summary: "Searches the tools from code, best first.",
     declaration: [
-      "interface ToolSearchResult { server: string; tool: string; path: string; description: string; score: number }",
+      "interface ToolSearchResult { server: string; tool: string; path: string; description: string; score: number; matched: string[] }",
       "declare function searchTools(query: string, limit?: number, minScore?: number): Promise<ToolSearchResult[]>;",
     ].join("\n"),
   },
