@@ -8,7 +8,14 @@ import { execute, textOf } from "./helpers/mcp-client.ts";
 import { EVERYTHING_JS, FILESYSTEM_JS, MEMORY_JS, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 interface SearchAnswer {
-  results: Array<{ server: string; tool: string; path: string; description: string; score: number }>;
+  results: Array<{
+    server: string;
+    tool: string;
+    path: string;
+    description: string;
+    score: number;
+    matched: string[];
+  }>;
 }
 
 describe("discovery meta-tools and resources over MCP", () => {
@@ -74,6 +81,41 @@ describe("discovery meta-tools and resources over MCP", () => {
       }),
     );
     assert.match(text, /export declare function create_entities\(/);
+  });
+
+  test("search_tools asks for one capability per query and says which request words each result matched", async () => {
+    const definition = (await client.listTools()).tools.find((tool) => tool.name === "search_tools");
+    assert.match(definition?.description ?? "", /ONE capability in plain words/);
+    assert.match(definition?.description ?? "", /retry with synonyms/);
+    // Other programs call it by this schema.
+    assert.deepEqual(Object.keys(definition?.inputSchema.properties ?? {}), [
+      "query",
+      "limit",
+      "detail",
+      "session",
+    ]);
+    assert.deepEqual(definition?.inputSchema.required, ["query"]);
+
+    const result = await client.callTool({
+      name: "search_tools",
+      arguments: { query: "Read the contents of a text file, then zanzibar", limit: 5 },
+    });
+    const { results } = result.structuredContent as unknown as SearchAnswer;
+    assert.equal(results[0]?.server, "filesystem");
+    // As written ("Read"), in the request's order; "zanzibar" matched nothing.
+    assert.deepEqual(
+      results[0]?.matched.filter((word) => word === "Read" || word === "file"),
+      ["Read", "file"],
+    );
+    assert.ok(results.every((entry) => Array.isArray(entry.matched) && !entry.matched.includes("zanzibar")));
+    // The text notes a result that matched fewer words than the results together, and only those.
+    const words = new Set(results.flatMap((entry) => entry.matched)).size;
+    const lines = textOf(result).split("\n");
+    assert.ok(results.some((entry) => entry.matched.length < words));
+    results.forEach((entry, at) => {
+      const note = entry.matched.length === 0 ? " (by meaning)" : ` (matched: ${entry.matched.join(", ")})`;
+      assert.equal(lines[at]?.endsWith(note), entry.matched.length < words, lines[at]);
+    });
   });
 
   test("searchTools() works from code", async () => {

@@ -21,9 +21,11 @@ export function registerDiscoveryTools(server: McpServer, gateway: Gateway, call
   server.registerTool(
     "search_tools",
     {
-      // Kept short: every meta-tool definition sits in the agent's starting context.
+      // Kept short: every meta-tool definition sits in the agent's starting context (the
+      // `detail` values are in the schema). One capability per query: a whole task's words
+      // match many tools a little, one step's words match its tool well.
       description:
-        "Find tools and skills for a task, best first. Query in plain words. detail: name | summary (default, with parameters) | declaration.",
+        "Find tools and skills. Query ONE capability in plain words ('send an email'). None fit: retry with synonyms, product or category.",
       inputSchema: z.object({
         query: z.string().min(1).max(MAX_QUERY_CHARS),
         limit: z.number().min(1).max(50).optional(),
