@@ -1,7 +1,10 @@
 // The training corpus (data/search/corpus): real tool definitions of public MCP servers
 // and requests written for their tools, as evaluation sets by request kind.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
+import type { TrainingPair } from "../scripts/search-data/tool-vectors/fit.ts";
 import type { JsonSchema } from "../src/catalog/types.ts";
+import { toolDocument } from "../src/search/documents.ts";
+import type { SearchDocument } from "../src/search/types.ts";
 import type { EvalQuery, EvalTool } from "./search-quality.ts";
 
 const CORPUS = new URL("../data/search/corpus/", import.meta.url);
@@ -79,15 +82,49 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** `list` in an order drawn by `random` (Fisher–Yates). */
+function shuffle<T>(list: readonly T[], random: () => number): T[] {
+  const shuffled = [...list];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j] as T, shuffled[i] as T];
+  }
+  return shuffled;
+}
+
 /** `count` pools of `size` servers drawn without replacement within a pool. */
 export function serverPools(servers: readonly string[], count: number, size: number, seed = 23): string[][] {
   const random = seeded(seed);
-  return Array.from({ length: count }, () => {
-    const shuffled = [...servers];
-    for (let i = shuffled.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [shuffled[i], shuffled[j]] = [shuffled[j] as string, shuffled[i] as string];
-    }
-    return shuffled.slice(0, size).sort();
-  });
+  return Array.from({ length: count }, () => shuffle(servers, random).slice(0, size).sort());
+}
+
+/** The corpus tools as the index holds them, by id (`server/name`). */
+export function corpusDocuments(tools: readonly EvalTool[]): Map<string, SearchDocument> {
+  const documents = new Map<string, SearchDocument>();
+  for (const tool of tools) {
+    const doc = toolDocument(tool.server, {
+      name: tool.name,
+      description: tool.description ?? "",
+      inputSchema: tool.inputSchema ?? { type: "object" },
+    });
+    documents.set(doc.id, doc);
+  }
+  return documents;
+}
+
+/** The requests as training pairs for fitting (scripts/search-data/tool-vectors/fit.ts). */
+export function trainingPairs(queries: readonly CorpusQuery[]): TrainingPair[] {
+  return queries.map((query) => ({
+    request: query.query,
+    tool: query.expected[0] ?? "",
+    also: query.expected.slice(1),
+    server: query.server,
+  }));
+}
+
+/** `count` splits of the servers, each server in exactly one (seeded, so the same every run). */
+export function serverFolds(servers: readonly string[], count: number, seed = 7): string[][] {
+  const folds: string[][] = Array.from({ length: count }, () => []);
+  for (const [at, server] of shuffle(servers, seeded(seed)).entries()) folds[at % count]?.push(server);
+  return folds.map((fold) => fold.sort());
 }

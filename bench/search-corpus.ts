@@ -1,29 +1,49 @@
 // `npm run bench -- search-corpus`: tool search on the training corpus (data/search/corpus),
-// by request kind: S@5 over catalogs of 24 servers drawn from it (the size of the unseen
-// check) and over the whole corpus. Nothing here is learned yet, so every server is unseen.
+// split by server: the servers are dealt into FOLDS folds, and each fold is searched as one
+// catalog with the word vectors refitted on the other folds' requests alone (as
+// scripts/search-data/build-tool-vectors.ts fits the shipped table on all of them), so no
+// server's tools are both learned from and searched. S@5 by request kind, mean over folds.
+import { readFileSync } from "node:fs";
+import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
-import { type CorpusQuery, loadCorpus, REQUEST_KINDS, serverPools } from "./corpus-set.ts";
+import { tableFile } from "../src/search/tables.ts";
+import { encodeWordVectors, generalWordVectors, WordVectors } from "../src/search/word-vectors.ts";
+import {
+  type CorpusQuery,
+  corpusDocuments,
+  loadCorpus,
+  REQUEST_KINDS,
+  seeded,
+  serverFolds,
+  trainingPairs,
+} from "./corpus-set.ts";
 import { type EvalTool, evaluate, miniSearchRanker, ourRanker, type Ranker } from "./search-quality.ts";
 import { printTable, progress } from "./table.ts";
 
-const POOLS = 8;
-const POOL_SERVERS = 24;
+const FOLDS = 5;
 
-type Engine = [name: string, make: (tools: readonly EvalTool[]) => Ranker];
+/** An engine over one fold's tools, given the vectors fitted without that fold. */
+type Engine = [name: string, make: (tools: readonly EvalTool[], fitted: WordVectors) => Ranker];
 
 const ENGINES: Engine[] = [
-  ["minisearch BM25", miniSearchRanker],
-  ["toolscript", (tools) => ourRanker(tools)],
+  ["minisearch BM25", (tools) => miniSearchRanker(tools)],
+  [
+    "toolscript, general vectors (nothing learned)",
+    (tools) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: generalWordVectors() ?? false })),
+  ],
+  ["toolscript", (tools, fitted) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: fitted }))],
   [
     "toolscript, no word vectors",
     (tools) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: false })),
   ],
-  ["toolscript, no lexicon", (tools) => ourRanker(tools, new LexicalSearchIndex({ lexicon: false }))],
+  [
+    "toolscript, no lexicon",
+    (tools, fitted) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: fitted, lexicon: false })),
+  ],
 ];
 
-/** S@5 by kind (and overall) of `engine` over `tools`, for the queries whose server is among them. */
-function scores(engine: Engine, tools: readonly EvalTool[], queries: readonly CorpusQuery[]): number[] {
-  const ranker = engine[1](tools);
+/** S@5 by kind, then overall, of `ranker` on `queries`. */
+function scores(ranker: Ranker, queries: readonly CorpusQuery[]): number[] {
   const kinds = REQUEST_KINDS.map(
     (kind) =>
       evaluate(
@@ -36,34 +56,39 @@ function scores(engine: Engine, tools: readonly EvalTool[], queries: readonly Co
 
 export async function benchSearchCorpus(): Promise<void> {
   const corpus = loadCorpus();
+  const general = generalWordVectors();
+  if (!general) throw new Error("search-corpus: data/search/word-vectors.bin is needed");
+  const generalBytes = readFileSync(tableFile("word-vectors.bin"));
+  const documents = corpusDocuments(corpus.tools);
   const counts = REQUEST_KINDS.map((kind) => corpus.queries.filter((query) => query.kind === kind).length);
   progress(
-    `search corpus: ${corpus.servers.length} servers, ${corpus.tools.length} tools, ${corpus.queries.length} requests`,
+    `search corpus: ${corpus.servers.length} servers, ${corpus.tools.length} tools, ${corpus.queries.length} requests, ${FOLDS} folds by server`,
   );
-  const pools = serverPools(corpus.servers, POOLS, POOL_SERVERS);
-  const rows: string[][] = [];
-  for (const engine of ENGINES) {
-    progress(`search corpus: ${engine[0]}`);
-    const sums = [0, 0, 0, 0];
-    for (const pool of pools) {
-      const inPool = new Set(pool);
-      const tools = corpus.tools.filter((tool) => inPool.has(tool.server));
-      const queries = corpus.queries.filter((query) => inPool.has(query.server));
-      scores(engine, tools, queries).forEach((score, i) => {
-        sums[i] = (sums[i] ?? 0) + score / pools.length;
+  const sums = ENGINES.map(() => [0, 0, 0, 0]);
+  for (const [at, fold] of serverFolds(corpus.servers, FOLDS).entries()) {
+    const inFold = new Set(fold);
+    const tools = corpus.tools.filter((tool) => inFold.has(tool.server));
+    const queries = corpus.queries.filter((query) => inFold.has(query.server));
+    const training = corpus.queries.filter((query) => !inFold.has(query.server));
+    progress(`search corpus: fold ${at + 1}: fitting on ${training.length} requests of the other folds`);
+    const rows = fitToolVectors(general, trainingPairs(training), documents, seeded(at + 1), FIT_DEFAULTS);
+    const fitted = new WordVectors(
+      generalBytes,
+      encodeWordVectors(rows.words, rows.vectors, general.dimensions),
+    );
+    progress(
+      `search corpus: fold ${at + 1}: ${fold.length} servers, ${tools.length} tools, ${queries.length} requests`,
+    );
+    ENGINES.forEach(([, make], engine) => {
+      scores(make(tools, fitted), queries).forEach((score, kind) => {
+        const row = sums[engine] as number[];
+        row[kind] = (row[kind] ?? 0) + score / FOLDS;
       });
-    }
-    const whole = scores(engine, corpus.tools, corpus.queries);
-    rows.push([
-      engine[0],
-      ...sums.map((s) => s.toFixed(3)),
-      whole[1]?.toFixed(3) ?? "",
-      whole[3]?.toFixed(3) ?? "",
-    ]);
+    });
   }
   printTable(
-    `Search on the training corpus: S@5 by request kind (${counts.join(" / ")} direct / paraphrase / task requests), mean of ${POOLS} catalogs of ${POOL_SERVERS} servers, then the whole corpus (${corpus.tools.length} tools)`,
-    ["engine", "direct", "paraphrase", "task", "all", "whole: paraphrase", "whole: all"],
-    rows,
+    `Search on the training corpus, split by server: S@5 by request kind (${counts.join(" / ")} direct / paraphrase / task requests), mean of ${FOLDS} folds, each searched as one catalog (~${Math.round(corpus.tools.length / FOLDS)} tools) with vectors fitted on the other folds`,
+    ["engine", "direct", "paraphrase", "task", "all"],
+    ENGINES.map(([name], engine) => [name, ...(sums[engine] ?? []).map((score) => score.toFixed(3))]),
   );
 }

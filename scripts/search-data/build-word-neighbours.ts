@@ -7,7 +7,7 @@
 // About five minutes (one core).
 import { writeFileSync } from "node:fs";
 import { stem, terms } from "../../src/search/tokenize.ts";
-import { defaultWordVectors } from "../../src/search/word-vectors.ts";
+import { generalWordVectors } from "../../src/search/word-vectors.ts";
 
 /** Neighbours kept per stem, closest first. */
 const MAX_NEIGHBOURS = 3;
@@ -15,7 +15,7 @@ const MAX_NEIGHBOURS = 3;
 const MIN_COSINE = 0.72;
 
 const log = (line: string) => process.stderr.write(`[word-neighbours] ${line}\n`);
-const vectors = defaultWordVectors();
+const vectors = generalWordVectors();
 if (!vectors) throw new Error("data/search/word-vectors.bin is missing: see build-word-vectors.ts");
 
 // Every word form of a stem, most frequent first (the table lists words by frequency).

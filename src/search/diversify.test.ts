@@ -69,14 +69,15 @@ describe("search results across servers", () => {
       toolDoc("get_price", "Get the stock price of a ticker", { server: "quotes" }),
       toolDoc("get_price_now", "Get the stock price of a ticker now", { server: "quotes" }),
       toolDoc("get_price_today", "Get the stock price of a ticker today", { server: "quotes" }),
-      toolDoc("get_price_chart", "Chart the stock price of a ticker", { server: "charts" }),
+      toolDoc("get_price_chart", "Draw a chart of the stock price of a ticker over time", { server: "charts" }),
     ];
     const servers = (index: LexicalSearchIndex) =>
       index.search("stock price of a ticker", { limit: 3 }).map((hit) => hit.server);
-    const spread = new LexicalSearchIndex();
+    // By words alone: the spread, not what word vectors make of "chart", is under test.
+    const spread = new LexicalSearchIndex({ wordVectors: false });
     spread.add(docs);
-    assert.deepEqual(servers(spread), ["quotes", "quotes", "charts"]);
-    const unspread = new LexicalSearchIndex({ spreadServers: false });
+    assert.deepEqual(servers(spread).sort(), ["charts", "quotes", "quotes"]);
+    const unspread = new LexicalSearchIndex({ spreadServers: false, wordVectors: false });
     unspread.add(docs);
     assert.deepEqual(servers(unspread), ["quotes", "quotes", "quotes"]);
   });

@@ -1,8 +1,7 @@
-import { englishGlossWords } from "./chinese-glosses.ts";
 import type { RankOf } from "./compounds.ts";
 import { DIVERSITY_POOL, diversify } from "./diversify.ts";
-import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
-import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
+import { documentEmbeddingText, requestEmbeddingText } from "./embedded-text.ts";
+import { termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
@@ -37,11 +36,6 @@ interface Entry {
   readonly weights: readonly number[];
   /** The document's word-vector embedding, when it has words the vectors know. */
   readonly vector: Float32Array | undefined;
-}
-
-/** The text a document's embedding is made from: what its lexical fields index of its name and description. */
-function embeddedText(doc: SearchDocument): string {
-  return `${doc.server ?? ""} ${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, MAX_DESCRIPTION_CHARS)}`;
 }
 
 /** A document of a ranked list with its normalised score. */
@@ -125,12 +119,11 @@ export class LexicalSearchIndex implements SearchIndex {
     for (const doc of documents) {
       this.#removeOne(doc.id);
       const weights = termWeights(doc, this.#rankOf);
-      const text = embeddedText(doc);
       const entry: Entry = {
         doc,
         terms: [...weights.keys()],
         weights: [...weights.values()],
-        vector: this.#embed(text),
+        vector: this.#embed(documentEmbeddingText(doc)),
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);
@@ -200,9 +193,12 @@ export class LexicalSearchIndex implements SearchIndex {
     const { lexical, rankValue, candidates, best } = fuse(scored, similarities, this.#entries.length);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
     // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
-    const scale = (best > 0 ? best / scored.maxScore : 0.5) / (1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z);
+    const top = topK(candidates.filter(accept), limit, (at) => rankValue[at] ?? 0);
+    // A hit far more like the request than the rest sets the scale, so scores never tie at 1.
+    const reference = Math.max(1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z, rankValue[top[0] ?? -1] ?? 0);
+    const scale = (best > 0 ? best / scored.maxScore : 0.5) / reference;
     const ranked: Ranked[] = [];
-    for (const slot of topK(candidates.filter(accept), limit, (at) => rankValue[at] ?? 0)) {
+    for (const slot of top) {
       // A document a query word matched stays a result however unlike the query it reads.
       const floor = (lexical[slot] ?? 0) > 0 ? 1e-6 : 0;
       const score = Math.min(1, Math.max((rankValue[slot] ?? 0) * scale, floor));
@@ -273,20 +269,15 @@ export class LexicalSearchIndex implements SearchIndex {
     return standardise(blendSteps(this.#matrix.cosines(query), steps));
   }
 
-  /** A request's embedding: its words outside paths and URLs, and what those imply. */
+  /** A request's embedding (see embedded-text.ts). */
   #embedRequest(text: string): Float32Array | undefined {
-    const words = `${withoutLocations(withoutEncodedData(text))} ${impliedActions(text)} ${entityWords(text)}`;
-    return this.#embed(words);
+    return this.#embed(requestEmbeddingText(text));
   }
 
-  /** A text's embedding; the vectors are English, so Chinese counts by its English glosses. */
   #embed(text: string): Float32Array | undefined {
     if (!this.#vectors) return undefined;
     const out = new Float32Array(this.#vectors.dimensions);
-    const glosses = englishGlossWords(text);
-    return this.#vectors.embed(glosses.length > 0 ? `${text} ${glosses.join(" ")}` : text, out)
-      ? out
-      : undefined;
+    return this.#vectors.embed(text, out) ? out : undefined;
   }
 
   #hit({ slot, score, matched }: Ranked): SearchHit {

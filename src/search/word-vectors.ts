@@ -64,6 +64,41 @@ export function encodeWordVectors(
   return out;
 }
 
+interface ParsedTable {
+  readonly words: readonly string[];
+  readonly dimensions: number;
+  readonly scales: Float32Array;
+  readonly components: Int8Array;
+}
+
+function parseTable(bytes: Uint8Array): ParsedTable {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const magic = String.fromCharCode(...bytes.subarray(0, 4));
+  if (magic !== MAGIC || view.getUint32(4, true) !== VERSION) {
+    throw new Error(`word vectors: not a version ${VERSION} "${MAGIC}" file`);
+  }
+  const count = view.getUint32(8, true);
+  const dimensions = view.getUint32(12, true);
+  // The similarity kernels (dot-kernel.ts) take four components at a time.
+  if (dimensions === 0 || dimensions % 4 !== 0) {
+    throw new Error(`word vectors: ${dimensions} dimensions, expected a positive multiple of 4`);
+  }
+  const wordBytes = view.getUint32(16, true);
+  const words = new TextDecoder().decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + wordBytes)).split("\n");
+  if (words.length !== count)
+    throw new Error(`word vectors: ${words.length} words listed, header says ${count}`);
+  const scalesAt = bytes.byteOffset + HEADER_BYTES + align4(wordBytes);
+  const expected = HEADER_BYTES + align4(wordBytes) + count * 4 + count * dimensions;
+  if (bytes.byteLength !== expected)
+    throw new Error(`word vectors: ${bytes.byteLength} bytes, expected ${expected}`);
+  // Copies, so the views are aligned whatever the buffer's offset.
+  const scales = new Float32Array(bytes.buffer.slice(scalesAt, scalesAt + count * 4));
+  const components = new Int8Array(
+    bytes.buffer.slice(scalesAt + count * 4, scalesAt + count * 4 + count * dimensions),
+  );
+  return { words, dimensions, scales, components };
+}
+
 export class WordVectors {
   readonly dimensions: number;
   readonly #rank = new Map<string, number>();
@@ -72,32 +107,30 @@ export class WordVectors {
   /** Per word: SIF weight × int8 scale, computed on first embedding. */
   #weights: Float32Array | undefined;
 
-  constructor(bytes: Uint8Array) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const magic = String.fromCharCode(...bytes.subarray(0, 4));
-    if (magic !== MAGIC || view.getUint32(4, true) !== VERSION) {
-      throw new Error(`word vectors: not a version ${VERSION} "${MAGIC}" file`);
+  /**
+   * The table in `bytes`; each word of `overlay` (a table of the same format and dimensions,
+   * e.g. data/search/tool-vectors.bin) replaces that word's vector, and words the table lacks
+   * are left out, so an overlay costs no memory once read.
+   */
+  constructor(bytes: Uint8Array, overlay?: Uint8Array) {
+    const table = parseTable(bytes);
+    this.dimensions = table.dimensions;
+    for (const [rank, word] of table.words.entries()) this.#rank.set(word, rank);
+    this.#scales = table.scales;
+    this.#components = table.components;
+    if (overlay) this.#apply(parseTable(overlay));
+  }
+
+  #apply(overlay: ParsedTable): void {
+    const d = this.dimensions;
+    if (overlay.dimensions !== d)
+      throw new Error(`word vectors: overlay has ${overlay.dimensions} dimensions, the table ${d}`);
+    for (const [at, word] of overlay.words.entries()) {
+      const rank = this.#rank.get(word);
+      if (rank === undefined) continue;
+      this.#scales[rank] = overlay.scales[at] ?? 0;
+      this.#components.set(overlay.components.subarray(at * d, (at + 1) * d), rank * d);
     }
-    const count = view.getUint32(8, true);
-    this.dimensions = view.getUint32(12, true);
-    // The similarity kernels (dot-kernel.ts) take four components at a time.
-    if (this.dimensions === 0 || this.dimensions % 4 !== 0) {
-      throw new Error(`word vectors: ${this.dimensions} dimensions, expected a positive multiple of 4`);
-    }
-    const wordBytes = view.getUint32(16, true);
-    const list = new TextDecoder().decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + wordBytes)).split("\n");
-    if (list.length !== count)
-      throw new Error(`word vectors: ${list.length} words listed, header says ${count}`);
-    for (const [rank, word] of list.entries()) this.#rank.set(word, rank);
-    const scalesAt = bytes.byteOffset + HEADER_BYTES + align4(wordBytes);
-    const expected = HEADER_BYTES + align4(wordBytes) + count * 4 + count * this.dimensions;
-    if (bytes.byteLength !== expected)
-      throw new Error(`word vectors: ${bytes.byteLength} bytes, expected ${expected}`);
-    // Copies, so the views are aligned whatever the buffer's offset.
-    this.#scales = new Float32Array(bytes.buffer.slice(scalesAt, scalesAt + count * 4));
-    this.#components = new Int8Array(
-      bytes.buffer.slice(scalesAt + count * 4, scalesAt + count * 4 + count * this.dimensions),
-    );
   }
 
   get size(): number {
@@ -123,16 +156,9 @@ export class WordVectors {
   embed(text: string, out: Float32Array): boolean {
     out.fill(0);
     let found = false;
-    for (const word of words(text)) {
-      if (STOPWORDS.has(word)) continue;
-      const rank = this.#rank.get(word);
-      if (rank !== undefined) found = this.#accumulate(rank, out);
-      else
-        for (const known of readUnknownWord(word, this.rankOf)) {
-          const read = this.#rank.get(known);
-          if (read !== undefined) found = this.#accumulate(read, out);
-        }
-    }
+    this.#eachWord(text, (rank) => {
+      found = this.#accumulate(rank, out);
+    });
     if (!found) return false;
     const d = this.dimensions;
     let norm = 0;
@@ -141,6 +167,45 @@ export class WordVectors {
     if (norm === 0) return false;
     for (let k = 0; k < d; k++) out[k] = (out[k] ?? 0) / norm;
     return true;
+  }
+
+  /**
+   * Calls `visit` with the rank of each word of `text` that counts in its embedding: stop
+   * words left out, a word outside the vocabulary read as the known words it joins or misspells.
+   */
+  #eachWord(text: string, visit: (rank: number) => void): void {
+    for (const word of words(text)) {
+      if (STOPWORDS.has(word)) continue;
+      const rank = this.#rank.get(word);
+      if (rank !== undefined) visit(rank);
+      else
+        for (const known of readUnknownWord(word, this.rankOf)) {
+          const read = this.#rank.get(known);
+          if (read !== undefined) visit(read);
+        }
+    }
+  }
+
+  /**
+   * What `embed` sums for `text`, before scaling: each counted word's rank and its summed SIF
+   * weight. For fitting the table (scripts/search-data/tool-vectors/fit.ts).
+   */
+  weightedWords(text: string): Map<number, number> {
+    const weights = new Map<number, number>();
+    const size = this.#rank.size;
+    this.#eachWord(text, (rank) => weights.set(rank, (weights.get(rank) ?? 0) + sifWeight(rank, size)));
+    return weights;
+  }
+
+  /** Every word's vector as floats, row per rank: the table as fitting reads it. */
+  rows(): Float32Array {
+    const d = this.dimensions;
+    const out = new Float32Array(this.#components.length);
+    for (let rank = 0; rank < this.#scales.length; rank++) {
+      const scale = this.#scales[rank] ?? 0;
+      for (let k = 0, at = rank * d; k < d; k++, at++) out[at] = scale * (this.#components[at] ?? 0);
+    }
+    return out;
   }
 
   /** Adds a word's vector, at its SIF weight, to `out`; true. */
@@ -167,21 +232,53 @@ export class WordVectors {
   }
 }
 
+const tableUrl = (name: string) => new URL(`../../data/search/${name}`, import.meta.url);
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 let shared: WordVectors | null | undefined;
+let general: WordVectors | null | undefined;
+
+/** The shipped general-English table alone (word-vectors.bin), without what was learned from tools. */
+export function generalWordVectors(): WordVectors | undefined {
+  if (general === undefined) {
+    const file = tableUrl("word-vectors.bin");
+    try {
+      general = new WordVectors(readFileSync(file));
+    } catch (error) {
+      general = null;
+      process.stderr.write(
+        `toolscript: search ranks by words only: cannot load ${file.pathname} (${reason(error)})\n`,
+      );
+    }
+  }
+  return general ?? undefined;
+}
 
 /**
- * The table shipped in `data/search/` (from src/search or dist/search alike), read on first use.
- * Without it (a partial install) search still works, by words alone: said once on stderr.
+ * The table search uses, read on first use (from src/search or dist/search alike): the general
+ * English vectors (word-vectors.bin) with the words of tool requests and descriptions refitted
+ * on public MCP servers' tools (tool-vectors.bin, see scripts/search-data/build-tool-vectors.ts).
+ * Without a file (a partial install) search still works, by words alone or with general
+ * vectors: said once on stderr.
  */
 export function defaultWordVectors(): WordVectors | undefined {
   if (shared === undefined) {
-    const file = new URL("../../data/search/word-vectors.bin", import.meta.url);
+    const file = tableUrl("word-vectors.bin");
+    const overlayFile = tableUrl("tool-vectors.bin");
+    let overlay: Uint8Array | undefined;
     try {
-      shared = new WordVectors(readFileSync(file));
+      overlay = readFileSync(overlayFile);
+    } catch (error) {
+      process.stderr.write(
+        `toolscript: search uses general word vectors only: cannot load ${overlayFile.pathname} (${reason(error)})\n`,
+      );
+    }
+    try {
+      shared = new WordVectors(readFileSync(file), overlay);
     } catch (error) {
       shared = null;
       process.stderr.write(
-        `toolscript: search ranks by words only: cannot load ${file.pathname} (${error instanceof Error ? error.message : String(error)})\n`,
+        `toolscript: search ranks by words only: cannot load ${file.pathname} (${reason(error)})\n`,
       );
     }
   }
