@@ -40,6 +40,27 @@ describe("word vectors", () => {
     assert.throws(() => new WordVectors(odd), /3 dimensions, expected a positive multiple of 4/);
   });
 
+  it("reads an overlay over the table: its words replace theirs, words the table lacks are left out", () => {
+    const words = ["alpha", "beta"];
+    const table = encodeWordVectors(words, Float32Array.from([1, 0, 0, 0, 0, 1, 0, 0]), 4);
+    const overlay = encodeWordVectors(["beta", "omega"], Float32Array.from([0, 0, 1, 0, 1, 1, 1, 1]), 4);
+    const merged = new WordVectors(table, overlay);
+    assert.equal(merged.size, 2);
+    assert.deepEqual([...embedding(merged, "beta")], [0, 0, 1, 0]);
+    assert.deepEqual([...embedding(merged, "alpha")], [1, 0, 0, 0]);
+    assert.equal(merged.embed("omega", new Float32Array(4)), false);
+    assert.deepEqual([...merged.rows()], [1, 0, 0, 0, 0, 0, 1, 0]);
+    const wide = encodeWordVectors(["beta"], new Float32Array(8), 8);
+    assert.throws(() => new WordVectors(table, wide), /overlay has 8 dimensions, the table 4/);
+  });
+
+  it("weighs the words of a text as embed does: stop words out, rarer words more", () => {
+    const table = new WordVectors(encodeWordVectors(["common", "rare"], new Float32Array(8).fill(1), 4));
+    const weights = table.weightedWords("the common rare rare");
+    assert.deepEqual([...weights.keys()], [0, 1]);
+    assert.ok((weights.get(1) ?? 0) > 2 * (weights.get(0) ?? 0) * 0.9, "rare twice, and rarer");
+  });
+
   it("ships a table that places related requests near each other", () => {
     const vectors = defaultWordVectors();
     assert.ok(vectors !== undefined && vectors.size >= 50_000, `${vectors?.size} words`);

@@ -34,12 +34,12 @@ export interface FitOptions {
 
 /** Chosen on splits by server of the corpus (bench/search-corpus.ts). */
 export const FIT_DEFAULTS: FitOptions = {
-  epochs: 6,
+  epochs: 12,
   learningRate: 4,
   temperature: 0.1,
   batchServers: 16,
   perServer: 8,
-  blend: 1,
+  blend: 0.7,
 };
 
 /** The refitted rows: the words whose vectors changed, and their vectors (row per word). */
@@ -96,8 +96,12 @@ export function fitToolVectors(
   const touched = new Set<number>();
   for (let step = 0; step < steps; step++) {
     const batch: number[] = [];
-    for (let s = 0; s < options.batchServers; s++) {
-      const list = servers[Math.floor(random() * servers.length)] ?? [];
+    // Distinct servers (a partial shuffle), so every batch has other servers' tools to push from.
+    const drawn = Math.min(options.batchServers, servers.length);
+    for (let s = 0; s < drawn; s++) {
+      const pick = s + Math.floor(random() * (servers.length - s));
+      [servers[s], servers[pick]] = [servers[pick] as number[], servers[s] as number[]];
+      const list = servers[s] ?? [];
       for (let r = 0; r < options.perServer && list.length > 0; r++)
         batch.push(list[Math.floor(random() * list.length)] ?? 0);
     }
