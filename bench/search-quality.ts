@@ -8,6 +8,7 @@ import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { wordNetLexicon } from "../src/search/lexicon.ts";
 import { STOPWORDS } from "../src/search/stopwords.ts";
 import type { SearchIndex } from "../src/search/types.ts";
+import { generalWordVectors } from "../src/search/word-vectors.ts";
 import { percentile, printTable, progress } from "./table.ts";
 
 export interface EvalTool {
@@ -136,6 +137,10 @@ export async function benchSearchQuality(): Promise<void> {
     for (const [engine, ranker] of [
       ["minisearch BM25", miniSearchRanker(set.tools)],
       ["toolscript", ourRanker(set.tools)],
+      [
+        "toolscript, general vectors (no tool vectors)",
+        ourRanker(set.tools, new LexicalSearchIndex({ wordVectors: generalWordVectors() ?? false })),
+      ],
       ["toolscript, no word vectors", ourRanker(set.tools, new LexicalSearchIndex({ wordVectors: false }))],
       [
         "toolscript, no word neighbours",
