@@ -238,17 +238,28 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : Str
 let shared: WordVectors | null | undefined;
 let general: WordVectors | null | undefined;
 
+/** The general table's bytes; undefined (said on stderr) if they cannot be read. */
+function generalBytes(): Buffer | undefined {
+  const file = tableUrl("word-vectors.bin");
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    process.stderr.write(
+      `toolscript: search ranks by words only: cannot load ${file.pathname} (${reason(error)})\n`,
+    );
+    return undefined;
+  }
+}
+
 /** The shipped general-English table alone (word-vectors.bin), without what was learned from tools. */
 export function generalWordVectors(): WordVectors | undefined {
   if (general === undefined) {
-    const file = tableUrl("word-vectors.bin");
+    const bytes = generalBytes();
     try {
-      general = new WordVectors(readFileSync(file));
+      general = bytes ? new WordVectors(bytes) : null;
     } catch (error) {
       general = null;
-      process.stderr.write(
-        `toolscript: search ranks by words only: cannot load ${file.pathname} (${reason(error)})\n`,
-      );
+      process.stderr.write(`toolscript: search ranks by words only: word-vectors.bin: ${reason(error)}\n`);
     }
   }
   return general ?? undefined;
@@ -263,23 +274,16 @@ export function generalWordVectors(): WordVectors | undefined {
  */
 export function defaultWordVectors(): WordVectors | undefined {
   if (shared === undefined) {
-    const file = tableUrl("word-vectors.bin");
     const overlayFile = tableUrl("tool-vectors.bin");
-    let overlay: Uint8Array | undefined;
     try {
-      overlay = readFileSync(overlayFile);
+      const overlay = readFileSync(overlayFile);
+      const table = generalBytes();
+      shared = table ? new WordVectors(table, overlay) : null;
     } catch (error) {
       process.stderr.write(
         `toolscript: search uses general word vectors only: cannot load ${overlayFile.pathname} (${reason(error)})\n`,
       );
-    }
-    try {
-      shared = new WordVectors(readFileSync(file), overlay);
-    } catch (error) {
-      shared = null;
-      process.stderr.write(
-        `toolscript: search ranks by words only: cannot load ${file.pathname} (${reason(error)})\n`,
-      );
+      shared = generalWordVectors() ?? null;
     }
   }
   return shared ?? undefined;
