@@ -69,7 +69,9 @@ describe("search results across servers", () => {
       toolDoc("get_price", "Get the stock price of a ticker", { server: "quotes" }),
       toolDoc("get_price_now", "Get the stock price of a ticker now", { server: "quotes" }),
       toolDoc("get_price_today", "Get the stock price of a ticker today", { server: "quotes" }),
-      toolDoc("get_price_chart", "Draw a chart of the stock price of a ticker over time", { server: "charts" }),
+      toolDoc("get_price_chart", "Draw a chart of the stock price of a ticker over time", {
+        server: "charts",
+      }),
     ];
     const servers = (index: LexicalSearchIndex) =>
       index.search("stock price of a ticker", { limit: 3 }).map((hit) => hit.server);

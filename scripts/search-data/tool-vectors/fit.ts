@@ -187,10 +187,8 @@ function fitBatch(
         rows[at] = (rows[at] ?? 0) - scale * ((grad[k] ?? 0) - along * (unit[k] ?? 0));
     }
   };
-  queryBags.forEach((bag, q) =>
-    step(bag, queries[q] as Float32Array, queryNorms[q] ?? 1, queryGrads[q] as Float32Array),
-  );
-  docBags.forEach((bag, t) =>
-    step(bag, docs[t] as Float32Array, docNorms[t] ?? 1, docGrads[t] as Float32Array),
-  );
+  for (const [q, bag] of queryBags.entries())
+    step(bag, queries[q] as Float32Array, queryNorms[q] ?? 1, queryGrads[q] as Float32Array);
+  for (const [t, bag] of docBags.entries())
+    step(bag, docs[t] as Float32Array, docNorms[t] ?? 1, docGrads[t] as Float32Array);
 }
