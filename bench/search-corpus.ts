@@ -1,11 +1,14 @@
 // `npm run bench -- search-corpus`: tool search on the training corpus (data/search/corpus),
 // split by server: the servers are dealt into FOLDS folds, and each fold is searched as one
 // catalog with the word vectors refitted on the other folds' requests alone (as
-// scripts/search-data/build-tool-vectors.ts fits the shipped table on all of them), so no
+// scripts/search-data/build-tool-vectors.ts fits the shipped table on all of them) and the
+// request words learned from those folds alone (as build-request-words.ts), so no
 // server's tools are both learned from and searched. S@5 by request kind, mean over folds.
 import { readFileSync } from "node:fs";
+import { LEARN_DEFAULTS, learnRequestWords } from "../scripts/search-data/request-words/learn.ts";
 import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
+import { RequestWords } from "../src/search/request-words.ts";
 import { tableFile } from "../src/search/tables.ts";
 import { encodeWordVectors, generalWordVectors, WordVectors } from "../src/search/word-vectors.ts";
 import {
@@ -23,22 +26,64 @@ import { printTable, progress } from "./table.ts";
 const FOLDS = 5;
 
 /** An engine over one fold's tools, given the vectors fitted without that fold. */
-type Engine = [name: string, make: (tools: readonly EvalTool[], fitted: WordVectors) => Ranker];
+/** What was learned without the fold searched. */
+interface Learned {
+  readonly vectors: WordVectors;
+  readonly requestWords: RequestWords;
+}
+
+type Engine = [name: string, make: (tools: readonly EvalTool[], learned: Learned) => Ranker];
 
 const ENGINES: Engine[] = [
   ["minisearch BM25", (tools) => miniSearchRanker(tools)],
   [
-    "toolscript, general vectors (nothing learned)",
-    (tools) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: generalWordVectors() ?? false })),
+    "toolscript, nothing learned (general vectors, no request words)",
+    (tools) =>
+      ourRanker(
+        tools,
+        new LexicalSearchIndex({ wordVectors: generalWordVectors() ?? false, requestWords: false }),
+      ),
   ],
-  ["toolscript", (tools, fitted) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: fitted }))],
+  [
+    "toolscript",
+    (tools, learned) =>
+      ourRanker(
+        tools,
+        new LexicalSearchIndex({ wordVectors: learned.vectors, requestWords: learned.requestWords }),
+      ),
+  ],
+  [
+    "toolscript, general vectors",
+    (tools, learned) =>
+      ourRanker(
+        tools,
+        new LexicalSearchIndex({
+          wordVectors: generalWordVectors() ?? false,
+          requestWords: learned.requestWords,
+        }),
+      ),
+  ],
+  [
+    "toolscript, no request words",
+    (tools, learned) =>
+      ourRanker(tools, new LexicalSearchIndex({ wordVectors: learned.vectors, requestWords: false })),
+  ],
   [
     "toolscript, no word vectors",
-    (tools) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: false })),
+    (tools, learned) =>
+      ourRanker(tools, new LexicalSearchIndex({ wordVectors: false, requestWords: learned.requestWords })),
   ],
   [
     "toolscript, no lexicon",
-    (tools, fitted) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: fitted, lexicon: false })),
+    (tools, learned) =>
+      ourRanker(
+        tools,
+        new LexicalSearchIndex({
+          wordVectors: learned.vectors,
+          requestWords: learned.requestWords,
+          lexicon: false,
+        }),
+      ),
   ],
 ];
 
@@ -71,16 +116,17 @@ export async function benchSearchCorpus(): Promise<void> {
     const queries = corpus.queries.filter((query) => inFold.has(query.server));
     const training = corpus.queries.filter((query) => !inFold.has(query.server));
     progress(`search corpus: fold ${at + 1}: fitting on ${training.length} requests of the other folds`);
-    const rows = fitToolVectors(general, trainingPairs(training), documents, seeded(at + 1), FIT_DEFAULTS);
-    const fitted = new WordVectors(
-      generalBytes,
-      encodeWordVectors(rows.words, rows.vectors, general.dimensions),
-    );
+    const pairs = trainingPairs(training);
+    const rows = fitToolVectors(general, pairs, documents, seeded(at + 1), FIT_DEFAULTS);
+    const learned: Learned = {
+      vectors: new WordVectors(generalBytes, encodeWordVectors(rows.words, rows.vectors, general.dimensions)),
+      requestWords: new RequestWords(learnRequestWords(pairs, documents, LEARN_DEFAULTS)),
+    };
     progress(
       `search corpus: fold ${at + 1}: ${fold.length} servers, ${tools.length} tools, ${queries.length} requests`,
     );
     ENGINES.forEach(([, make], engine) => {
-      scores(make(tools, fitted), queries).forEach((score, kind) => {
+      scores(make(tools, learned), queries).forEach((score, kind) => {
         const row = sums[engine] as number[];
         row[kind] = (row[kind] ?? 0) + score / FOLDS;
       });

@@ -1,5 +1,6 @@
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { compoundTerms, type RankOf } from "./compounds.ts";
+import { type RequestWords, toolWords } from "./request-words.ts";
 import { terms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
 import { memoByVocabulary } from "./vocabulary-memo.ts";
@@ -30,6 +31,9 @@ export const FIELDS: readonly FieldSpec[] = [
   // English glosses of the Chinese in name, title and descriptions (see chinese-glosses.ts): a
   // dictionary translation is looser than the tool's own words (0.6 to 1 measured alike).
   { name: "translation", weight: 0.8, refLength: 20, b: 0.75 },
+  // The words requests use for what the tool's own words name (see request-words.ts): learned,
+  // so weighed like the server's description, below the tool's own words.
+  { name: "requestWords", weight: 0.4, refLength: 20, b: 0.75 },
 ];
 
 /** Words in server names that say nothing about what a server does. */
@@ -57,7 +61,11 @@ const identifierTerms = memoByVocabulary((text, rankOf): readonly string[] => [
  * The terms of each field of `FIELDS`, in the same order. With `rankOf` (a vocabulary), an
  * identifier written as one word also gives the words it joins ("datagov" → data, gov).
  */
-export function documentFields(doc: SearchDocument, rankOf?: RankOf): (readonly string[])[] {
+export function documentFields(
+  doc: SearchDocument,
+  rankOf?: RankOf,
+  requestWords?: RequestWords,
+): (readonly string[])[] {
   const identifier = (text: string) => (rankOf ? identifierTerms(text, rankOf) : terms(text));
   const description = doc.description.slice(0, MAX_DESCRIPTION_CHARS);
   const paramDescriptions = doc.params.map((param) =>
@@ -73,6 +81,7 @@ export function documentFields(doc: SearchDocument, rankOf?: RankOf): (readonly 
     terms((doc.serverDescription ?? "").slice(0, MAX_DESCRIPTION_CHARS)),
     (doc.annotations ?? []).flatMap((annotation) => terms(annotation)),
     [doc.name, doc.title ?? "", description, ...paramDescriptions].flatMap((text) => englishGlossTerms(text)),
+    requestWords ? requestWords.expand(toolWords(doc)) : [],
   ];
 }
 
@@ -83,9 +92,13 @@ export const BM25_K1 = 1.2;
  * The BM25F weight of every term of a document, in 0..1: field frequencies
  * length-normalised, weighted, summed, then saturated.
  */
-export function termWeights(doc: SearchDocument, rankOf?: RankOf): Map<string, number> {
+export function termWeights(
+  doc: SearchDocument,
+  rankOf?: RankOf,
+  requestWords?: RequestWords,
+): Map<string, number> {
   const pseudo = new Map<string, number>();
-  documentFields(doc, rankOf).forEach((fieldTerms, index) => {
+  documentFields(doc, rankOf, requestWords).forEach((fieldTerms, index) => {
     const spec = FIELDS[index];
     if (!spec || fieldTerms.length === 0) return;
     const norm = 1 - spec.b + (spec.b * fieldTerms.length) / spec.refLength;

@@ -9,6 +9,7 @@ import { type GroupWords, groupWords, matchedWords } from "./matched-words.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type WeightedTerm } from "./query.ts";
+import { defaultRequestWords, type RequestWords } from "./request-words.ts";
 import {
   blendSteps,
   fuse,
@@ -67,6 +68,11 @@ export interface LexicalSearchIndexOptions {
    * `false` turns it off. Default: the shipped table (data/search/word-vectors.bin).
    */
   readonly wordVectors?: WordVectors | false;
+  /**
+   * The words requests use for what a tool's words name, indexed with each tool (see
+   * request-words.ts); `false` turns it off. Default: the shipped table (data/search/request-words.tsv).
+   */
+  readonly requestWords?: RequestWords | false;
 }
 
 /** Removed documents tolerated in the postings before they are rebuilt. */
@@ -94,6 +100,7 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #postings = new PostingLists();
   #dead = 0;
   readonly #rankOf: RankOf | undefined;
+  readonly #requestWords: RequestWords | undefined;
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
@@ -104,6 +111,8 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
     this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
     this.#rankOf = this.#vectors?.rankOf;
+    this.#requestWords =
+      options.requestWords === false ? undefined : (options.requestWords ?? defaultRequestWords());
   }
 
   get size(): number {
@@ -118,7 +127,7 @@ export class LexicalSearchIndex implements SearchIndex {
   add(documents: readonly SearchDocument[]): void {
     for (const doc of documents) {
       this.#removeOne(doc.id);
-      const weights = termWeights(doc, this.#rankOf);
+      const weights = termWeights(doc, this.#rankOf, this.#requestWords);
       const entry: Entry = {
         doc,
         terms: [...weights.keys()],

@@ -1,0 +1,82 @@
+import { readTable } from "./tables.ts";
+import { terms } from "./tokenize.ts";
+import type { SearchDocument } from "./types.ts";
+
+/**
+ * The words requests use for what a tool's words name, learned from requests written for
+ * public MCP servers' tools (data/search/request-words.tsv, made by
+ * scripts/search-data/build-request-words.ts): a tool saying "delete" and "asset" is asked
+ * for as "remove" a "photo". A document is indexed also under the request words its own words
+ * predict together (a translation model, Berger & Lafferty 1999), in a field of its own that
+ * counts less than its own words (fields.ts).
+ */
+
+/** Text of a tool read for its words: its name, title and what it does (the start of its description). */
+export const TOOL_TEXT_CHARS = 600;
+/** Request words added to a document at most. */
+export const MAX_REQUEST_WORDS = 12;
+/** A request word is added when the document's words predict it at least this much. */
+export const MIN_PREDICTION = 0.05;
+
+/** A document's stems as the table was learned from (and is read with). */
+export function toolWords(doc: Pick<SearchDocument, "name" | "title" | "description">): Set<string> {
+  return new Set(terms(`${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, TOOL_TEXT_CHARS)}`));
+}
+
+/** Tool stem → the request stems it predicts, each with its strength. */
+export class RequestWords {
+  readonly #predicts = new Map<string, { readonly stems: string[]; readonly weights: Float32Array }>();
+
+  /** Lines `toolStem<TAB>requestStem:weight requestStem:weight …`. */
+  constructor(lines: Iterable<string>) {
+    for (const line of lines) {
+      const tab = line.indexOf("\t");
+      if (tab <= 0) continue;
+      const items = line.slice(tab + 1).split(" ");
+      const stems: string[] = [];
+      const weights: number[] = [];
+      for (const item of items) {
+        const colon = item.lastIndexOf(":");
+        const weight = Number(item.slice(colon + 1));
+        if (colon > 0 && weight > 0) {
+          stems.push(item.slice(0, colon));
+          weights.push(weight);
+        }
+      }
+      if (stems.length > 0)
+        this.#predicts.set(line.slice(0, tab), { stems, weights: Float32Array.from(weights) });
+    }
+  }
+
+  get size(): number {
+    return this.#predicts.size;
+  }
+
+  /** The request stems a document's own stems predict best, strongest first; none it holds itself. */
+  expand(own: ReadonlySet<string>): string[] {
+    if (own.size === 0) return [];
+    const scores = new Map<string, number>();
+    const share = 1 / Math.sqrt(own.size);
+    for (const stem of own) {
+      const predicted = this.#predicts.get(stem);
+      if (!predicted) continue;
+      predicted.stems.forEach((request, at) => {
+        if (!own.has(request))
+          scores.set(request, (scores.get(request) ?? 0) + (predicted.weights[at] ?? 0) * share);
+      });
+    }
+    return [...scores]
+      .filter(([, score]) => score >= MIN_PREDICTION)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, MAX_REQUEST_WORDS)
+      .map(([stem]) => stem);
+  }
+}
+
+let shared: RequestWords | undefined;
+
+/** The shipped table, parsed on first use (empty, said on stderr, if it cannot be read). */
+export function defaultRequestWords(): RequestWords {
+  shared ??= new RequestWords(readTable("request-words.tsv", "adds no request words to tools"));
+  return shared;
+}
