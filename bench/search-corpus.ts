@@ -3,6 +3,7 @@
 // check) and over the whole corpus. Nothing here is learned yet, so every server is unseen.
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { type CorpusQuery, loadCorpus, REQUEST_KINDS, serverPools } from "./corpus-set.ts";
+import { ABLATIONS } from "./search-ablations.ts";
 import { type EvalTool, evaluate, miniSearchRanker, ourRanker, type Ranker } from "./search-quality.ts";
 import { printTable, progress } from "./table.ts";
 
@@ -14,11 +15,12 @@ type Engine = [name: string, make: (tools: readonly EvalTool[]) => Ranker];
 const ENGINES: Engine[] = [
   ["minisearch BM25", miniSearchRanker],
   ["toolscript", (tools) => ourRanker(tools)],
-  [
-    "toolscript, no word vectors",
-    (tools) => ourRanker(tools, new LexicalSearchIndex({ wordVectors: false })),
-  ],
-  ["toolscript, no lexicon", (tools) => ourRanker(tools, new LexicalSearchIndex({ lexicon: false }))],
+  ...ABLATIONS.map(
+    ([ablation, options]): Engine => [
+      `toolscript, ${ablation}`,
+      (tools) => ourRanker(tools, new LexicalSearchIndex(options())),
+    ],
+  ),
 ];
 
 /** S@5 by kind (and overall) of `engine` over `tools`, for the queries whose server is among them. */

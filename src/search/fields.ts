@@ -55,9 +55,14 @@ const identifierTerms = memoByVocabulary((text, rankOf): readonly string[] => [
 
 /**
  * The terms of each field of `FIELDS`, in the same order. With `rankOf` (a vocabulary), an
- * identifier written as one word also gives the words it joins ("datagov" → data, gov).
+ * identifier written as one word also gives the words it joins ("datagov" → data, gov);
+ * `chineseGlosses: false` leaves the translation field empty (for ablations).
  */
-export function documentFields(doc: SearchDocument, rankOf?: RankOf): (readonly string[])[] {
+export function documentFields(
+  doc: SearchDocument,
+  rankOf?: RankOf,
+  chineseGlosses = true,
+): (readonly string[])[] {
   const identifier = (text: string) => (rankOf ? identifierTerms(text, rankOf) : terms(text));
   const description = doc.description.slice(0, MAX_DESCRIPTION_CHARS);
   const paramDescriptions = doc.params.map((param) =>
@@ -72,7 +77,11 @@ export function documentFields(doc: SearchDocument, rankOf?: RankOf): (readonly 
     paramDescriptions.flatMap((text) => terms(text)),
     terms((doc.serverDescription ?? "").slice(0, MAX_DESCRIPTION_CHARS)),
     (doc.annotations ?? []).flatMap((annotation) => terms(annotation)),
-    [doc.name, doc.title ?? "", description, ...paramDescriptions].flatMap((text) => englishGlossTerms(text)),
+    chineseGlosses
+      ? [doc.name, doc.title ?? "", description, ...paramDescriptions].flatMap((text) =>
+          englishGlossTerms(text),
+        )
+      : [],
   ];
 }
 
@@ -83,9 +92,13 @@ export const BM25_K1 = 1.2;
  * The BM25F weight of every term of a document, in 0..1: field frequencies
  * length-normalised, weighted, summed, then saturated.
  */
-export function termWeights(doc: SearchDocument, rankOf?: RankOf): Map<string, number> {
+export function termWeights(
+  doc: SearchDocument,
+  rankOf?: RankOf,
+  chineseGlosses = true,
+): Map<string, number> {
   const pseudo = new Map<string, number>();
-  documentFields(doc, rankOf).forEach((fieldTerms, index) => {
+  documentFields(doc, rankOf, chineseGlosses).forEach((fieldTerms, index) => {
     const spec = FIELDS[index];
     if (!spec || fieldTerms.length === 0) return;
     const norm = 1 - spec.b + (spec.b * fieldTerms.length) / spec.refLength;

@@ -8,7 +8,7 @@ import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
-import { analyzeQuery, type WeightedTerm } from "./query.ts";
+import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
 import {
   blendSteps,
   fuse,
@@ -51,7 +51,7 @@ export interface Ranked {
   readonly coverage?: Float64Array;
 }
 
-export interface LexicalSearchIndexOptions {
+export interface LexicalSearchIndexOptions extends QueryStages {
   /** Related-word expansion of queries; `false` turns it off. Default: the shipped WordNet extract. */
   readonly lexicon?: Lexicon | false;
   /**
@@ -70,6 +70,12 @@ export interface LexicalSearchIndexOptions {
    * `false` turns it off. Default: the shipped table (data/search/word-vectors.bin).
    */
   readonly wordVectors?: WordVectors | false;
+  /** A multi-step task's similarity blends in its steps' (see semantic-fusion.ts `blendSteps`); default on. */
+  readonly stepSimilarity?: boolean;
+  /** Guesses for request words the index lacks (see partial-matches.ts); default on. */
+  readonly partialMatches?: boolean;
+  /** Identifiers and request words written as one word read as the words they join (compounds.ts); default on. */
+  readonly compounds?: boolean;
 }
 
 /** Removed documents tolerated in the postings before they are rebuilt. */
@@ -88,6 +94,11 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #specificity: boolean;
   readonly #spreadServers: boolean;
   readonly #spreadWords: boolean;
+  readonly #stages: QueryStages;
+  readonly #partialMatches: boolean;
+  readonly #compounds: boolean;
+  readonly #stepSimilarity: boolean;
+  readonly #chineseGlosses: boolean;
   readonly #vectors: WordVectors | undefined;
   /** Each slot's embedding, when the vectors know a word of its document. */
   readonly #matrix: VectorMatrix | undefined;
@@ -104,6 +115,12 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#specificity = options.specificity ?? true;
     this.#spreadServers = options.spreadServers ?? true;
     this.#spreadWords = options.spreadWords ?? true;
+    const { domainSynonyms, properNouns, entities, chineseGlosses } = options;
+    this.#stages = { domainSynonyms, properNouns, entities, chineseGlosses };
+    this.#partialMatches = options.partialMatches ?? true;
+    this.#compounds = options.compounds ?? true;
+    this.#stepSimilarity = options.stepSimilarity ?? true;
+    this.#chineseGlosses = chineseGlosses ?? true;
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
     this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
     this.#rankOf = this.#vectors?.rankOf;
@@ -121,7 +138,7 @@ export class LexicalSearchIndex implements SearchIndex {
   add(documents: readonly SearchDocument[]): void {
     for (const doc of documents) {
       this.#removeOne(doc.id);
-      const weights = termWeights(doc, this.#rankOf);
+      const weights = termWeights(doc, this.#compounds ? this.#rankOf : undefined, this.#chineseGlosses);
       const text = embeddedText(doc);
       const entry: Entry = {
         doc,
@@ -188,8 +205,10 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
-    const query = analyzeQuery(text, this.#lexicon, this.#specificity);
-    const scored = this.score(withPartialMatches(query, this.#postings, this.#rankOf));
+    const query = analyzeQuery(text, this.#lexicon, this.#specificity, this.#stages);
+    const scored = this.score(
+      this.#partialMatches ? withPartialMatches(query, this.#postings, this.#rankOf, this.#compounds) : query,
+    );
     const similarities = this.#similarities(text);
     if (!similarities) return this.#rankLexical(scored, limit, accept, minScore);
     const { lexical, rankValue, candidates, best } = fuse(scored, similarities, this.#entries.length);
@@ -239,7 +258,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const query = this.#embedRequest(text);
     if (!query || !this.#matrix) return undefined;
     const steps: Float32Array[] = [];
-    for (const step of splitIntents(text)) {
+    for (const step of this.#stepSimilarity ? splitIntents(text) : []) {
       const vector = this.#embedRequest(step);
       if (vector) steps.push(this.#matrix.cosines(vector));
     }
@@ -248,15 +267,17 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** A request's embedding: its words outside paths and URLs, and what those imply. */
   #embedRequest(text: string): Float32Array | undefined {
-    const words = `${withoutLocations(withoutEncodedData(text))} ${impliedActions(text)} ${entityWords(text)}`;
-    return this.#embed(words);
+    const plain = withoutLocations(withoutEncodedData(text));
+    return this.#embed(
+      this.#stages.entities === false ? plain : `${plain} ${impliedActions(text)} ${entityWords(text)}`,
+    );
   }
 
   /** A text's embedding; the vectors are English, so Chinese counts by its English glosses. */
   #embed(text: string): Float32Array | undefined {
     if (!this.#vectors) return undefined;
     const out = new Float32Array(this.#vectors.dimensions);
-    const glosses = englishGlossWords(text);
+    const glosses = this.#chineseGlosses ? englishGlossWords(text) : [];
     return this.#vectors.embed(glosses.length > 0 ? `${text} ${glosses.join(" ")}` : text, out)
       ? out
       : undefined;
