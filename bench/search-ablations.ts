@@ -9,7 +9,6 @@ export const ABLATIONS: readonly (readonly [name: string, options: () => Lexical
   ["no WordNet nor neighbours", () => ({ lexicon: false })],
   ["no domain synonyms", () => ({ domainSynonyms: false })],
   ["no specificity", () => ({ specificity: false })],
-  ["no proper-noun protection", () => ({ properNouns: false })],
   ["no entities nor implied actions", () => ({ entities: false })],
   ["no Chinese glosses", () => ({ chineseGlosses: false })],
   ["no partial matches", () => ({ partialMatches: false })],

@@ -115,8 +115,8 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#specificity = options.specificity ?? true;
     this.#spreadServers = options.spreadServers ?? true;
     this.#spreadWords = options.spreadWords ?? true;
-    const { domainSynonyms, properNouns, entities, chineseGlosses } = options;
-    this.#stages = { domainSynonyms, properNouns, entities, chineseGlosses };
+    const { domainSynonyms, entities, chineseGlosses } = options;
+    this.#stages = { domainSynonyms, entities, chineseGlosses };
     this.#partialMatches = options.partialMatches ?? true;
     this.#compounds = options.compounds ?? true;
     this.#stepSimilarity = options.stepSimilarity ?? true;

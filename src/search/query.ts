@@ -8,7 +8,6 @@ import {
   withoutQuotes,
 } from "./entities.ts";
 import type { Lexicon } from "./lexicon.ts";
-import { nameTerms } from "./proper-nouns.ts";
 import { specificity } from "./specificity.ts";
 import { terms } from "./tokenize.ts";
 
@@ -41,8 +40,6 @@ export const MAX_EXPANSIONS_PER_TERM = 8;
 export interface QueryStages {
   /** Related words from the software synonym table (domain-synonyms.ts). */
   readonly domainSynonyms?: boolean;
-  /** Capitalised names kept out of the dictionary expansion (proper-nouns.ts). */
-  readonly properNouns?: boolean;
   /** Words implied by paths, URLs, identifiers and write targets (entities.ts). */
   readonly entities?: boolean;
   /** English glosses of Chinese words (chinese-glosses.ts). */
@@ -66,12 +63,7 @@ export function analyzeQuery(
   bySpecificity = true,
   stages: QueryStages = {},
 ): WeightedTerm[] {
-  const {
-    domainSynonyms: bySynonyms = true,
-    properNouns = true,
-    entities = true,
-    chineseGlosses = true,
-  } = stages;
+  const { domainSynonyms: bySynonyms = true, entities = true, chineseGlosses = true } = stages;
   const weights = new Map<string, WeightedTerm>();
   const text = withoutEncodedData(query);
   const pathless = withoutLocations(text);
@@ -105,11 +97,7 @@ export function analyzeQuery(
     }
   }
   if (lexicon) {
-    const names = properNouns ? nameTerms(text) : new Set<string>();
     for (const source of originals) {
-      // A name expands only by word vector, and only when no dictionary sense can mislead:
-      // "Bitcoin" → cryptocurrency, "Nvidia" → GPU, but never "Apple" → fruit.
-      if (names.has(source) && lexicon.inDictionary(source)) continue;
       for (const related of lexicon.related(source).slice(0, MAX_EXPANSIONS_PER_TERM)) {
         const previous = weights.get(related.term);
         if (!previous || previous.weight < related.weight) {
