@@ -16,5 +16,4 @@ export const ABLATIONS: readonly (readonly [name: string, options: () => Lexical
   ["no step similarity", () => ({ stepSimilarity: false })],
   ["no server spread", () => ({ spreadServers: false })],
   ["no word spread", () => ({ spreadWords: false })],
-  ["+ intent split", () => ({ splitIntents: true })],
 ];

@@ -134,19 +134,6 @@ describe("LexicalSearchIndex updates", () => {
     );
     assert.equal(index.search("summarize").length, 2);
   });
-
-  it("interleaves the steps of a multi-step task when asked to", () => {
-    const docs = [
-      doc("files", "write_file", "Write text to a file"),
-      doc("charts", "line_chart", "Draw a line chart"),
-      doc("prices", "bitcoin_price", "Latest bitcoin price"),
-      doc("prices", "bitcoin_history", "Bitcoin price history over a week"),
-    ];
-    const index = new LexicalSearchIndex({ lexicon: false, splitIntents: true });
-    index.add(docs);
-    const ids = top(index, "Fetch the bitcoin price history, draw a line chart and write it to a file", 3);
-    assert.deepEqual(new Set(ids.map((id) => id.split("/")[0])), new Set(["prices", "charts", "files"]));
-  });
 });
 
 describe("MemorySearchIndex", () => {

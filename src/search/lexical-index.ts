@@ -4,7 +4,6 @@ import { DIVERSITY_POOL, diversify } from "./diversify.ts";
 import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
 import { MAX_DESCRIPTION_CHARS, termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
-import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
@@ -54,11 +53,6 @@ export interface Ranked {
 export interface LexicalSearchIndexOptions extends QueryStages {
   /** Related-word expansion of queries; `false` turns it off. Default: the shipped WordNet extract. */
   readonly lexicon?: Lexicon | false;
-  /**
-   * Also rank each clause of a multi-step task and interleave the lists. Off by default:
-   * on the shipped benchmarks it cost about as much as it gained (see bench/search-quality.ts).
-   */
-  readonly splitIntents?: boolean;
   /** Weigh query words down by how common they are in English (see specificity.ts); default on. */
   readonly specificity?: boolean;
   /** Spread results across servers (see diversify.ts); default on. */
@@ -90,7 +84,6 @@ const COMPACT_MIN_DEAD = 256;
  */
 export class LexicalSearchIndex implements SearchIndex {
   readonly #lexicon: Lexicon | undefined;
-  readonly #splitIntents: boolean;
   readonly #specificity: boolean;
   readonly #spreadServers: boolean;
   readonly #spreadWords: boolean;
@@ -111,7 +104,6 @@ export class LexicalSearchIndex implements SearchIndex {
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
-    this.#splitIntents = options.splitIntents ?? false;
     this.#specificity = options.specificity ?? true;
     this.#spreadServers = options.spreadServers ?? true;
     this.#spreadWords = options.spreadWords ?? true;
@@ -186,11 +178,6 @@ export class LexicalSearchIndex implements SearchIndex {
       return doc !== undefined && (kinds === undefined || kinds.has(doc.kind));
     };
     const rank = (text: string, depth: number) => this.#rank(text, depth, accept, minScore);
-    const intents = this.#splitIntents ? splitIntents(query) : [];
-    if (intents.length > 0) {
-      const lists = [query, ...intents].map((text) => rank(text, limit));
-      return interleave(lists, limit).map((ranked) => this.#hit(ranked));
-    }
     if (!this.#spreadServers && !this.#spreadWords)
       return rank(query, limit).map((ranked) => this.#hit(ranked));
     const serverOf = (ranked: Ranked) =>
