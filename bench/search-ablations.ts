@@ -14,6 +14,5 @@ export const ABLATIONS: readonly (readonly [name: string, options: () => Lexical
   ["no partial matches", () => ({ partialMatches: false })],
   ["no compounds", () => ({ compounds: false })],
   ["no step similarity", () => ({ stepSimilarity: false })],
-  ["no server spread", () => ({ spreadServers: false })],
   ["no word spread", () => ({ spreadWords: false })],
 ];

@@ -55,8 +55,6 @@ export interface LexicalSearchIndexOptions extends QueryStages {
   readonly lexicon?: Lexicon | false;
   /** Weigh query words down by how common they are in English (see specificity.ts); default on. */
   readonly specificity?: boolean;
-  /** Spread results across servers (see diversify.ts); default on. */
-  readonly spreadServers?: boolean;
   /** Spread results across the request's words (see word-coverage.ts); default on. */
   readonly spreadWords?: boolean;
   /**
@@ -78,14 +76,13 @@ const COMPACT_MIN_DEAD = 256;
 /**
  * BM25F over a tool's fields (postings.ts) with identifier splitting, stemming, query words
  * expanded by WordNet and word neighbours and weighted by their English specificity, fused with
- * word-vector similarity (semantic-fusion.ts), the list spread across servers and request words
+ * word-vector similarity (semantic-fusion.ts), the list spread across the request's words
  * (diversify.ts). Every term weight is final when a document is added, so updates cost only
  * that document's terms.
  */
 export class LexicalSearchIndex implements SearchIndex {
   readonly #lexicon: Lexicon | undefined;
   readonly #specificity: boolean;
-  readonly #spreadServers: boolean;
   readonly #spreadWords: boolean;
   readonly #stages: QueryStages;
   readonly #partialMatches: boolean;
@@ -105,7 +102,6 @@ export class LexicalSearchIndex implements SearchIndex {
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
     this.#specificity = options.specificity ?? true;
-    this.#spreadServers = options.spreadServers ?? true;
     this.#spreadWords = options.spreadWords ?? true;
     const { domainSynonyms, entities, chineseGlosses } = options;
     this.#stages = { domainSynonyms, entities, chineseGlosses };
@@ -178,15 +174,8 @@ export class LexicalSearchIndex implements SearchIndex {
       return doc !== undefined && (kinds === undefined || kinds.has(doc.kind));
     };
     const rank = (text: string, depth: number) => this.#rank(text, depth, accept, minScore);
-    if (!this.#spreadServers && !this.#spreadWords)
-      return rank(query, limit).map((ranked) => this.#hit(ranked));
-    const serverOf = (ranked: Ranked) =>
-      this.#spreadServers ? this.#entries[ranked.slot]?.doc.server : undefined;
-    const ranked = diversify(
-      rank(query, limit + DIVERSITY_POOL),
-      { serverOf, coverageOf: (entry) => entry.coverage },
-      limit,
-    );
+    if (!this.#spreadWords) return rank(query, limit).map((ranked) => this.#hit(ranked));
+    const ranked = diversify(rank(query, limit + DIVERSITY_POOL), (entry) => entry.coverage, limit);
     return ranked.map((entry) => this.#hit(entry));
   }
 
