@@ -20,6 +20,7 @@ import {
   serverFolds,
   trainingPairs,
 } from "./corpus-set.ts";
+import { ABLATIONS } from "./search-ablations.ts";
 import { type EvalTool, evaluate, miniSearchRanker, ourRanker, type Ranker } from "./search-quality.ts";
 import { printTable, progress } from "./table.ts";
 
@@ -52,39 +53,20 @@ const ENGINES: Engine[] = [
         new LexicalSearchIndex({ wordVectors: learned.vectors, requestWords: learned.requestWords }),
       ),
   ],
-  [
-    "toolscript, general vectors",
-    (tools, learned) =>
-      ourRanker(
-        tools,
-        new LexicalSearchIndex({
-          wordVectors: generalWordVectors() ?? false,
-          requestWords: learned.requestWords,
-        }),
-      ),
-  ],
-  [
-    "toolscript, no request words",
-    (tools, learned) =>
-      ourRanker(tools, new LexicalSearchIndex({ wordVectors: learned.vectors, requestWords: false })),
-  ],
-  [
-    "toolscript, no word vectors",
-    (tools, learned) =>
-      ourRanker(tools, new LexicalSearchIndex({ wordVectors: false, requestWords: learned.requestWords })),
-  ],
-  [
-    "toolscript, no lexicon",
-    (tools, learned) =>
-      ourRanker(
-        tools,
-        new LexicalSearchIndex({
-          wordVectors: learned.vectors,
-          requestWords: learned.requestWords,
-          lexicon: false,
-        }),
-      ),
-  ],
+  ...ABLATIONS.map(
+    ([ablation, options]): Engine => [
+      `toolscript, ${ablation}`,
+      (tools, learned) =>
+        ourRanker(
+          tools,
+          new LexicalSearchIndex({
+            wordVectors: learned.vectors,
+            requestWords: learned.requestWords,
+            ...options(),
+          }),
+        ),
+    ],
+  ),
 ];
 
 /** S@5 by kind, then overall, of `ranker` on `queries`. */

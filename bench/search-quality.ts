@@ -5,10 +5,9 @@ import MiniSearch from "minisearch";
 import type { JsonSchema } from "../src/catalog/types.ts";
 import { toolDocument } from "../src/search/documents.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
-import { wordNetLexicon } from "../src/search/lexicon.ts";
 import { STOPWORDS } from "../src/search/stopwords.ts";
 import type { SearchIndex } from "../src/search/types.ts";
-import { generalWordVectors } from "../src/search/word-vectors.ts";
+import { ABLATIONS } from "./search-ablations.ts";
 import { percentile, printTable, progress } from "./table.ts";
 
 export interface EvalTool {
@@ -134,30 +133,15 @@ export async function benchSearchQuality(): Promise<void> {
   for (const name of EVAL_SETS) {
     const set = loadEvalSet(name);
     progress(`search quality: ${name} (${set.tools.length} tools, ${set.queries.length} queries)`);
-    for (const [engine, ranker] of [
+    const engines: [string, Ranker][] = [
       ["minisearch BM25", miniSearchRanker(set.tools)],
       ["toolscript", ourRanker(set.tools)],
-      [
-        "toolscript, general vectors (no tool vectors)",
-        ourRanker(set.tools, new LexicalSearchIndex({ wordVectors: generalWordVectors() ?? false })),
-      ],
-      ["toolscript, no word vectors", ourRanker(set.tools, new LexicalSearchIndex({ wordVectors: false }))],
-      [
-        "toolscript, no word neighbours",
-        ourRanker(set.tools, new LexicalSearchIndex({ lexicon: wordNetLexicon() })),
-      ],
-      [
-        "toolscript, no WordNet nor neighbours",
-        ourRanker(set.tools, new LexicalSearchIndex({ lexicon: false })),
-      ],
-      ["toolscript, no specificity", ourRanker(set.tools, new LexicalSearchIndex({ specificity: false }))],
-      [
-        "toolscript, no server spread",
-        ourRanker(set.tools, new LexicalSearchIndex({ spreadServers: false })),
-      ],
-      ["toolscript, no word spread", ourRanker(set.tools, new LexicalSearchIndex({ spreadWords: false }))],
-      ["toolscript + intent split", ourRanker(set.tools, new LexicalSearchIndex({ splitIntents: true }))],
-    ] as const) {
+      ...ABLATIONS.map(([ablation, options]): [string, Ranker] => [
+        `toolscript, ${ablation}`,
+        ourRanker(set.tools, new LexicalSearchIndex(options())),
+      ]),
+    ];
+    for (const [engine, ranker] of engines) {
       const result = evaluate(set.queries, ranker);
       rows.push([
         name,

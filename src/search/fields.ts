@@ -59,12 +59,14 @@ const identifierTerms = memoByVocabulary((text, rankOf): readonly string[] => [
 
 /**
  * The terms of each field of `FIELDS`, in the same order. With `rankOf` (a vocabulary), an
- * identifier written as one word also gives the words it joins ("datagov" → data, gov).
+ * identifier written as one word also gives the words it joins ("datagov" → data, gov);
+ * `chineseGlosses: false` leaves the translation field empty (for ablations).
  */
 export function documentFields(
   doc: SearchDocument,
   rankOf?: RankOf,
   requestWords?: RequestWords,
+  chineseGlosses = true,
 ): (readonly string[])[] {
   const identifier = (text: string) => (rankOf ? identifierTerms(text, rankOf) : terms(text));
   const description = doc.description.slice(0, MAX_DESCRIPTION_CHARS);
@@ -80,7 +82,11 @@ export function documentFields(
     paramDescriptions.flatMap((text) => terms(text)),
     terms((doc.serverDescription ?? "").slice(0, MAX_DESCRIPTION_CHARS)),
     (doc.annotations ?? []).flatMap((annotation) => terms(annotation)),
-    [doc.name, doc.title ?? "", description, ...paramDescriptions].flatMap((text) => englishGlossTerms(text)),
+    chineseGlosses
+      ? [doc.name, doc.title ?? "", description, ...paramDescriptions].flatMap((text) =>
+          englishGlossTerms(text),
+        )
+      : [],
     requestWords ? requestWords.expand(toolWords(doc)) : [],
   ];
 }
@@ -96,9 +102,10 @@ export function termWeights(
   doc: SearchDocument,
   rankOf?: RankOf,
   requestWords?: RequestWords,
+  chineseGlosses = true,
 ): Map<string, number> {
   const pseudo = new Map<string, number>();
-  documentFields(doc, rankOf, requestWords).forEach((fieldTerms, index) => {
+  documentFields(doc, rankOf, requestWords, chineseGlosses).forEach((fieldTerms, index) => {
     const spec = FIELDS[index];
     if (!spec || fieldTerms.length === 0) return;
     const norm = 1 - spec.b + (spec.b * fieldTerms.length) / spec.refLength;

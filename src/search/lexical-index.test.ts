@@ -41,8 +41,8 @@ describe("LexicalSearchIndex on the fixture catalog", () => {
     const hits = index.search("read file", { limit: 5 });
     assert.equal(hits.length, 5);
     for (const hit of hits) assert.ok(hit.score > 0 && hit.score <= 1);
-    // Spreading across servers and words moves results, each keeping its score (diversify.ts).
-    const plain = new LexicalSearchIndex({ spreadServers: false, spreadWords: false });
+    // Spreading across the request's words moves results, each keeping its score (diversify.ts).
+    const plain = new LexicalSearchIndex({ spreadWords: false });
     plain.add(fixtureDocs);
     const ranked = plain.search("read file", { limit: 5 });
     for (const [at, hit] of ranked.entries())
@@ -136,19 +136,6 @@ describe("LexicalSearchIndex updates", () => {
       ["skill:sum"],
     );
     assert.equal(index.search("summarize").length, 2);
-  });
-
-  it("interleaves the steps of a multi-step task when asked to", () => {
-    const docs = [
-      doc("files", "write_file", "Write text to a file"),
-      doc("charts", "line_chart", "Draw a line chart"),
-      doc("prices", "bitcoin_price", "Latest bitcoin price"),
-      doc("prices", "bitcoin_history", "Bitcoin price history over a week"),
-    ];
-    const index = new LexicalSearchIndex({ lexicon: false, splitIntents: true });
-    index.add(docs);
-    const ids = top(index, "Fetch the bitcoin price history, draw a line chart and write it to a file", 3);
-    assert.deepEqual(new Set(ids.map((id) => id.split("/")[0])), new Set(["prices", "charts", "files"]));
   });
 });
 

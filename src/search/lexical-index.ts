@@ -3,12 +3,11 @@ import { DIVERSITY_POOL, diversify } from "./diversify.ts";
 import { documentEmbeddingText, requestEmbeddingText } from "./embedded-text.ts";
 import { termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
-import { interleave } from "./interleave.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
 import { type GroupWords, groupWords, matchedWords } from "./matched-words.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
-import { analyzeQuery, type WeightedTerm } from "./query.ts";
+import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
 import { defaultRequestWords, type RequestWords } from "./request-words.ts";
 import {
   blendSteps,
@@ -49,18 +48,11 @@ export interface Ranked {
   readonly matched: readonly string[];
 }
 
-export interface LexicalSearchIndexOptions {
+export interface LexicalSearchIndexOptions extends QueryStages {
   /** Related-word expansion of queries; `false` turns it off. Default: the shipped WordNet extract. */
   readonly lexicon?: Lexicon | false;
-  /**
-   * Also rank each clause of a multi-step task and interleave the lists. Off by default:
-   * on the shipped benchmarks it cost about as much as it gained (see bench/search-quality.ts).
-   */
-  readonly splitIntents?: boolean;
   /** Weigh query words down by how common they are in English (see specificity.ts); default on. */
   readonly specificity?: boolean;
-  /** Spread results across servers (see diversify.ts); default on. */
-  readonly spreadServers?: boolean;
   /** Spread results across the request's words (see word-coverage.ts); default on. */
   readonly spreadWords?: boolean;
   /**
@@ -68,6 +60,12 @@ export interface LexicalSearchIndexOptions {
    * `false` turns it off. Default: the shipped table (data/search/word-vectors.bin).
    */
   readonly wordVectors?: WordVectors | false;
+  /** A multi-step task's similarity blends in its steps' (see semantic-fusion.ts `blendSteps`); default on. */
+  readonly stepSimilarity?: boolean;
+  /** Guesses for request words the index lacks (see partial-matches.ts); default on. */
+  readonly partialMatches?: boolean;
+  /** Identifiers and request words written as one word read as the words they join (compounds.ts); default on. */
+  readonly compounds?: boolean;
   /**
    * The words requests use for what a tool's words name, indexed with each tool (see
    * request-words.ts); `false` turns it off. Default: the shipped table (data/search/request-words.tsv).
@@ -81,16 +79,19 @@ const COMPACT_MIN_DEAD = 256;
 /**
  * BM25F over a tool's fields (postings.ts) with identifier splitting, stemming, query words
  * expanded by WordNet and word neighbours and weighted by their English specificity, fused with
- * word-vector similarity (semantic-fusion.ts), the list spread across servers and request words
+ * word-vector similarity (semantic-fusion.ts), the list spread across the request's words
  * (diversify.ts). Every term weight is final when a document is added, so updates cost only
  * that document's terms.
  */
 export class LexicalSearchIndex implements SearchIndex {
   readonly #lexicon: Lexicon | undefined;
-  readonly #splitIntents: boolean;
   readonly #specificity: boolean;
-  readonly #spreadServers: boolean;
   readonly #spreadWords: boolean;
+  readonly #stages: QueryStages;
+  readonly #partialMatches: boolean;
+  readonly #compounds: boolean;
+  readonly #stepSimilarity: boolean;
+  readonly #chineseGlosses: boolean;
   readonly #vectors: WordVectors | undefined;
   /** Each slot's embedding, when the vectors know a word of its document. */
   readonly #matrix: VectorMatrix | undefined;
@@ -104,10 +105,14 @@ export class LexicalSearchIndex implements SearchIndex {
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
-    this.#splitIntents = options.splitIntents ?? false;
     this.#specificity = options.specificity ?? true;
-    this.#spreadServers = options.spreadServers ?? true;
     this.#spreadWords = options.spreadWords ?? true;
+    const { domainSynonyms, entities, chineseGlosses } = options;
+    this.#stages = { domainSynonyms, entities, chineseGlosses };
+    this.#partialMatches = options.partialMatches ?? true;
+    this.#compounds = options.compounds ?? true;
+    this.#stepSimilarity = options.stepSimilarity ?? true;
+    this.#chineseGlosses = chineseGlosses ?? true;
     this.#vectors = options.wordVectors === false ? undefined : (options.wordVectors ?? defaultWordVectors());
     this.#matrix = this.#vectors ? new VectorMatrix(this.#vectors.dimensions) : undefined;
     this.#rankOf = this.#vectors?.rankOf;
@@ -127,12 +132,17 @@ export class LexicalSearchIndex implements SearchIndex {
   add(documents: readonly SearchDocument[]): void {
     for (const doc of documents) {
       this.#removeOne(doc.id);
-      const weights = termWeights(doc, this.#rankOf, this.#requestWords);
+      const weights = termWeights(
+        doc,
+        this.#compounds ? this.#rankOf : undefined,
+        this.#requestWords,
+        this.#chineseGlosses,
+      );
       const entry: Entry = {
         doc,
         terms: [...weights.keys()],
         weights: [...weights.values()],
-        vector: this.#embed(documentEmbeddingText(doc)),
+        vector: this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses })),
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);
@@ -174,27 +184,17 @@ export class LexicalSearchIndex implements SearchIndex {
       return doc !== undefined && (kinds === undefined || kinds.has(doc.kind));
     };
     const rank = (text: string, depth: number) => this.#rank(text, depth, accept, minScore);
-    const intents = this.#splitIntents ? splitIntents(query) : [];
-    if (intents.length > 0) {
-      const lists = [query, ...intents].map((text) => rank(text, limit));
-      return interleave(lists, limit).map((ranked) => this.#hit(ranked));
-    }
-    if (!this.#spreadServers && !this.#spreadWords)
-      return rank(query, limit).map((ranked) => this.#hit(ranked));
-    const serverOf = (ranked: Ranked) =>
-      this.#spreadServers ? this.#entries[ranked.slot]?.doc.server : undefined;
-    const ranked = diversify(
-      rank(query, limit + DIVERSITY_POOL),
-      { serverOf, coverageOf: (entry) => entry.coverage },
-      limit,
-    );
+    if (!this.#spreadWords) return rank(query, limit).map((ranked) => this.#hit(ranked));
+    const ranked = diversify(rank(query, limit + DIVERSITY_POOL), (entry) => entry.coverage, limit);
     return ranked.map((entry) => this.#hit(entry));
   }
 
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
   #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
-    const query = analyzeQuery(text, this.#lexicon, this.#specificity);
-    const terms = withPartialMatches(query, this.#postings, this.#rankOf);
+    const query = analyzeQuery(text, this.#lexicon, this.#specificity, this.#stages);
+    const terms = this.#partialMatches
+      ? withPartialMatches(query, this.#postings, this.#rankOf, this.#compounds)
+      : query;
     const scored = this.score(terms);
     const words = groupWords(text, terms, scored.groups);
     const similarities = this.#similarities(text);
@@ -271,7 +271,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const query = this.#embedRequest(text);
     if (!query || !this.#matrix) return undefined;
     const steps: Float32Array[] = [];
-    for (const step of splitIntents(text)) {
+    for (const step of this.#stepSimilarity ? splitIntents(text) : []) {
       const vector = this.#embedRequest(step);
       if (vector) steps.push(this.#matrix.cosines(vector));
     }
@@ -280,7 +280,9 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** A request's embedding (see embedded-text.ts). */
   #embedRequest(text: string): Float32Array | undefined {
-    return this.#embed(requestEmbeddingText(text));
+    return this.#embed(
+      requestEmbeddingText(text, { entities: this.#stages.entities, chineseGlosses: this.#chineseGlosses }),
+    );
   }
 
   #embed(text: string): Float32Array | undefined {

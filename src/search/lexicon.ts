@@ -22,8 +22,6 @@ export const SENSE_DECAY: readonly number[] = [1, 0.7, 0.5, 0.35];
  */
 export class Lexicon {
   readonly #entries = new Map<string, RelatedTerm[]>();
-  /** Stems WordNet has an entry for: words with dictionary senses. */
-  readonly #dictionary = new Set<string>();
 
   constructor(wordnet: string | Iterable<string>, neighbours: string | Iterable<string> = "") {
     for (const [stem, items] of lines(wordnet)) {
@@ -36,7 +34,6 @@ export class Lexicon {
           related.push({ term: item.slice(0, colon), weight: relation * decay });
       }
       this.#entries.set(stem, related);
-      this.#dictionary.add(stem);
     }
     for (const [stem, items] of lines(neighbours)) {
       const related = this.#entries.get(stem) ?? [];
@@ -58,14 +55,6 @@ export class Lexicon {
 
   related(term: string): readonly RelatedTerm[] {
     return this.#entries.get(term) ?? [];
-  }
-
-  /**
-   * Whether WordNet lists the stem: a word with dictionary senses ("apple" the fruit), which
-   * a name spelt the same ("Apple's stock") must not be expanded to.
-   */
-  inDictionary(term: string): boolean {
-    return this.#dictionary.has(term);
   }
 
   get size(): number {

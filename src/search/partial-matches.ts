@@ -46,11 +46,15 @@ export function completions(prefix: string, index: IndexTerms): string[] {
   return found;
 }
 
-/** The query's terms, plus partial matches for its words the index lacks. */
+/**
+ * The query's terms, plus partial matches for its words the index lacks (`splitCompounds:
+ * false` leaves out the words a compound joins, for ablations).
+ */
 export function withPartialMatches(
   query: readonly WeightedTerm[],
   index: IndexTerms,
   rankOf?: RankOf,
+  splitCompounds = true,
 ): WeightedTerm[] {
   const out = [...query];
   const present = new Set(query.map((entry) => entry.term));
@@ -62,7 +66,7 @@ export function withPartialMatches(
   for (const { term, weight, source, exact } of query) {
     // Only the query's own words: a related word the index lacks is no clue; a quoted one is meant as written.
     if (term !== source || exact || index.has(term) || !/^[a-z]+$/.test(term)) continue;
-    const pieces = rankOf ? splitCompound(term, rankOf) : undefined;
+    const pieces = rankOf && splitCompounds ? splitCompound(term, rankOf) : undefined;
     for (const piece of pieces ? termsOf(pieces.join(" ")) : [])
       add(piece, weight * PARTIAL_MATCH_WEIGHT, source);
     if (term.length >= MIN_PREFIX)

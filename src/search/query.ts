@@ -8,7 +8,6 @@ import {
   withoutQuotes,
 } from "./entities.ts";
 import type { Lexicon } from "./lexicon.ts";
-import { nameTerms } from "./proper-nouns.ts";
 import { specificity } from "./specificity.ts";
 import { terms } from "./tokenize.ts";
 
@@ -37,6 +36,16 @@ export const GLOSS_WEIGHT = 0.8;
 /** Related words added per query term, strongest first. */
 export const MAX_EXPANSIONS_PER_TERM = 8;
 
+/** Stages of the analysis that can be switched off (every one is on by default), for ablations. */
+export interface QueryStages {
+  /** Related words from the software synonym table (domain-synonyms.ts). */
+  readonly domainSynonyms?: boolean;
+  /** Words implied by paths, URLs, identifiers and write targets (entities.ts). */
+  readonly entities?: boolean;
+  /** English glosses of Chinese words (chinese-glosses.ts). */
+  readonly chineseGlosses?: boolean;
+}
+
 /**
  * The weighted terms of a request (data pasted into it left out, repeated terms counted once):
  * - its own words and the actions it implies at weight 1; words only in quotes at
@@ -52,7 +61,9 @@ export function analyzeQuery(
   query: string,
   lexicon: Lexicon | undefined,
   bySpecificity = true,
+  stages: QueryStages = {},
 ): WeightedTerm[] {
+  const { domainSynonyms: bySynonyms = true, entities = true, chineseGlosses = true } = stages;
   const weights = new Map<string, WeightedTerm>();
   const text = withoutEncodedData(query);
   const pathless = withoutLocations(text);
@@ -60,14 +71,14 @@ export function analyzeQuery(
   // A request that is all quotes ("“weather in Paris”") is all it says.
   const unquoted = terms(withoutQuotes(pathless));
   const originals = [...new Set(unquoted.length > 0 ? unquoted : outsidePaths)];
-  for (const term of [...originals, ...terms(impliedActions(text))])
+  for (const term of [...originals, ...(entities ? terms(impliedActions(text)) : [])])
     weights.set(term, { term, weight: 1, source: term });
   // A translation is a query word of its own (it finds tools described in English), never
   // above or in place of a word the query says itself.
-  for (const term of englishGlossTerms(text)) {
+  for (const term of chineseGlosses ? englishGlossTerms(text) : []) {
     if (!weights.has(term)) weights.set(term, { term, weight: GLOSS_WEIGHT, source: term });
   }
-  for (const term of terms(entityWords(query))) {
+  for (const term of entities ? terms(entityWords(query)) : []) {
     if (!weights.has(term)) weights.set(term, { term, weight: ENTITY_WEIGHT, source: term });
   }
   for (const term of outsidePaths) {
@@ -78,7 +89,7 @@ export function analyzeQuery(
     if (!weights.has(term)) weights.set(term, { term, weight: LOCATION_WEIGHT, source: term });
   }
   for (const source of originals) {
-    for (const term of domainSynonyms(source)) {
+    for (const term of bySynonyms ? domainSynonyms(source) : []) {
       const previous = weights.get(term);
       if (!previous || previous.weight < DOMAIN_SYNONYM_WEIGHT) {
         weights.set(term, { term, weight: DOMAIN_SYNONYM_WEIGHT, source });
@@ -86,11 +97,7 @@ export function analyzeQuery(
     }
   }
   if (lexicon) {
-    const names = nameTerms(text);
     for (const source of originals) {
-      // A name expands only by word vector, and only when no dictionary sense can mislead:
-      // "Bitcoin" → cryptocurrency, "Nvidia" → GPU, but never "Apple" → fruit.
-      if (names.has(source) && lexicon.inDictionary(source)) continue;
       for (const related of lexicon.related(source).slice(0, MAX_EXPANSIONS_PER_TERM)) {
         const previous = weights.get(related.term);
         if (!previous || previous.weight < related.weight) {

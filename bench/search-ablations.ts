@@ -1,0 +1,21 @@
+// The engine with one stage switched off per row, for both search benchmarks
+// (search-quality.ts on the public sets, search-corpus.ts on the training corpus).
+import type { LexicalSearchIndexOptions } from "../src/search/lexical-index.ts";
+import { wordNetLexicon } from "../src/search/lexicon.ts";
+import { generalWordVectors } from "../src/search/word-vectors.ts";
+
+export const ABLATIONS: readonly (readonly [name: string, options: () => LexicalSearchIndexOptions])[] = [
+  ["general vectors (no tool vectors)", () => ({ wordVectors: generalWordVectors() ?? false })],
+  ["no request words", () => ({ requestWords: false })],
+  ["no word vectors", () => ({ wordVectors: false })],
+  ["no word neighbours", () => ({ lexicon: wordNetLexicon() })],
+  ["no WordNet nor neighbours", () => ({ lexicon: false })],
+  ["no domain synonyms", () => ({ domainSynonyms: false })],
+  ["no specificity", () => ({ specificity: false })],
+  ["no entities nor implied actions", () => ({ entities: false })],
+  ["no Chinese glosses", () => ({ chineseGlosses: false })],
+  ["no partial matches", () => ({ partialMatches: false })],
+  ["no compounds", () => ({ compounds: false })],
+  ["no step similarity", () => ({ stepSimilarity: false })],
+  ["no word spread", () => ({ spreadWords: false })],
+];
