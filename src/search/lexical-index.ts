@@ -57,7 +57,8 @@ export interface LexicalSearchIndexOptions extends QueryStages {
   readonly spreadWords?: boolean;
   /**
    * Word vectors adding meaning-level similarity to the lexical score (see semantic-fusion.ts);
-   * `false` turns it off. Default: the shipped table (data/search/word-vectors.bin).
+   * `false` turns it off. Default: the shipped tables (data/search/word-vectors.bin with the
+   * rows refitted on tool requests, tool-vectors.bin, over it).
    */
   readonly wordVectors?: WordVectors | false;
   /** A multi-step task's similarity blends in its steps' (see semantic-fusion.ts `blendSteps`); default on. */
@@ -77,7 +78,8 @@ export interface LexicalSearchIndexOptions extends QueryStages {
 const COMPACT_MIN_DEAD = 256;
 
 /**
- * BM25F over a tool's fields (postings.ts) with identifier splitting, stemming, query words
+ * BM25F over a tool's fields (postings.ts) with identifier splitting, stemming, each tool also
+ * indexed under the request words learned for its words (request-words.ts), query words
  * expanded by WordNet and word neighbours and weighted by their English specificity, fused with
  * word-vector similarity (semantic-fusion.ts), the list spread across the request's words
  * (diversify.ts). Every term weight is final when a document is added, so updates cost only
