@@ -23,33 +23,53 @@ export function toolWords(doc: Pick<SearchDocument, "name" | "title" | "descript
   return new Set(terms(`${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, TOOL_TEXT_CHARS)}`));
 }
 
-/** Tool stem → the request stems it predicts, each with its strength. */
+/**
+ * Tool stem → the request stems it predicts, each with its strength. Held flat (row offsets
+ * into one array of stem numbers and one of weights): a map of small arrays would cost
+ * several times the table.
+ */
 export class RequestWords {
-  readonly #predicts = new Map<string, { readonly stems: string[]; readonly weights: Float32Array }>();
+  readonly #rows = new Map<string, number>();
+  readonly #stems: string[] = [];
+  readonly #offsets: Int32Array;
+  readonly #predicted: Int32Array;
+  readonly #weights: Float32Array;
 
   /** Lines `toolStem<TAB>requestStem:weight requestStem:weight …`. */
   constructor(lines: Iterable<string>) {
+    const numbers = new Map<string, number>();
+    const offsets = [0];
+    const predicted: number[] = [];
+    const weights: number[] = [];
     for (const line of lines) {
       const tab = line.indexOf("\t");
       if (tab <= 0) continue;
-      const items = line.slice(tab + 1).split(" ");
-      const stems: string[] = [];
-      const weights: number[] = [];
-      for (const item of items) {
+      const before = predicted.length;
+      for (const item of line.slice(tab + 1).split(" ")) {
         const colon = item.lastIndexOf(":");
         const weight = Number(item.slice(colon + 1));
-        if (colon > 0 && weight > 0) {
-          stems.push(item.slice(0, colon));
-          weights.push(weight);
+        if (colon <= 0 || !(weight > 0)) continue;
+        const stem = item.slice(0, colon);
+        let number = numbers.get(stem);
+        if (number === undefined) {
+          number = this.#stems.length;
+          numbers.set(stem, number);
+          this.#stems.push(stem);
         }
+        predicted.push(number);
+        weights.push(weight);
       }
-      if (stems.length > 0)
-        this.#predicts.set(line.slice(0, tab), { stems, weights: Float32Array.from(weights) });
+      if (predicted.length === before) continue;
+      this.#rows.set(line.slice(0, tab), offsets.length - 1);
+      offsets.push(predicted.length);
     }
+    this.#offsets = Int32Array.from(offsets);
+    this.#predicted = Int32Array.from(predicted);
+    this.#weights = Float32Array.from(weights);
   }
 
   get size(): number {
-    return this.#predicts.size;
+    return this.#rows.size;
   }
 
   /** The request stems a document's own stems predict best, strongest first; none it holds itself. */
@@ -58,12 +78,13 @@ export class RequestWords {
     const scores = new Map<string, number>();
     const share = 1 / Math.sqrt(own.size);
     for (const stem of own) {
-      const predicted = this.#predicts.get(stem);
-      if (!predicted) continue;
-      predicted.stems.forEach((request, at) => {
+      const row = this.#rows.get(stem);
+      if (row === undefined) continue;
+      for (let at = this.#offsets[row] ?? 0; at < (this.#offsets[row + 1] ?? 0); at++) {
+        const request = this.#stems[this.#predicted[at] ?? -1] ?? "";
         if (!own.has(request))
-          scores.set(request, (scores.get(request) ?? 0) + (predicted.weights[at] ?? 0) * share);
-      });
+          scores.set(request, (scores.get(request) ?? 0) + (this.#weights[at] ?? 0) * share);
+      }
     }
     return [...scores]
       .filter(([, score]) => score >= MIN_PREDICTION)
