@@ -1,3 +1,4 @@
+import { actionsOf } from "./actions.ts";
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { compoundTerms, type RankOf } from "./compounds.ts";
 import { terms } from "./tokenize.ts";
@@ -30,6 +31,8 @@ export const FIELDS: readonly FieldSpec[] = [
   // English glosses of the Chinese in name, title and descriptions (see chinese-glosses.ts): a
   // dictionary translation is looser than the tool's own words (0.6 to 1 measured alike).
   { name: "translation", weight: 0.8, refLength: 20, b: 0.75 },
+  // The actions the name says (actions.ts): a match counts on top of the verb's own.
+  { name: "action", weight: 1, refLength: 1, b: 0 },
 ];
 
 /** Words in server names that say nothing about what a server does. */
@@ -82,6 +85,7 @@ export function documentFields(
           englishGlossTerms(text),
         )
       : [],
+    [...new Set(terms(doc.name).flatMap(actionsOf))],
   ];
 }
 
