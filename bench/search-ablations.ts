@@ -11,6 +11,7 @@ export const ABLATIONS: readonly (readonly [name: string, options: () => Lexical
   ["no word neighbours", () => ({ lexicon: wordNetLexicon() })],
   ["no WordNet nor neighbours", () => ({ lexicon: false })],
   ["no domain synonyms", () => ({ domainSynonyms: false })],
+  ["no action match", () => ({ actions: false })],
   ["no specificity", () => ({ specificity: false })],
   ["no entities nor implied actions", () => ({ entities: false })],
   ["no Chinese glosses", () => ({ chineseGlosses: false })],

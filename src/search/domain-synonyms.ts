@@ -61,8 +61,11 @@ const GROUPS: readonly string[] = [
   "geography geographic geo",
 ];
 
-/** Weight of a domain synonym (a WordNet synonym of the most frequent sense weighs `RELATION_WEIGHTS.s`). */
-export const DOMAIN_SYNONYM_WEIGHT = 0.5;
+/**
+ * Weight of a domain synonym (a WordNet synonym of the most frequent sense weighs
+ * `RELATION_WEIGHTS.s`): a known equivalent, so above a guess at a word (`PARTIAL_MATCH_WEIGHT`).
+ */
+export const DOMAIN_SYNONYM_WEIGHT = 0.6;
 
 let table: Map<string, string[]> | undefined;
 

@@ -1,3 +1,4 @@
+import { actionsOf } from "./actions.ts";
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { compoundTerms, type RankOf } from "./compounds.ts";
 import { type RequestWords, toolWords } from "./request-words.ts";
@@ -31,6 +32,8 @@ export const FIELDS: readonly FieldSpec[] = [
   // English glosses of the Chinese in name, title and descriptions (see chinese-glosses.ts): a
   // dictionary translation is looser than the tool's own words (0.6 to 1 measured alike).
   { name: "translation", weight: 0.8, refLength: 20, b: 0.75 },
+  // The actions the name says (actions.ts): a match counts on top of the verb's own.
+  { name: "action", weight: 1, refLength: 1, b: 0 },
   // The words requests use for what the tool's own words name (see request-words.ts): learned,
   // so weighed like the server's description, below the tool's own words.
   { name: "requestWords", weight: 0.4, refLength: 20, b: 0.75 },
@@ -87,6 +90,7 @@ export function documentFields(
           englishGlossTerms(text),
         )
       : [],
+    [...new Set(terms(doc.name).flatMap(actionsOf))],
     requestWords ? requestWords.expand(toolWords(doc)) : [],
   ];
 }

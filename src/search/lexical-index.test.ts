@@ -69,6 +69,14 @@ describe("LexicalSearchIndex partial matches", () => {
     assert.deepEqual(top(index, "crypto"), ["s/coin_quotes"]);
   });
 
+  it("counts a guess at a word below a known synonym", () => {
+    // "erase" is a domain synonym of "delete"; "kube" only begins "kubernetes".
+    const index = new LexicalSearchIndex({ wordVectors: false, lexicon: false });
+    index.add([doc("a", "delete_item", "Delete an item."), doc("b", "kubernetes_item", "Kubernetes item.")]);
+    assert.deepEqual(top(index, "kube erase", 2), ["a/delete_item", "b/kubernetes_item"]);
+    assert.deepEqual(top(index, "kubernetes erase", 2), ["b/kubernetes_item", "a/delete_item"]);
+  });
+
   it("finds a tool by a word its server's name joins to another (the vocabulary of the word vectors)", () => {
     const index = new LexicalSearchIndex();
     index.add([

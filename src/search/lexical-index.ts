@@ -109,8 +109,8 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
     this.#specificity = options.specificity ?? true;
     this.#spreadWords = options.spreadWords ?? true;
-    const { domainSynonyms, entities, chineseGlosses } = options;
-    this.#stages = { domainSynonyms, entities, chineseGlosses };
+    const { domainSynonyms, entities, chineseGlosses, actions } = options;
+    this.#stages = { domainSynonyms, entities, chineseGlosses, actions };
     this.#partialMatches = options.partialMatches ?? true;
     this.#compounds = options.compounds ?? true;
     this.#stepSimilarity = options.stepSimilarity ?? true;

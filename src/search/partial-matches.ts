@@ -10,8 +10,11 @@ import { readUnknownWord } from "./unknown-words.ts";
  * A word the index holds is matched as itself only, so this never dilutes an exact match.
  */
 
-/** Weight of a partial match relative to the query word: a guess at the word meant. */
-export const PARTIAL_MATCH_WEIGHT = 0.5;
+/**
+ * Weight of a partial match relative to the query word: a guess at the word meant, so below a
+ * known synonym (`DOMAIN_SYNONYM_WEIGHT`).
+ */
+export const PARTIAL_MATCH_WEIGHT = 0.35;
 /** Shorter stems begin too many words to mean one ("app", "car"). */
 const MIN_PREFIX = 4;
 /** A prefix beginning more index words than this says too little to guess from. */

@@ -1,3 +1,4 @@
+import { actionsOf } from "./actions.ts";
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
 import {
@@ -33,6 +34,9 @@ export const QUOTED_WEIGHT = 0.5;
 /** Weight of the English glosses of the query's Chinese words (see chinese-glosses.ts). */
 export const GLOSS_WEIGHT = 0.8;
 
+/** Weight of the action the request's first action word names (see actions.ts). */
+export const ACTION_WEIGHT = 0.5;
+
 /** Related words added per query term, strongest first. */
 export const MAX_EXPANSIONS_PER_TERM = 8;
 
@@ -44,6 +48,8 @@ export interface QueryStages {
   readonly entities?: boolean;
   /** English glosses of Chinese words (chinese-glosses.ts). */
   readonly chineseGlosses?: boolean;
+  /** The action the request asks for, matched against the one a tool's name says (actions.ts). */
+  readonly actions?: boolean;
 }
 
 /**
@@ -51,6 +57,8 @@ export interface QueryStages {
  * - its own words and the actions it implies at weight 1; words only in quotes at
  *   `QUOTED_WEIGHT`, only inside a path or URL at `LOCATION_WEIGHT`;
  * - the English glosses of its Chinese words and the words its entities imply;
+ * - the action its first action word names, at `ACTION_WEIGHT`, a term of its own: a tool whose
+ *   name says that action gains it on top of the verb's match (actions.ts);
  * - its own words' related words, from the domain synonyms and the lexicon, each at its
  *   relation weight (a term reached from several words keeps its best weight, and a word of
  *   the request is never down-weighted by a relation).
@@ -63,7 +71,12 @@ export function analyzeQuery(
   bySpecificity = true,
   stages: QueryStages = {},
 ): WeightedTerm[] {
-  const { domainSynonyms: bySynonyms = true, entities = true, chineseGlosses = true } = stages;
+  const {
+    domainSynonyms: bySynonyms = true,
+    entities = true,
+    chineseGlosses = true,
+    actions = true,
+  } = stages;
   const weights = new Map<string, WeightedTerm>();
   const text = withoutEncodedData(query);
   const pathless = withoutLocations(text);
@@ -87,6 +100,11 @@ export function analyzeQuery(
   // Path and URL words last: what an extension implies (".md" → markdown) outweighs them.
   for (const term of terms(text)) {
     if (!weights.has(term)) weights.set(term, { term, weight: LOCATION_WEIGHT, source: term });
+  }
+  // The first action word says what is wanted; later ones are often the next steps of a task.
+  const action = actions ? originals.find((term) => actionsOf(term).length > 0) : undefined;
+  for (const term of action === undefined ? [] : actionsOf(action)) {
+    weights.set(term, { term, weight: ACTION_WEIGHT, source: term });
   }
   for (const source of originals) {
     for (const term of bySynonyms ? domainSynonyms(source) : []) {
