@@ -3,9 +3,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { TrainingPair } from "../scripts/search-data/tool-vectors/fit.ts";
 import type { JsonSchema } from "../src/catalog/types.ts";
-import { toolDocument } from "../src/search/documents.ts";
 import type { SearchDocument } from "../src/search/types.ts";
-import type { EvalQuery, EvalTool } from "./search-quality.ts";
+import { type EvalQuery, type EvalTool, evalDocument } from "./search-quality.ts";
 
 const CORPUS = new URL("../data/search/corpus/", import.meta.url);
 
@@ -100,16 +99,7 @@ export function serverPools(servers: readonly string[], count: number, size: num
 
 /** The corpus tools as the index holds them, by id (`server/name`). */
 export function corpusDocuments(tools: readonly EvalTool[]): Map<string, SearchDocument> {
-  const documents = new Map<string, SearchDocument>();
-  for (const tool of tools) {
-    const doc = toolDocument(tool.server, {
-      name: tool.name,
-      description: tool.description ?? "",
-      inputSchema: tool.inputSchema ?? { type: "object" },
-    });
-    documents.set(doc.id, doc);
-  }
-  return documents;
+  return new Map(tools.map((tool) => evalDocument(tool)).map((doc) => [doc.id, doc]));
 }
 
 /** The requests as training pairs for fitting (scripts/search-data/tool-vectors/fit.ts). */

@@ -6,7 +6,7 @@ import type { JsonSchema } from "../src/catalog/types.ts";
 import { toolDocument } from "../src/search/documents.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { STOPWORDS } from "../src/search/stopwords.ts";
-import type { SearchIndex } from "../src/search/types.ts";
+import type { SearchDocument, SearchIndex } from "../src/search/types.ts";
 import { ABLATIONS } from "./search-ablations.ts";
 import { percentile, printTable, progress } from "./table.ts";
 
@@ -74,16 +74,17 @@ export function evaluate(queries: readonly EvalQuery[], rank: Ranker): QualityRe
   };
 }
 
+/** An evaluation tool as the index holds it (id `server/name`). */
+export function evalDocument(tool: EvalTool): SearchDocument {
+  return toolDocument(tool.server, {
+    name: tool.name,
+    description: tool.description ?? "",
+    inputSchema: tool.inputSchema ?? { type: "object" },
+  });
+}
+
 export function ourRanker(tools: readonly EvalTool[], index: SearchIndex = new LexicalSearchIndex()): Ranker {
-  index.add(
-    tools.map((tool) =>
-      toolDocument(tool.server, {
-        name: tool.name,
-        description: tool.description ?? "",
-        inputSchema: tool.inputSchema ?? { type: "object" },
-      }),
-    ),
-  );
+  index.add(tools.map(evalDocument));
   return (query) => index.search(query, { limit: 10 }).map((hit) => hit.id);
 }
 
