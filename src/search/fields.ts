@@ -1,7 +1,8 @@
 import { actionsOf } from "./actions.ts";
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { compoundTerms, type RankOf } from "./compounds.ts";
-import { type RequestWords, toolWords } from "./request-words.ts";
+import type { DomainTerms } from "./domain-terms.ts";
+import { type RequestWords, toolText, toolWords } from "./request-words.ts";
 import { terms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
 import { memoByVocabulary } from "./vocabulary-memo.ts";
@@ -18,6 +19,19 @@ export interface FieldSpec {
   readonly weight: number;
   readonly refLength: number;
   readonly b: number;
+}
+
+/** Weight of the domainTerms field. */
+export const DOMAIN_TERMS_FIELD_WEIGHT = Number(process.env.DTW ?? 0.3);
+
+/** What a document is indexed with beside its own text; each part is left out when not given. */
+export interface FieldSources {
+  /** A vocabulary: an identifier written as one word also gives the words it joins. */
+  readonly rankOf?: RankOf;
+  readonly requestWords?: RequestWords;
+  /** `false` leaves the translation field empty (for ablations). */
+  readonly chineseGlosses?: boolean;
+  readonly domainTerms?: DomainTerms;
 }
 
 export const FIELDS: readonly FieldSpec[] = [
@@ -37,6 +51,8 @@ export const FIELDS: readonly FieldSpec[] = [
   // The words requests use for what the tool's own words name (see request-words.ts): learned,
   // so weighed like the server's description, below the tool's own words.
   { name: "requestWords", weight: 0.4, refLength: 20, b: 0.75 },
+  // What the tool's abbreviations, jargon and products stand for (domain-terms.ts).
+  { name: "domainTerms", weight: DOMAIN_TERMS_FIELD_WEIGHT, refLength: 10, b: 0.5 },
 ];
 
 /** Words in server names that say nothing about what a server does. */
@@ -67,9 +83,7 @@ const identifierTerms = memoByVocabulary((text, rankOf): readonly string[] => [
  */
 export function documentFields(
   doc: SearchDocument,
-  rankOf?: RankOf,
-  requestWords?: RequestWords,
-  chineseGlosses = true,
+  { rankOf, requestWords, chineseGlosses = true, domainTerms }: FieldSources = {},
 ): (readonly string[])[] {
   const identifier = (text: string) => (rankOf ? identifierTerms(text, rankOf) : terms(text));
   const description = doc.description.slice(0, MAX_DESCRIPTION_CHARS);
@@ -92,6 +106,7 @@ export function documentFields(
       : [],
     [...new Set(terms(doc.name).flatMap(actionsOf))],
     requestWords ? requestWords.expand(toolWords(doc)) : [],
+    domainTerms ? domainTerms.documentTerms(toolText(doc)) : [],
   ];
 }
 
@@ -102,14 +117,9 @@ export const BM25_K1 = 1.2;
  * The BM25F weight of every term of a document, in 0..1: field frequencies
  * length-normalised, weighted, summed, then saturated.
  */
-export function termWeights(
-  doc: SearchDocument,
-  rankOf?: RankOf,
-  requestWords?: RequestWords,
-  chineseGlosses = true,
-): Map<string, number> {
+export function termWeights(doc: SearchDocument, sources: FieldSources = {}): Map<string, number> {
   const pseudo = new Map<string, number>();
-  documentFields(doc, rankOf, requestWords, chineseGlosses).forEach((fieldTerms, index) => {
+  documentFields(doc, sources).forEach((fieldTerms, index) => {
     const spec = FIELDS[index];
     if (!spec || fieldTerms.length === 0) return;
     const norm = 1 - spec.b + (spec.b * fieldTerms.length) / spec.refLength;

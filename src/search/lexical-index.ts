@@ -1,5 +1,6 @@
 import type { RankOf } from "./compounds.ts";
 import { DIVERSITY_POOL, diversify } from "./diversify.ts";
+import { type DomainTerms, defaultDomainTerms } from "./domain-terms.ts";
 import { documentEmbeddingText, requestEmbeddingText } from "./embedded-text.ts";
 import { termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
@@ -104,13 +105,14 @@ export class LexicalSearchIndex implements SearchIndex {
   #dead = 0;
   readonly #rankOf: RankOf | undefined;
   readonly #requestWords: RequestWords | undefined;
+  readonly #documentDomainTerms: DomainTerms | undefined;
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
     this.#specificity = options.specificity ?? true;
     this.#spreadWords = options.spreadWords ?? true;
-    const { domainSynonyms, entities, chineseGlosses, actions } = options;
-    this.#stages = { domainSynonyms, entities, chineseGlosses, actions };
+    const { domainSynonyms, entities, chineseGlosses, actions, domainTerms } = options;
+    this.#stages = { domainSynonyms, entities, chineseGlosses, actions, domainTerms };
     this.#partialMatches = options.partialMatches ?? true;
     this.#compounds = options.compounds ?? true;
     this.#stepSimilarity = options.stepSimilarity ?? true;
@@ -120,6 +122,9 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#rankOf = this.#vectors?.rankOf;
     this.#requestWords =
       options.requestWords === false ? undefined : (options.requestWords ?? defaultRequestWords());
+    const { domainTerms: terms = true } = options;
+    this.#documentDomainTerms =
+      process.env.DOCDT === "0" ? undefined : terms === true ? defaultDomainTerms() : terms || undefined;
   }
 
   get size(): number {
@@ -134,12 +139,12 @@ export class LexicalSearchIndex implements SearchIndex {
   add(documents: readonly SearchDocument[]): void {
     for (const doc of documents) {
       this.#removeOne(doc.id);
-      const weights = termWeights(
-        doc,
-        this.#compounds ? this.#rankOf : undefined,
-        this.#requestWords,
-        this.#chineseGlosses,
-      );
+      const weights = termWeights(doc, {
+        rankOf: this.#compounds ? this.#rankOf : undefined,
+        requestWords: this.#requestWords,
+        chineseGlosses: this.#chineseGlosses,
+        domainTerms: this.#documentDomainTerms,
+      });
       const entry: Entry = {
         doc,
         terms: [...weights.keys()],

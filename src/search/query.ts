@@ -1,6 +1,7 @@
 import { actionsOf } from "./actions.ts";
 import { englishGlossTerms } from "./chinese-glosses.ts";
 import { DOMAIN_SYNONYM_WEIGHT, domainSynonyms } from "./domain-synonyms.ts";
+import { type DomainTerms, defaultDomainTerms } from "./domain-terms.ts";
 import {
   entityWords,
   impliedActions,
@@ -50,6 +51,8 @@ export interface QueryStages {
   readonly chineseGlosses?: boolean;
   /** The action the request asks for, matched against the one a tool's name says (actions.ts). */
   readonly actions?: boolean;
+  /** What the request's abbreviations, jargon, everyday phrases and products stand for (domain-terms.ts). */
+  readonly domainTerms?: boolean | DomainTerms;
 }
 
 /**
@@ -76,6 +79,7 @@ export function analyzeQuery(
     entities = true,
     chineseGlosses = true,
     actions = true,
+    domainTerms = true,
   } = stages;
   const weights = new Map<string, WeightedTerm>();
   const text = withoutEncodedData(query);
@@ -112,6 +116,14 @@ export function analyzeQuery(
       if (!previous || previous.weight < DOMAIN_SYNONYM_WEIGHT) {
         weights.set(term, { term, weight: DOMAIN_SYNONYM_WEIGHT, source });
       }
+    }
+  }
+  const table = domainTerms === true ? defaultDomainTerms() : domainTerms || undefined;
+  for (const expansion of table ? table.expand(pathless) : []) {
+    for (const { term, weight } of expansion.terms) {
+      const previous = weights.get(term);
+      if (!previous || previous.weight < weight)
+        weights.set(term, { term, weight, source: expansion.source ?? term });
     }
   }
   if (lexicon) {

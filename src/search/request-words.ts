@@ -18,9 +18,14 @@ export const MAX_REQUEST_WORDS = 12;
 /** A request word is added when the document's words predict it at least this much. */
 export const MIN_PREDICTION = 0.05;
 
+/** A tool's name, title and the start of its description: what it does. */
+export function toolText(doc: Pick<SearchDocument, "name" | "title" | "description">): string {
+  return `${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, TOOL_TEXT_CHARS)}`;
+}
+
 /** A document's stems as the table was learned from (and is read with). */
 export function toolWords(doc: Pick<SearchDocument, "name" | "title" | "description">): Set<string> {
-  return new Set(terms(`${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, TOOL_TEXT_CHARS)}`));
+  return new Set(terms(toolText(doc)));
 }
 
 /**
