@@ -14,7 +14,7 @@ import { stem, terms, words } from "./tokenize.ts";
  */
 
 /** Weight of the words of a phrase's first meaning; later meanings weigh less (`MEANING_DECAY`). */
-export const DOMAIN_TERM_WEIGHT = 0.6;
+export const DOMAIN_TERM_WEIGHT = Number(process.env.DTQ ?? 0.6);
 /** Each further meaning of a phrase weighs this much of the one before. */
 export const MEANING_DECAY = 0.85;
 /** Longest phrase, in words. */
@@ -69,26 +69,31 @@ export class DomainTerms {
     this.#meanings.set(key, meanings);
   }
 
-  /**
-   * What the phrases of `text` stand for, longest phrase first at each word; a word inside a
-   * matched phrase starts no other.
-   */
-  expand(text: string): DomainExpansion[] {
+  /** The phrases of `text` the table holds, longest first at each word; a word inside one starts no other. */
+  *#phrases(text: string): Generator<[key: string, meanings: readonly string[]]> {
     const stems = words(text).map(stem);
-    const out: DomainExpansion[] = [];
     for (let at = 0; at < stems.length; ) {
-      let matched = 0;
+      let matched = 1;
       for (let length = Math.min(this.#longest, stems.length - at); length > 0; length--) {
         const key = stems.slice(at, at + length).join(" ");
         const meanings = this.#meanings.get(key);
         if (!meanings) continue;
-        out.push(expansion(key, meanings));
+        yield [key, meanings];
         matched = length;
         break;
       }
-      at += Math.max(1, matched);
+      at += matched;
     }
-    return out;
+  }
+
+  /** What the phrases of `text` stand for. */
+  expand(text: string): DomainExpansion[] {
+    return [...this.#phrases(text)].map(([key, meanings]) => expansion(key, meanings));
+  }
+
+  /** The first meaning of each phrase of `text`, as the table writes it. */
+  meanings(text: string): string[] {
+    return [...this.#phrases(text)].map(([, meanings]) => meanings[0] ?? "");
   }
 
   /** The terms a tool's phrases stand for, each once: a tool saying "Trello" is also about boards. */

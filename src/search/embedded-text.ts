@@ -1,4 +1,5 @@
 import { englishGlossWords } from "./chinese-glosses.ts";
+import { defaultDomainTerms } from "./domain-terms.ts";
 import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
 import { MAX_DESCRIPTION_CHARS } from "./fields.ts";
 import type { SearchDocument } from "./types.ts";
@@ -27,7 +28,8 @@ export function documentEmbeddingText(doc: SearchDocument, stages: EmbeddingStag
 
 /** A request's: its words outside paths and URLs, and what those imply. */
 export function requestEmbeddingText(request: string, stages: EmbeddingStages = {}): string {
-  const plain = withoutLocations(withoutEncodedData(request));
+  const plain0 = withoutLocations(withoutEncodedData(request));
+  const plain = process.env.EMBDT === "1" ? `${plain0} ${defaultDomainTerms().meanings(plain0).join(" ")}` : plain0;
   return withGlosses(
     stages.entities === false ? plain : `${plain} ${impliedActions(request)} ${entityWords(request)}`,
     stages,

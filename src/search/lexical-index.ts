@@ -186,10 +186,14 @@ export class LexicalSearchIndex implements SearchIndex {
     const limit = options.limit ?? DEFAULT_SEARCH_LIMIT;
     const minScore = options.minScore ?? 0;
     const kinds = options.kinds ? new Set(options.kinds) : undefined;
-    const accept = (slot: number) => {
-      const doc = this.#entries[slot]?.doc;
-      return doc !== undefined && (kinds === undefined || kinds.has(doc.kind));
-    };
+    // Every candidate is a live document of any kind: no filter to run over thousands of them.
+    const accept =
+      kinds === undefined && this.#dead === 0
+        ? undefined
+        : (slot: number) => {
+            const doc = this.#entries[slot]?.doc;
+            return doc !== undefined && (kinds === undefined || kinds.has(doc.kind));
+          };
     const rank = (text: string, depth: number) => this.#rank(text, depth, accept, minScore);
     if (!this.#spreadWords) return rank(query, limit).map((ranked) => this.#hit(ranked));
     const ranked = diversify(rank(query, limit + DIVERSITY_POOL), (entry) => entry.coverage, limit);
@@ -197,7 +201,7 @@ export class LexicalSearchIndex implements SearchIndex {
   }
 
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
-  #rank(text: string, limit: number, accept: (slot: number) => boolean, minScore: number): Ranked[] {
+  #rank(text: string, limit: number, accept: ((slot: number) => boolean) | undefined, minScore: number): Ranked[] {
     const query = analyzeQuery(text, this.#lexicon, this.#specificity, this.#stages);
     const terms = this.#partialMatches
       ? withPartialMatches(query, this.#postings, this.#rankOf, this.#compounds)
@@ -209,7 +213,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const { lexical, rankValue, candidates, best } = fuse(scored, similarities, this.#entries.length);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
     // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
-    const top = topK(candidates.filter(accept), limit, (at) => rankValue[at] ?? 0);
+    const top = topK(accept ? candidates.filter(accept) : candidates, limit, (at) => rankValue[at] ?? 0);
     // A hit far more like the request than the rest sets the scale, so scores never tie at 1.
     const reference = Math.max(1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z, rankValue[top[0] ?? -1] ?? 0);
     const scale = (best > 0 ? best / scored.maxScore : 0.5) / reference;
@@ -234,13 +238,13 @@ export class LexicalSearchIndex implements SearchIndex {
     scored: Scored,
     words: GroupWords,
     limit: number,
-    accept: (slot: number) => boolean,
+    accept: ((slot: number) => boolean) | undefined,
     minScore: number,
   ): Ranked[] {
     if (scored.maxScore <= 0) return [];
     const candidates = scored.slots.keys();
     const best = topK(
-      [...candidates].filter((at) => accept(scored.slots[at] ?? -1)),
+      accept ? [...candidates].filter((at) => accept(scored.slots[at] ?? -1)) : candidates,
       limit,
       (at) => scored.values[at] ?? 0,
     );

@@ -23,12 +23,32 @@ export function wordCoverage(
   weights: readonly number[],
   unit: number,
 ): Float64Array {
-  const weightOf = new Map(terms.map((term, at) => [term, weights[at] ?? 0]));
   const coverage = new Float64Array(groups.length);
-  groups.forEach((group, at) => {
-    let best = 0;
-    for (const { term, factor } of group) best = Math.max(best, factor * (weightOf.get(term) ?? 0));
-    coverage[at] = best * unit;
+  const index = termIndex(groups);
+  terms.forEach((term, at) => {
+    const places = index.get(term);
+    if (!places) return;
+    const weight = weights[at] ?? 0;
+    for (const [group, factor] of places) coverage[group] = Math.max(coverage[group] ?? 0, factor * weight);
   });
+  for (let at = 0; at < coverage.length; at++) coverage[at] = (coverage[at] ?? 0) * unit;
   return coverage;
+}
+
+/** Per query term, the groups it is in with its factor there; worked out once per search. */
+const termIndexes = new WeakMap<readonly (readonly WeighedTerm[])[], Map<string, [number, number][]>>();
+
+function termIndex(groups: readonly (readonly WeighedTerm[])[]): Map<string, [number, number][]> {
+  let index = termIndexes.get(groups);
+  if (index) return index;
+  index = new Map();
+  groups.forEach((group, at) => {
+    for (const { term, factor } of group) {
+      const places = index.get(term);
+      if (places) places.push([at, factor]);
+      else index.set(term, [[at, factor]]);
+    }
+  });
+  termIndexes.set(groups, index);
+  return index;
 }
