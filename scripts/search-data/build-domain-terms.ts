@@ -16,37 +16,46 @@ const entries = new Map<string, { kind: string; left: string; right: string[]; p
 const problems: string[] = [];
 let dropped = 0;
 
-for (const part of readdirSync(PARTS).filter((name) => name.endsWith(".tsv")).sort()) {
-  readFileSync(new URL(part, PARTS), "utf8")
-    .split("\n")
-    .forEach((line, at) => {
-      const where = `data/search/domain-terms/${part}:${at + 1}`;
-      if (line.trim() === "" || line.startsWith("#")) return;
-      const [kind, left, right, ...extra] = line.split("\t");
-      if (extra.length > 0 || left === undefined || right === undefined)
-        return problems.push(`${where}: want KIND<TAB>LEFT<TAB>RIGHT, got ${JSON.stringify(line)}`);
-      if (kind !== "=" && kind !== ">")
-        return problems.push(`${where}: kind ${JSON.stringify(kind)} is neither "=" nor ">"`);
-      const phrase = left.trim().toLowerCase();
-      const stems = words(phrase).map(stem);
-      if (stems.length === 0 || stems.length > MAX_PHRASE_WORDS || phrase.includes("|"))
-        return problems.push(`${where}: LEFT must be one phrase of 1 to ${MAX_PHRASE_WORDS} words`);
-      const own = new Set(terms(phrase));
-      const meanings = right
-        .split("|")
-        .map((meaning) => meaning.trim().toLowerCase())
-        // A meaning all of whose words the phrase says already adds nothing.
-        .filter((meaning) => meaning !== "" && terms(meaning).some((term) => !own.has(term)));
-      if (meanings.length === 0) {
-        dropped++;
-        return;
-      }
-      const key = `${kind} ${stems.join(" ")}`;
-      const entry = entries.get(key);
-      if (entry) {
-        for (const meaning of meanings) if (!entry.right.includes(meaning)) entry.right.push(meaning);
-      } else entries.set(key, { kind, left: phrase, right: meanings, part });
-    });
+/** Adds one line of a part to `entries`, or says what is wrong with it. */
+function readLine(line: string, part: string, where: string): void {
+  if (line.trim() === "" || line.startsWith("#")) return;
+  const [kind, left, right, ...extra] = line.split("\t");
+  if (extra.length > 0 || left === undefined || right === undefined) {
+    problems.push(`${where}: want KIND<TAB>LEFT<TAB>RIGHT, got ${JSON.stringify(line)}`);
+    return;
+  }
+  if (kind !== "=" && kind !== ">") {
+    problems.push(`${where}: kind ${JSON.stringify(kind)} is neither "=" nor ">"`);
+    return;
+  }
+  const phrase = left.trim().toLowerCase();
+  const stems = words(phrase).map(stem);
+  if (stems.length === 0 || stems.length > MAX_PHRASE_WORDS || phrase.includes("|")) {
+    problems.push(`${where}: LEFT must be one phrase of 1 to ${MAX_PHRASE_WORDS} words`);
+    return;
+  }
+  const own = new Set(terms(phrase));
+  const meanings = right
+    .split("|")
+    .map((meaning) => meaning.trim().toLowerCase())
+    // A meaning all of whose words the phrase says already adds nothing.
+    .filter((meaning) => meaning !== "" && terms(meaning).some((term) => !own.has(term)));
+  if (meanings.length === 0) {
+    dropped++;
+    return;
+  }
+  const key = `${kind} ${stems.join(" ")}`;
+  const entry = entries.get(key);
+  if (!entry) entries.set(key, { kind, left: phrase, right: meanings, part });
+  else for (const meaning of meanings) if (!entry.right.includes(meaning)) entry.right.push(meaning);
+}
+
+const parts = readdirSync(PARTS).filter((name) => name.endsWith(".tsv"));
+for (const part of parts.sort()) {
+  const lines = readFileSync(new URL(part, PARTS), "utf8").split("\n");
+  lines.forEach((line, at) => {
+    readLine(line, part, `data/search/domain-terms/${part}:${at + 1}`);
+  });
 }
 if (problems.length > 0) {
   process.stderr.write(`${problems.join("\n")}\n${problems.length} problems; nothing written\n`);

@@ -14,7 +14,7 @@ import { stem, terms, words } from "./tokenize.ts";
  */
 
 /** Weight of the words of a phrase's first meaning; later meanings weigh less (`MEANING_DECAY`). */
-export const DOMAIN_TERM_WEIGHT = Number(process.env.DTQ ?? 0.6);
+export const DOMAIN_TERM_WEIGHT = 0.6;
 /** Each further meaning of a phrase weighs this much of the one before. */
 export const MEANING_DECAY = 0.85;
 /** Longest phrase, in words. */
@@ -89,11 +89,6 @@ export class DomainTerms {
   /** What the phrases of `text` stand for. */
   expand(text: string): DomainExpansion[] {
     return [...this.#phrases(text)].map(([key, meanings]) => expansion(key, meanings));
-  }
-
-  /** The first meaning of each phrase of `text`, as the table writes it. */
-  meanings(text: string): string[] {
-    return [...this.#phrases(text)].map(([, meanings]) => meanings[0] ?? "");
   }
 
   /** The terms a tool's phrases stand for, each once: a tool saying "Trello" is also about boards. */

@@ -22,7 +22,7 @@ export interface FieldSpec {
 }
 
 /** Weight of the domainTerms field. */
-export const DOMAIN_TERMS_FIELD_WEIGHT = Number(process.env.DTW ?? 0.3);
+export const DOMAIN_TERMS_FIELD_WEIGHT = 0.3;
 
 /** What a document is indexed with beside its own text; each part is left out when not given. */
 export interface FieldSources {

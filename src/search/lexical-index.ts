@@ -73,6 +73,8 @@ export interface LexicalSearchIndexOptions extends QueryStages {
    * request-words.ts); `false` turns it off. Default: the shipped table (data/search/request-words.tsv).
    */
   readonly requestWords?: RequestWords | false;
+  /** A tool's request words also place its embedding (see embedded-text.ts); default on. */
+  readonly embedRequestWords?: boolean;
 }
 
 /** Removed documents tolerated in the postings before they are rebuilt. */
@@ -80,7 +82,8 @@ const COMPACT_MIN_DEAD = 256;
 
 /**
  * BM25F over a tool's fields (postings.ts) with identifier splitting, stemming, each tool also
- * indexed under the request words learned for its words (request-words.ts), query words
+ * indexed under the request words learned for its words (request-words.ts) and what its
+ * abbreviations, jargon and products stand for (domain-terms.ts, as the request's), query words
  * expanded by WordNet and word neighbours and weighted by their English specificity, fused with
  * word-vector similarity (semantic-fusion.ts), the list spread across the request's words
  * (diversify.ts). Every term weight is final when a document is added, so updates cost only
@@ -106,6 +109,7 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #rankOf: RankOf | undefined;
   readonly #requestWords: RequestWords | undefined;
   readonly #documentDomainTerms: DomainTerms | undefined;
+  readonly #embedRequestWords: boolean;
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
@@ -123,8 +127,8 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#requestWords =
       options.requestWords === false ? undefined : (options.requestWords ?? defaultRequestWords());
     const { domainTerms: terms = true } = options;
-    this.#documentDomainTerms =
-      process.env.DOCDT === "0" ? undefined : terms === true ? defaultDomainTerms() : terms || undefined;
+    this.#documentDomainTerms = terms === true ? defaultDomainTerms() : terms || undefined;
+    this.#embedRequestWords = options.embedRequestWords ?? true;
   }
 
   get size(): number {
@@ -149,7 +153,13 @@ export class LexicalSearchIndex implements SearchIndex {
         doc,
         terms: [...weights.keys()],
         weights: [...weights.values()],
-        vector: this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses })),
+        vector: this.#embed(
+          documentEmbeddingText(
+            doc,
+            { chineseGlosses: this.#chineseGlosses },
+            this.#embedRequestWords ? this.#requestWords : undefined,
+          ),
+        ),
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);
@@ -201,7 +211,12 @@ export class LexicalSearchIndex implements SearchIndex {
   }
 
   /** The best `limit` documents for one query text, scores normalised to 0..1. */
-  #rank(text: string, limit: number, accept: ((slot: number) => boolean) | undefined, minScore: number): Ranked[] {
+  #rank(
+    text: string,
+    limit: number,
+    accept: ((slot: number) => boolean) | undefined,
+    minScore: number,
+  ): Ranked[] {
     const query = analyzeQuery(text, this.#lexicon, this.#specificity, this.#stages);
     const terms = this.#partialMatches
       ? withPartialMatches(query, this.#postings, this.#rankOf, this.#compounds)

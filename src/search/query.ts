@@ -51,7 +51,10 @@ export interface QueryStages {
   readonly chineseGlosses?: boolean;
   /** The action the request asks for, matched against the one a tool's name says (actions.ts). */
   readonly actions?: boolean;
-  /** What the request's abbreviations, jargon, everyday phrases and products stand for (domain-terms.ts). */
+  /**
+   * What the request's abbreviations, jargon, everyday phrases and products stand for
+   * (domain-terms.ts); a table in place of the shipped one, or `false` for none.
+   */
   readonly domainTerms?: boolean | DomainTerms;
 }
 
@@ -62,6 +65,7 @@ export interface QueryStages {
  * - the English glosses of its Chinese words and the words its entities imply;
  * - the action its first action word names, at `ACTION_WEIGHT`, a term of its own: a tool whose
  *   name says that action gains it on top of the verb's match (actions.ts);
+ * - what its abbreviations, jargon, everyday phrases and products stand for (domain-terms.ts);
  * - its own words' related words, from the domain synonyms and the lexicon, each at its
  *   relation weight (a term reached from several words keeps its best weight, and a word of
  *   the request is never down-weighted by a relation).
