@@ -21,44 +21,72 @@ export const SENSE_DECAY: readonly number[] = [1, 0.7, 0.5, 0.35];
  * Each is the table's text or its lines.
  */
 export class Lexicon {
-  readonly #entries = new Map<string, RelatedTerm[]>();
+  /** Held flat (row offsets into one array of stem numbers and one of weights): objects per pair would cost several times more. */
+  readonly #rows = new Map<string, number>();
+  readonly #stems: string[] = [];
+  readonly #offsets: Int32Array;
+  readonly #related: Int32Array;
+  readonly #weights: Float64Array;
 
   constructor(wordnet: string | Iterable<string>, neighbours: string | Iterable<string> = "") {
+    const entries = new Map<string, Map<string, number>>();
     for (const [stem, items] of lines(wordnet)) {
-      const related: RelatedTerm[] = [];
+      const related = new Map<string, number>();
       for (const item of items) {
         const colon = item.lastIndexOf(":");
         const relation = RELATION_WEIGHTS[item.charAt(colon + 1)] ?? 0;
         const decay = SENSE_DECAY[Number(item.slice(colon + 2))] ?? 0;
-        if (colon > 0 && relation * decay > 0)
-          related.push({ term: item.slice(0, colon), weight: relation * decay });
+        const term = item.slice(0, colon);
+        if (colon > 0 && relation * decay > 0 && !related.has(term)) related.set(term, relation * decay);
       }
-      this.#entries.set(stem, related);
+      entries.set(stem, related);
     }
     for (const [stem, items] of lines(neighbours)) {
-      const related = this.#entries.get(stem) ?? [];
+      const related = entries.get(stem) ?? new Map<string, number>();
       for (const item of items) {
         const colon = item.lastIndexOf(":");
         const cosine = Number(item.slice(colon + 1)) / 100;
         if (colon <= 0 || !(cosine > 0 && cosine <= 1)) continue;
         const term = item.slice(0, colon);
-        const known = related.findIndex((r) => r.term === term);
-        if (known < 0) related.push({ term, weight: cosine });
-        else if ((related[known]?.weight ?? 0) < cosine) related[known] = { term, weight: cosine };
+        if ((related.get(term) ?? 0) < cosine) related.set(term, cosine);
       }
-      this.#entries.set(
-        stem,
-        related.sort((a, b) => b.weight - a.weight),
-      );
+      entries.set(stem, related);
     }
+    const numbers = new Map<string, number>();
+    const offsets = [0];
+    const ids: number[] = [];
+    const weights: number[] = [];
+    for (const [stem, related] of entries) {
+      // Strongest first; a stable sort keeps the table's order among equals.
+      for (const [term, weight] of [...related].sort((a, b) => b[1] - a[1])) {
+        let number = numbers.get(term);
+        if (number === undefined) {
+          number = this.#stems.length;
+          numbers.set(term, number);
+          this.#stems.push(term);
+        }
+        ids.push(number);
+        weights.push(weight);
+      }
+      this.#rows.set(stem, offsets.length - 1);
+      offsets.push(ids.length);
+    }
+    this.#offsets = Int32Array.from(offsets);
+    this.#related = Int32Array.from(ids);
+    this.#weights = Float64Array.from(weights);
   }
 
   related(term: string): readonly RelatedTerm[] {
-    return this.#entries.get(term) ?? [];
+    const row = this.#rows.get(term);
+    if (row === undefined) return [];
+    const out: RelatedTerm[] = [];
+    for (let at = this.#offsets[row] ?? 0; at < (this.#offsets[row + 1] ?? 0); at++)
+      out.push({ term: this.#stems[this.#related[at] ?? -1] ?? "", weight: this.#weights[at] ?? 0 });
+    return out;
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#rows.size;
   }
 }
 
