@@ -17,8 +17,8 @@ import { stem, terms, words } from "./tokenize.ts";
 export const DOMAIN_TERM_WEIGHT = 0.6;
 /** Each further meaning of a phrase weighs this much of the one before. */
 export const MEANING_DECAY = 0.85;
-/** Longest phrase, in words. */
-export const MAX_PHRASE_WORDS = 4;
+/** Longest phrase, in words ("what's" is two). */
+export const MAX_PHRASE_WORDS = 6;
 
 /** The terms a request phrase stands for, and the request term they count as. */
 export interface DomainExpansion {
