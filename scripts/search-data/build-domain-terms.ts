@@ -4,7 +4,7 @@
 // shares all its words) and repeats, and merges a phrase's meanings across parts. Seconds:
 //   node --import tsx scripts/search-data/build-domain-terms.ts
 import { readdirSync, readFileSync } from "node:fs";
-import { MAX_PHRASE_WORDS } from "../../src/search/domain-terms.ts";
+import { KINDS, MAX_PHRASE_WORDS } from "../../src/search/domain-terms.ts";
 import { stem, terms, words } from "../../src/search/tokenize.ts";
 import { STEMMER, writeTable } from "./write-table.ts";
 
@@ -24,8 +24,8 @@ function readLine(line: string, part: string, where: string): void {
     problems.push(`${where}: want KIND<TAB>LEFT<TAB>RIGHT, got ${JSON.stringify(line)}`);
     return;
   }
-  if (kind !== "=" && kind !== ">") {
-    problems.push(`${where}: kind ${JSON.stringify(kind)} is neither "=" nor ">"`);
+  if (kind === undefined || !KINDS.has(kind)) {
+    problems.push(`${where}: kind ${JSON.stringify(kind)} is none of ${[...KINDS].join(" ")}`);
     return;
   }
   const phrase = left.trim().toLowerCase();
@@ -77,7 +77,8 @@ const bytes = writeTable(
     `Made by scripts/search-data/build-domain-terms.ts from data/search/domain-terms/ (${[...counts].map(([part, count]) => `${part} ${count}`).join(", ")}).`,
     "Written for ToolScript from general knowledge of software and everyday tasks (MIT, as ToolScript); not learned from any catalog or request set.",
     `Phrases are matched on their words' stems at load time: ${STEMMER}.`,
-    'Line: KIND<TAB>phrase<TAB>meaning|meaning… (KIND ">": a request saying the phrase wants what tools call the meanings; "=": both ways).',
+    "Line: KIND<TAB>phrase<TAB>meaning|meaning…; KIND: '>' a request saying the phrase wants what tools call the meanings,",
+    "':' the phrase (a product) is a kind of the meanings, in requests and tools; '=' the same thing, both ways, in requests and tools.",
   ],
   lines,
 );

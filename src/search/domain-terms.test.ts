@@ -10,7 +10,7 @@ const table = new DomainTerms([
   ">\tkill switch\tfeature flag",
   ">\tshut down\tstop",
   ">\tkill\tterminate",
-  ">\ttrello\tboard|kanban",
+  ":\ttrello\tboard|kanban",
   "?\tbad\tkind",
   ">\tno right side",
   ">\tseven words is far far too long\tx",
@@ -88,7 +88,10 @@ describe("domain terms", () => {
     assert.equal(first?.score, second?.score);
   });
 
-  it("indexes a tool under what its products and jargon stand for", () => {
+  it("indexes a tool under what its products and abbreviations stand for, not its everyday phrases", () => {
+    assert.deepEqual(table.documentTerms("Move a card on a Trello board"), ["kanban"]);
+    assert.deepEqual(table.documentTerms("Review a PR"), ["pull", "request", "merg"]);
+    assert.deepEqual(table.documentTerms("Shut down the machine"), [], "a tool's words mean what they say");
     const index = new LexicalSearchIndex({ domainTerms: table, wordVectors: false, lexicon: false });
     index.add([toolDoc("move_card", "Move a card in Trello"), toolDoc("move_file", "Move a file")]);
     assert.equal(index.search("kanban", { limit: 1 })[0]?.name, "move_card");

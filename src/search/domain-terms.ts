@@ -33,71 +33,87 @@ function phraseKey(text: string): string {
   return words(text).map(stem).join(" ");
 }
 
+/** Phrase stems → meanings, and the longest phrase held. */
+interface PhraseTable {
+  readonly meanings: Map<string, string[]>;
+  longest: number;
+}
+
 /**
  * Phrase → meanings. Lines `KIND<TAB>LEFT<TAB>RIGHT`, RIGHT being phrases joined by `|`:
- * `>` means a request saying LEFT wants what tools call RIGHT; `=` also the other way
- * (an abbreviation and what it stands for).
+ * - `>` a request saying LEFT wants what tools call RIGHT (everyday wording, jargon);
+ * - `:` LEFT is a kind of RIGHT (a product and its category), in requests and tools alike;
+ * - `=` LEFT and RIGHT name the same thing (an abbreviation), both ways, in requests and tools.
+ * A tool's own wording is read only for `:` and `=`: everyday phrases ("ping", "back up") mean
+ * what they say in a tool's description.
  */
 export class DomainTerms {
-  readonly #meanings = new Map<string, string[]>();
-  #longest = 1;
+  readonly #requests: PhraseTable = { meanings: new Map(), longest: 1 };
+  readonly #tools: PhraseTable = { meanings: new Map(), longest: 1 };
 
   constructor(lines: Iterable<string>) {
     for (const line of lines) {
       const [kind, left, right, extra] = line.split("\t");
-      if (extra !== undefined || !left || !right || (kind !== ">" && kind !== "=")) continue;
+      if (extra !== undefined || !left || !right || !KINDS.has(kind ?? "")) continue;
       const targets = right
         .split("|")
         .map((phrase) => phrase.trim())
         .filter(Boolean);
-      this.#add(left, targets);
-      if (kind === "=") for (const target of targets) this.#add(target, [left]);
-    }
-  }
-
-  get size(): number {
-    return this.#meanings.size;
-  }
-
-  #add(phrase: string, targets: readonly string[]): void {
-    const key = phraseKey(phrase);
-    const length = key.split(" ").length;
-    if (key === "" || length > MAX_PHRASE_WORDS) return;
-    this.#longest = Math.max(this.#longest, length);
-    const meanings = this.#meanings.get(key) ?? [];
-    for (const target of targets) if (!meanings.includes(target)) meanings.push(target);
-    this.#meanings.set(key, meanings);
-  }
-
-  /** The phrases of `text` the table holds, longest first at each word; a word inside one starts no other. */
-  *#phrases(text: string): Generator<[key: string, meanings: readonly string[]]> {
-    const stems = words(text).map(stem);
-    for (let at = 0; at < stems.length; ) {
-      let matched = 1;
-      for (let length = Math.min(this.#longest, stems.length - at); length > 0; length--) {
-        const key = stems.slice(at, at + length).join(" ");
-        const meanings = this.#meanings.get(key);
-        if (!meanings) continue;
-        yield [key, meanings];
-        matched = length;
-        break;
+      const tables = kind === ">" ? [this.#requests] : [this.#requests, this.#tools];
+      for (const table of tables) {
+        add(table, left, targets);
+        if (kind === "=") for (const target of targets) add(table, target, [left]);
       }
-      at += matched;
     }
   }
 
-  /** What the phrases of `text` stand for. */
-  expand(text: string): DomainExpansion[] {
-    return [...this.#phrases(text)].map(([key, meanings]) => expansion(key, meanings));
+  /** Phrases a request can say. */
+  get size(): number {
+    return this.#requests.meanings.size;
   }
 
-  /** The terms a tool's phrases stand for, each once: a tool saying "Trello" is also about boards. */
+  /** What the phrases of a request stand for. */
+  expand(request: string): DomainExpansion[] {
+    return [...phrases(this.#requests, request)].map(([key, meanings]) => expansion(key, meanings));
+  }
+
+  /** The terms a tool's products and abbreviations stand for, each once: a tool saying "Trello" is also about boards. */
   documentTerms(text: string): string[] {
     const own = new Set(terms(text));
     const out = new Set<string>();
-    for (const { terms: meant } of this.expand(text))
-      for (const { term } of meant) if (!own.has(term)) out.add(term);
+    for (const [key, meanings] of phrases(this.#tools, text))
+      for (const { term } of expansion(key, meanings).terms) if (!own.has(term)) out.add(term);
     return [...out];
+  }
+}
+
+/** The kinds of line: see `DomainTerms`. */
+export const KINDS: ReadonlySet<string> = new Set([">", ":", "="]);
+
+function add(table: PhraseTable, phrase: string, targets: readonly string[]): void {
+  const key = phraseKey(phrase);
+  const length = key.split(" ").length;
+  if (key === "" || length > MAX_PHRASE_WORDS) return;
+  table.longest = Math.max(table.longest, length);
+  const meanings = table.meanings.get(key) ?? [];
+  for (const target of targets) if (!meanings.includes(target)) meanings.push(target);
+  table.meanings.set(key, meanings);
+}
+
+/** The phrases of `text` a table holds, longest first at each word; a word inside one starts no other. */
+function* phrases(table: PhraseTable, text: string): Generator<[key: string, meanings: readonly string[]]> {
+  const stems = words(text).map(stem);
+  for (let at = 0; at < stems.length; ) {
+    let matched = 1;
+    for (let length = Math.min(table.longest, stems.length - at); length > 0; length--) {
+      const key = stems.slice(at, at + length).join(" ");
+      const meanings = table.meanings.get(key);
+      if (!meanings) continue;
+      yield [key, meanings];
+      matched = length;
+      break;
+    }
+    at += matched;
   }
 }
 
