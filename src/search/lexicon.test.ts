@@ -53,8 +53,12 @@ describe("LexicalSearchIndex with word-vector neighbours", () => {
 
   it("expands a query word to its neighbours, which WordNet alone does not", () => {
     const query = "cheap flights to Rome";
-    const withNeighbours = new LexicalSearchIndex({ wordVectors: false });
-    const wordnetOnly = new LexicalSearchIndex({ wordVectors: false, lexicon: wordNetLexicon() });
+    const withNeighbours = new LexicalSearchIndex({ wordVectors: false, domainTerms: false });
+    const wordnetOnly = new LexicalSearchIndex({
+      wordVectors: false,
+      lexicon: wordNetLexicon(),
+      domainTerms: false,
+    });
     withNeighbours.add(docs);
     wordnetOnly.add(docs);
     assert.equal(withNeighbours.search(query)[0]?.id, "s/search_airlines");
