@@ -7,7 +7,6 @@ import { generalWordVectors } from "../src/search/word-vectors.ts";
 export const ABLATIONS: readonly (readonly [name: string, options: () => LexicalSearchIndexOptions])[] = [
   ["general vectors (no tool vectors)", () => ({ wordVectors: generalWordVectors() ?? false })],
   ["no request words", () => ({ requestWords: false })],
-  ["no request words in embeddings", () => ({ embedRequestWords: false })],
   ["no domain terms", () => ({ domainTerms: false })],
   ["no word vectors", () => ({ wordVectors: false })],
   ["no word neighbours", () => ({ lexicon: wordNetLexicon() })],

@@ -1,7 +1,6 @@
 import { englishGlossWords } from "./chinese-glosses.ts";
 import { entityWords, impliedActions, withoutEncodedData, withoutLocations } from "./entities.ts";
 import { MAX_DESCRIPTION_CHARS } from "./fields.ts";
-import { type RequestWords, toolWords } from "./request-words.ts";
 import type { SearchDocument } from "./types.ts";
 
 /**
@@ -18,20 +17,12 @@ export interface EmbeddingStages {
   readonly chineseGlosses?: boolean;
 }
 
-/**
- * A document's: what its lexical fields index of its name and description, and the request words
- * learned for its words (request-words.ts), which place it nearer the words it is asked for by.
- */
-export function documentEmbeddingText(
-  doc: SearchDocument,
-  stages: EmbeddingStages = {},
-  requestWords?: RequestWords,
-): string {
-  const text = withGlosses(
+/** A document's: what its lexical fields index of its name and description. */
+export function documentEmbeddingText(doc: SearchDocument, stages: EmbeddingStages = {}): string {
+  return withGlosses(
     `${doc.server ?? ""} ${doc.name} ${doc.title ?? ""} ${doc.description.slice(0, MAX_DESCRIPTION_CHARS)}`,
     stages,
   );
-  return requestWords ? `${text} ${requestWords.expand(toolWords(doc)).join(" ")}` : text;
 }
 
 /** A request's: its words outside paths and URLs, and what those imply. */

@@ -73,8 +73,6 @@ export interface LexicalSearchIndexOptions extends QueryStages {
    * request-words.ts); `false` turns it off. Default: the shipped table (data/search/request-words.tsv).
    */
   readonly requestWords?: RequestWords | false;
-  /** A tool's request words also place its embedding (see embedded-text.ts); default on. */
-  readonly embedRequestWords?: boolean;
 }
 
 /** Removed documents tolerated in the postings before they are rebuilt. */
@@ -109,7 +107,6 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #rankOf: RankOf | undefined;
   readonly #requestWords: RequestWords | undefined;
   readonly #documentDomainTerms: DomainTerms | undefined;
-  readonly #embedRequestWords: boolean;
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
@@ -128,7 +125,6 @@ export class LexicalSearchIndex implements SearchIndex {
       options.requestWords === false ? undefined : (options.requestWords ?? defaultRequestWords());
     const { domainTerms: terms = true } = options;
     this.#documentDomainTerms = terms === true ? defaultDomainTerms() : terms || undefined;
-    this.#embedRequestWords = options.embedRequestWords ?? true;
   }
 
   get size(): number {
@@ -153,13 +149,7 @@ export class LexicalSearchIndex implements SearchIndex {
         doc,
         terms: [...weights.keys()],
         weights: [...weights.values()],
-        vector: this.#embed(
-          documentEmbeddingText(
-            doc,
-            { chineseGlosses: this.#chineseGlosses },
-            this.#embedRequestWords ? this.#requestWords : undefined,
-          ),
-        ),
+        vector: this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses })),
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);
