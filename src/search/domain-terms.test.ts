@@ -39,6 +39,14 @@ describe("domain terms", () => {
     assert.equal(table.expand("bad").length, 0);
   });
 
+  it("tells a product named like a derived word from the word, and skips phrases of function words", () => {
+    const products = new DomainTerms([":\tcheckly\tuptime", ">\tlikes\treactions", ">\tquery\tsql"]);
+    assert.deepEqual(products.expand("check the site"), []);
+    assert.equal(products.expand("Checkly checks")[0]?.terms[0]?.term, "uptim");
+    assert.deepEqual(products.expand("Bob likes tea"), []);
+    assert.equal(products.expand("two queries")[0]?.terms[0]?.term, "sql", "an inflected word still matches");
+  });
+
   it("matches function words inside a phrase and prefers the longest phrase", () => {
     assert.deepEqual(
       table.expand("please shut down the box").map((found) => found.source),

@@ -28,9 +28,28 @@ export interface DomainExpansion {
   readonly terms: readonly { readonly term: string; readonly weight: number }[];
 }
 
-/** A phrase's stems, function words included, as the table is matched. */
+/** A phrase's words as the table is matched, function words included. */
 function phraseKey(text: string): string {
-  return words(text).map(stem).join(" ");
+  return words(text).map(wordKey).join(" ");
+}
+
+/** Endings that inflect a word without changing what it names ("tests", "deploying", "queried"). */
+const INFLECTIONS = new Set(["", "s", "es", "ed", "d", "ing", "er", "ers"]);
+
+/**
+ * A word's stem when the word is its stem inflected ("tests", "queries", "running"), else the
+ * word itself: a product named like a derived word ("Checkly", "Contentful", "Fastly") must not
+ * match "check", "contents" or "fast", which the stemmer would make of it.
+ */
+function wordKey(word: string): string {
+  const root = stem(word);
+  for (const base of root.endsWith("i") ? [root, `${root.slice(0, -1)}y`] : [root]) {
+    const bare = base.endsWith("e") ? base.slice(0, -1) : base;
+    for (const start of [base, bare, `${base}${base.at(-1) ?? ""}`]) {
+      if (word.startsWith(start) && INFLECTIONS.has(word.slice(start.length))) return root;
+    }
+  }
+  return `=${word}`;
 }
 
 /** Phrase stems → meanings, and the longest phrase held. */
@@ -93,7 +112,8 @@ export const KINDS: ReadonlySet<string> = new Set([">", ":", "="]);
 function add(table: PhraseTable, phrase: string, targets: readonly string[]): void {
   const key = phraseKey(phrase);
   const length = key.split(" ").length;
-  if (key === "" || length > MAX_PHRASE_WORDS) return;
+  // A phrase of function words alone ("likes", "what's up") is any request's.
+  if (key === "" || length > MAX_PHRASE_WORDS || terms(key.replaceAll("=", "")).length === 0) return;
   table.longest = Math.max(table.longest, length);
   const meanings = table.meanings.get(key) ?? [];
   for (const target of targets) if (!meanings.includes(target)) meanings.push(target);
@@ -102,7 +122,7 @@ function add(table: PhraseTable, phrase: string, targets: readonly string[]): vo
 
 /** The phrases of `text` a table holds, longest first at each word; a word inside one starts no other. */
 function* phrases(table: PhraseTable, text: string): Generator<[key: string, meanings: readonly string[]]> {
-  const stems = words(text).map(stem);
+  const stems = words(text).map(wordKey);
   for (let at = 0; at < stems.length; ) {
     let matched = 1;
     for (let length = Math.min(table.longest, stems.length - at); length > 0; length--) {
@@ -118,7 +138,7 @@ function* phrases(table: PhraseTable, text: string): Generator<[key: string, mea
 }
 
 function expansion(key: string, meanings: readonly string[]): DomainExpansion {
-  const own = new Set(terms(key));
+  const own = new Set(terms(key.replaceAll("=", "")));
   const source = [...own].sort((a, b) => specificity(b) - specificity(a))[0];
   const weights = new Map<string, number>();
   meanings.forEach((meaning, rank) => {
