@@ -1,3 +1,4 @@
+import { StemRows } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
 
 /** A stem related to a query stem, with how much a match on it counts (0..1). */
@@ -21,12 +22,7 @@ export const SENSE_DECAY: readonly number[] = [1, 0.7, 0.5, 0.35];
  * Each is the table's text or its lines.
  */
 export class Lexicon {
-  /** Held flat (row offsets into one array of stem numbers and one of weights): objects per pair would cost several times more. */
-  readonly #rows = new Map<string, number>();
-  readonly #stems: string[] = [];
-  readonly #offsets: Int32Array;
-  readonly #related: Int32Array;
-  readonly #weights: Float64Array;
+  readonly #rows: StemRows;
 
   constructor(wordnet: string | Iterable<string>, neighbours: string | Iterable<string> = "") {
     const entries = new Map<string, Map<string, number>>();
@@ -52,36 +48,15 @@ export class Lexicon {
       }
       entries.set(stem, related);
     }
-    const numbers = new Map<string, number>();
-    const offsets = [0];
-    const ids: number[] = [];
-    const weights: number[] = [];
-    for (const [stem, related] of entries) {
-      // Strongest first; a stable sort keeps the table's order among equals.
-      for (const [term, weight] of [...related].sort((a, b) => b[1] - a[1])) {
-        let number = numbers.get(term);
-        if (number === undefined) {
-          number = this.#stems.length;
-          numbers.set(term, number);
-          this.#stems.push(term);
-        }
-        ids.push(number);
-        weights.push(weight);
-      }
-      this.#rows.set(stem, offsets.length - 1);
-      offsets.push(ids.length);
-    }
-    this.#offsets = Int32Array.from(offsets);
-    this.#related = Int32Array.from(ids);
-    this.#weights = Float64Array.from(weights);
+    // Strongest first; a stable sort keeps the table's order among equals.
+    this.#rows = new StemRows(
+      [...entries].map(([stem, related]) => [stem, [...related].sort((a, b) => b[1] - a[1])] as const),
+    );
   }
 
   related(term: string): readonly RelatedTerm[] {
-    const row = this.#rows.get(term);
-    if (row === undefined) return [];
     const out: RelatedTerm[] = [];
-    for (let at = this.#offsets[row] ?? 0; at < (this.#offsets[row + 1] ?? 0); at++)
-      out.push({ term: this.#stems[this.#related[at] ?? -1] ?? "", weight: this.#weights[at] ?? 0 });
+    this.#rows.forEach(term, (related, weight) => out.push({ term: related, weight }));
     return out;
   }
 

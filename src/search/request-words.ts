@@ -1,3 +1,4 @@
+import { StemRows } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
 import { terms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
@@ -28,49 +29,13 @@ export function toolWords(doc: Pick<SearchDocument, "name" | "title" | "descript
   return new Set(terms(toolText(doc)));
 }
 
-/**
- * Tool stem → the request stems it predicts, each with its strength. Held flat (row offsets
- * into one array of stem numbers and one of weights): a map of small arrays would cost
- * several times the table.
- */
+/** Tool stem → the request stems it predicts, each with its strength (held flat: stem-rows.ts). */
 export class RequestWords {
-  readonly #rows = new Map<string, number>();
-  readonly #stems: string[] = [];
-  readonly #offsets: Int32Array;
-  readonly #predicted: Int32Array;
-  readonly #weights: Float32Array;
+  readonly #rows: StemRows;
 
   /** Lines `toolStem<TAB>requestStem:weight requestStem:weight …`. */
   constructor(lines: Iterable<string>) {
-    const numbers = new Map<string, number>();
-    const offsets = [0];
-    const predicted: number[] = [];
-    const weights: number[] = [];
-    for (const line of lines) {
-      const tab = line.indexOf("\t");
-      if (tab <= 0) continue;
-      const before = predicted.length;
-      for (const item of line.slice(tab + 1).split(" ")) {
-        const colon = item.lastIndexOf(":");
-        const weight = Number(item.slice(colon + 1));
-        if (colon <= 0 || !(weight > 0)) continue;
-        const stem = item.slice(0, colon);
-        let number = numbers.get(stem);
-        if (number === undefined) {
-          number = this.#stems.length;
-          numbers.set(stem, number);
-          this.#stems.push(stem);
-        }
-        predicted.push(number);
-        weights.push(weight);
-      }
-      if (predicted.length === before) continue;
-      this.#rows.set(line.slice(0, tab), offsets.length - 1);
-      offsets.push(predicted.length);
-    }
-    this.#offsets = Int32Array.from(offsets);
-    this.#predicted = Int32Array.from(predicted);
-    this.#weights = Float32Array.from(weights);
+    this.#rows = new StemRows(parse(lines), Float32Array);
   }
 
   get size(): number {
@@ -83,19 +48,30 @@ export class RequestWords {
     const scores = new Map<string, number>();
     const share = 1 / Math.sqrt(own.size);
     for (const stem of own) {
-      const row = this.#rows.get(stem);
-      if (row === undefined) continue;
-      for (let at = this.#offsets[row] ?? 0; at < (this.#offsets[row + 1] ?? 0); at++) {
-        const request = this.#stems[this.#predicted[at] ?? -1] ?? "";
-        if (!own.has(request))
-          scores.set(request, (scores.get(request) ?? 0) + (this.#weights[at] ?? 0) * share);
-      }
+      this.#rows.forEach(stem, (request, weight) => {
+        if (!own.has(request)) scores.set(request, (scores.get(request) ?? 0) + weight * share);
+      });
     }
     return [...scores]
       .filter(([, score]) => score >= MIN_PREDICTION)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, MAX_REQUEST_WORDS)
       .map(([stem]) => stem);
+  }
+}
+
+/** The table's rows with at least one well-formed item. */
+function* parse(lines: Iterable<string>): Generator<[string, [string, number][]]> {
+  for (const line of lines) {
+    const tab = line.indexOf("\t");
+    if (tab <= 0) continue;
+    const items: [string, number][] = [];
+    for (const item of line.slice(tab + 1).split(" ")) {
+      const colon = item.lastIndexOf(":");
+      const weight = Number(item.slice(colon + 1));
+      if (colon > 0 && weight > 0) items.push([item.slice(0, colon), weight]);
+    }
+    if (items.length > 0) yield [line.slice(0, tab), items];
   }
 }
 
