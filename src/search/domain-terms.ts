@@ -101,7 +101,7 @@ export class DomainTerms {
     const own = new Set(terms(text));
     const out = new Set<string>();
     for (const [key, meanings] of phrases(this.#tools, text))
-      for (const { term } of expansion(key, meanings).terms) if (!own.has(term)) out.add(term);
+      for (const term of meaningWeights(key, meanings).keys()) if (!own.has(term)) out.add(term);
     return [...out];
   }
 }
@@ -138,8 +138,14 @@ function* phrases(table: PhraseTable, text: string): Generator<[key: string, mea
 }
 
 function expansion(key: string, meanings: readonly string[]): DomainExpansion {
+  const own = terms(key.replaceAll("=", ""));
+  const source = own.sort((a, b) => specificity(b) - specificity(a))[0];
+  return { source, terms: [...meaningWeights(key, meanings)].map(([term, weight]) => ({ term, weight })) };
+}
+
+/** The terms of a phrase's meanings the phrase does not say itself, each at its meaning's weight. */
+function meaningWeights(key: string, meanings: readonly string[]): Map<string, number> {
   const own = new Set(terms(key.replaceAll("=", "")));
-  const source = [...own].sort((a, b) => specificity(b) - specificity(a))[0];
   const weights = new Map<string, number>();
   meanings.forEach((meaning, rank) => {
     const weight = DOMAIN_TERM_WEIGHT * MEANING_DECAY ** rank;
@@ -147,7 +153,7 @@ function expansion(key: string, meanings: readonly string[]): DomainExpansion {
       if (!own.has(term) && !weights.has(term)) weights.set(term, weight);
     }
   });
-  return { source, terms: [...weights].map(([term, weight]) => ({ term, weight })) };
+  return weights;
 }
 
 let shared: DomainTerms | undefined;
