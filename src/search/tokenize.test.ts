@@ -11,6 +11,14 @@ describe("words", () => {
     assert.deepEqual(words("browser_take_screenshot"), ["browser", "take", "screenshot"]);
   });
 
+  it("reads an acronym's plural as the acronym, on either path", () => {
+    assert.deepEqual(words("review my PRs"), ["review", "my", "pr"]);
+    assert.deepEqual(words("listAPIs by IDs"), ["list", "api", "by", "id"]);
+    assert.deepEqual(words("URLs — café"), ["url", "café"]);
+    // A capital run before a lowercase word still splits off its last capital.
+    assert.deepEqual(words("HTTPServer ASSETS"), ["http", "server", "assets"]);
+  });
+
   it("takes the same path for non-ASCII text", () => {
     assert.deepEqual(words("getÉtatCourant"), ["get", "état", "courant"]);
     assert.equal(splitIdentifiers("a.b/c:d"), "a b c d");

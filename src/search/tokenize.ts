@@ -12,15 +12,19 @@ const NON_ASCII = /[^\p{ASCII}]/u;
 const NON_ASCII_WORD_CHAR = /(?=[^\p{ASCII}])[\p{L}\p{N}\p{M}]/u;
 const ASCII_CAMEL = /([a-z0-9])([A-Z])/g;
 const ASCII_ACRONYM = /([A-Z]+)([A-Z][a-z])/g;
+/** An acronym's plural ("PRs", "APIs", "IDs") is the acronym, not a capital and a word ("P Rs"). */
+const ASCII_ACRONYM_PLURAL = /([A-Z]{2,})s(?![a-z])/g;
 const ASCII_WORD = /[a-z0-9]+/g;
 
 /**
  * Splits identifiers into words: `getFileInfo` → `get File Info`, `HTMLParser` → `HTML Parser`,
- * `list_s3Buckets` → `list s3 Buckets`; separators (`_`, `-`, `.`, `/`) become spaces.
+ * `list_s3Buckets` → `list s3 Buckets`, `listPRs` → `list PR`; separators (`_`, `-`, `.`, `/`)
+ * become spaces.
  */
 export function splitIdentifiers(text: string): string {
   return text
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu}{2,})s(?!\p{Ll})/gu, "$1")
     .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, "$1 $2")
     .replace(/[_\-./:]+/g, " ");
 }
@@ -36,7 +40,10 @@ function cjkBigrams(run: string): string[] {
 /** Lowercase words of a text, identifiers split, CJK as bigrams; nothing removed. */
 export function words(text: string): string[] {
   if (!NON_ASCII.test(text) || !NON_ASCII_WORD_CHAR.test(text)) {
-    const split = text.replace(ASCII_CAMEL, "$1 $2").replace(ASCII_ACRONYM, "$1 $2").toLowerCase();
+    const split = text
+      .replace(ASCII_CAMEL, "$1 $2")
+      .replace(ASCII_ACRONYM_PLURAL, "$1")
+      .replace(ASCII_ACRONYM, "$1 $2").toLowerCase();
     return split.match(ASCII_WORD) ?? [];
   }
   const out: string[] = [];
