@@ -43,7 +43,8 @@ export function words(text: string): string[] {
     const split = text
       .replace(ASCII_CAMEL, "$1 $2")
       .replace(ASCII_ACRONYM_PLURAL, "$1")
-      .replace(ASCII_ACRONYM, "$1 $2").toLowerCase();
+      .replace(ASCII_ACRONYM, "$1 $2")
+      .toLowerCase();
     return split.match(ASCII_WORD) ?? [];
   }
   const out: string[] = [];
