@@ -41,6 +41,9 @@ describe("terms", () => {
     assert.equal(stem("searching"), stem("search"));
     assert.equal(stem("generation"), stem("generate"));
     assert.equal(stem("issues"), stem("issue"));
+    // A double letter of the word's own survives its inflections; a doubled one does not.
+    assert.deepEqual(["add", "adding", "added", "ads"].map(stem), ["add", "add", "add", "ad"]);
+    assert.deepEqual(["staff", "staffing", "running", "logged"].map(stem), ["staff", "staff", "run", "log"]);
     // Porter2 keeps apart words the original Porter stemmer merges.
     assert.notEqual(stem("news"), stem("new"));
     assert.notEqual(stem("general"), stem("generate"));

@@ -75,11 +75,27 @@ export function stem(word: string): string {
   if (word.length > MAX_STEMMED_LENGTH) return word;
   let stemmed = stemCache.get(word);
   if (stemmed === undefined) {
-    stemmed = /^[a-z]+$/.test(word) ? stemmer(word) : word;
+    stemmed = /^[a-z]+$/.test(word) ? keepDouble(word, stemmer(word)) : word;
     if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
     stemCache.set(word, stemmed);
   }
   return stemmed;
+}
+
+/**
+ * Words whose double last letter is their own: Porter2 undoubles it with the inflection, so
+ * "adding" became "ad" (an advert) beside "add", and "staffing" "staf" beside "staff". English
+ * doubles no "f" to inflect a word, so every "ff" is kept; other letters (running → run) only
+ * for these.
+ */
+const OWN_DOUBLE = new Set(["add", "egg", "ebb", "err", "boycott"]);
+
+function keepDouble(word: string, stemmed: string): string {
+  const last = stemmed.at(-1) ?? "";
+  const doubled = stemmed + last;
+  return word.length > doubled.length && word.startsWith(doubled) && (last === "f" || OWN_DOUBLE.has(doubled))
+    ? doubled
+    : stemmed;
 }
 
 /** A word worth indexing: not a stop word, not a lone letter or digit. */
