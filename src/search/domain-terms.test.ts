@@ -47,6 +47,13 @@ describe("domain terms", () => {
     assert.equal(products.expand("two queries")[0]?.terms[0]?.term, "sql", "an inflected word still matches");
   });
 
+  it("tells an agent noun from its verb, and matches it in the singular and plural", () => {
+    const table = new DomainTerms([">	followers	audience"]);
+    assert.deepEqual(table.expand("follow the steps"), []);
+    assert.equal(table.expand("my follower count")[0]?.terms[0]?.term, "audienc");
+    assert.equal(table.expand("list Followers")[0]?.terms[0]?.term, "audienc");
+  });
+
   it("matches function words inside a phrase and prefers the longest phrase", () => {
     assert.deepEqual(
       table.expand("please shut down the box").map((found) => found.source),

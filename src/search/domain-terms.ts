@@ -33,13 +33,17 @@ function phraseKey(text: string): string {
   return words(text).map(wordKey).join(" ");
 }
 
-/** Endings that inflect a word without changing what it names ("tests", "deploying", "queried"). */
-const INFLECTIONS = new Set(["", "s", "es", "ed", "d", "ing", "er", "ers"]);
+/**
+ * Endings that inflect a word without changing what it names ("tests", "deploying", "queried");
+ * not "-er": "followers" are no way to "follow".
+ */
+const INFLECTIONS = new Set(["", "s", "es", "ed", "d", "ing"]);
 
 /**
  * A word's stem when the word is its stem inflected ("tests", "queries", "running"), else the
  * word itself: a product named like a derived word ("Checkly", "Contentful", "Fastly") must not
- * match "check", "contents" or "fast", which the stemmer would make of it.
+ * match "check", "contents" or "fast", which the stemmer would make of it. Such a word is read
+ * without a plural "s", so "follower" and "followers" are one.
  */
 function wordKey(word: string): string {
   const root = stem(word);
@@ -49,7 +53,7 @@ function wordKey(word: string): string {
       if (word.startsWith(start) && INFLECTIONS.has(word.slice(start.length))) return root;
     }
   }
-  return `=${word}`;
+  return `=${word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word}`;
 }
 
 /** Phrase stems → meanings, and the longest phrase held. */
