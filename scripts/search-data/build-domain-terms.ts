@@ -4,14 +4,17 @@
 // shares all its words) and repeats, and merges a phrase's meanings across parts. Seconds:
 //   node --import tsx scripts/search-data/build-domain-terms.ts
 import { readdirSync, readFileSync } from "node:fs";
-import { KINDS, MAX_PHRASE_WORDS } from "../../src/search/domain-terms.ts";
-import { stem, terms, words } from "../../src/search/tokenize.ts";
+import { KINDS, MAX_PHRASE_WORDS, phraseKey } from "../../src/search/domain-terms.ts";
+import { terms } from "../../src/search/tokenize.ts";
 import { STEMMER, writeTable } from "./write-table.ts";
 
 const PARTS = new URL("../../data/search/domain-terms/", import.meta.url);
 const MAX_MEANINGS = 6;
 
-/** Entries keyed by kind and phrase stems: the phrase as first written, its meanings in order. */
+/**
+ * Entries keyed by kind and the phrase as the table matches it (`phraseKey`, so "embeds" and
+ * "emb" stay apart): the phrase as first written, its meanings in order.
+ */
 const entries = new Map<string, { kind: string; left: string; right: string[]; part: string }>();
 const problems: string[] = [];
 let dropped = 0;
@@ -29,8 +32,9 @@ function readLine(line: string, part: string, where: string): void {
     return;
   }
   const phrase = left.trim().toLowerCase();
-  const stems = words(phrase).map(stem);
-  if (stems.length === 0 || stems.length > MAX_PHRASE_WORDS || phrase.includes("|")) {
+  const matched = phraseKey(phrase);
+  const length = matched === "" ? 0 : matched.split(" ").length;
+  if (length === 0 || length > MAX_PHRASE_WORDS || phrase.includes("|")) {
     problems.push(`${where}: LEFT must be one phrase of 1 to ${MAX_PHRASE_WORDS} words`);
     return;
   }
@@ -44,7 +48,7 @@ function readLine(line: string, part: string, where: string): void {
     dropped++;
     return;
   }
-  const key = `${kind} ${stems.join(" ")}`;
+  const key = `${kind} ${matched}`;
   const entry = entries.get(key);
   if (!entry) entries.set(key, { kind, left: phrase, right: meanings, part });
   else for (const meaning of meanings) if (!entry.right.includes(meaning)) entry.right.push(meaning);

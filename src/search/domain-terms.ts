@@ -29,7 +29,7 @@ export interface DomainExpansion {
 }
 
 /** A phrase's words as the table is matched, function words included. */
-function phraseKey(text: string): string {
+export function phraseKey(text: string): string {
   return words(text).map(wordKey).join(" ");
 }
 
