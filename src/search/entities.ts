@@ -36,6 +36,35 @@ const IDENTIFIERS: readonly { readonly pattern: RegExp; readonly words: string }
   { pattern: /(?<![\d.])-?\d{1,2}\.\d{3,},\s*-?\d{1,3}\.\d{3,}(?![\d.])/, words: "coordinates location" },
   { pattern: /;base64,/, words: "base64 encoded data" },
   { pattern: /(?<![\w&])#(?:[0-9a-f]{6}|[0-9a-f]{3})\b/i, words: "color" },
+  // A tracker's issue key ("OPS-212"), not a standard's or a model's name ("SHA-256", "GPT-4").
+  {
+    pattern:
+      /(?<![\w-])(?!(?:AES|ANSI|COVID|CVE|DIN|ECMA|EN|ES|FY|GPT|HTTP|IEEE|IPV|ISO|MP|PEP|Q[1-4]|RFC|RSA|SHA|SSL|TLS|UTF|WCAG)-)[A-Z][A-Z0-9]{1,9}-\d{1,6}(?![\w-])/,
+    words: "issue",
+  },
+  { pattern: /\bCVE-\d{4}-\d{4,}\b/, words: "vulnerability security advisory" },
+  // A semantic version ("v3.8.1", "3.0.0-beta.2"); an IP address has four parts.
+  { pattern: /(?<![\w.])v?\d+\.\d+\.\d+(?:-[\w.]+)?(?![\w.])/, words: "version" },
+  // SQL as it is pasted: keywords in capitals.
+  {
+    pattern:
+      /\b(?:SELECT\b[^;]*\bFROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|(?:CREATE|ALTER|DROP) (?:TABLE|INDEX|VIEW))\b/,
+    words: "sql query database",
+  },
+  { pattern: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]*=\S/, words: "environment variable" },
+  // Five cron fields, one at least a "*" ("30 3 1 * *", "*/15 2 * * *").
+  {
+    pattern: /(?<!\S)(?=(?:[\d/,-]*\s+){0,4}[\d/,-]*\*)[\d*/,-]+(?:\s+[\d*/,-]+){4}(?!\S)/,
+    words: "cron schedule",
+  },
+  {
+    pattern: /\b(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)\/[A-Z][A-Za-z_]+/,
+    words: "timezone time zone",
+  },
+  { pattern: /\b0x[0-9a-fA-F]{64}\b/, words: "transaction hash" },
+  { pattern: /\b0x[0-9a-fA-F]{40}\b/, words: "address wallet token" },
+  { pattern: /(?<!\w)\$[A-Z]{1,5}\b/, words: "stock ticker symbol" },
+  { pattern: /(?<![\w+])\+\d{1,3}[\s().-]?\d[\d\s().-]{6,}\d/, words: "phone number" },
 ];
 
 /** File extensions to the words a tool description uses for that format. */
