@@ -14,7 +14,7 @@ import { stem, terms, words } from "./tokenize.ts";
  */
 
 /** Weight of the words of a phrase's first meaning; later meanings weigh less (`MEANING_DECAY`). */
-export const DOMAIN_TERM_WEIGHT = 0.8;
+export const DOMAIN_TERM_WEIGHT = 1;
 /** Each further meaning of a phrase weighs this much of the one before. */
 export const MEANING_DECAY = 0.85;
 /** Longest phrase, in words ("what's" is two). */
