@@ -19,6 +19,15 @@ describe("words", () => {
     assert.deepEqual(words("HTTPServer ASSETS"), ["http", "server", "assets"]);
   });
 
+  it("joins a hyphenated compound of function words, on either path", () => {
+    assert.deepEqual(terms("every To-Do on the board"), ["todo", "board"]);
+    assert.deepEqual(terms("my to-dos — café"), ["todo", "café"]);
+    assert.deepEqual(terms("a how-to"), ["howto"]);
+    // A compound with a content word, or of three words, splits as before.
+    assert.deepEqual(words("sign-in up-to-date"), ["sign", "in", "up", "to", "date"]);
+    assert.deepEqual(words("add-on"), ["add", "on"]);
+  });
+
   it("takes the same path for non-ASCII text", () => {
     assert.deepEqual(words("getÉtatCourant"), ["get", "état", "courant"]);
     assert.equal(splitIdentifiers("a.b/c:d"), "a b c d");

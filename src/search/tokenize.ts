@@ -15,6 +15,23 @@ const ASCII_ACRONYM = /([A-Z]+)([A-Z][a-z])/g;
 /** An acronym's plural ("PRs", "APIs", "IDs") is the acronym, not a capital and a word ("P Rs"). */
 const ASCII_ACRONYM_PLURAL = /([A-Z]{2,})s(?![a-z])/g;
 const ASCII_WORD = /[a-z0-9]+/g;
+/** Two words joined by a hyphen ("to-do", "How-To"), of which the function words are read. */
+const HYPHENATED_PAIR = /(?<![\p{L}\p{N}-])(\p{L}+)-(\p{L}+)(?![\p{L}\p{N}-])/gu;
+
+/**
+ * A hyphenated compound of function words is one word: "to-do" and "to-dos" are "todo" and
+ * "todos", "how-to" is "howto", where apart they would be nothing but function words.
+ */
+function joinFunctionWordCompounds(text: string): string {
+  if (!text.includes("-")) return text;
+  return text.replace(HYPHENATED_PAIR, (pair, first: string, second: string) => {
+    const last = second.toLowerCase();
+    const singular = last.length > 2 && last.endsWith("s") ? last.slice(0, -1) : last;
+    return STOPWORDS.has(first.toLowerCase()) && (STOPWORDS.has(last) || STOPWORDS.has(singular))
+      ? `${first}${second}`.toLowerCase()
+      : pair;
+  });
+}
 
 /**
  * Splits identifiers into words: `getFileInfo` → `get File Info`, `HTMLParser` → `HTML Parser`,
@@ -38,7 +55,8 @@ function cjkBigrams(run: string): string[] {
 }
 
 /** Lowercase words of a text, identifiers split, CJK as bigrams; nothing removed. */
-export function words(text: string): string[] {
+export function words(raw: string): string[] {
+  const text = joinFunctionWordCompounds(raw);
   if (!NON_ASCII.test(text) || !NON_ASCII_WORD_CHAR.test(text)) {
     const split = text
       .replace(ASCII_CAMEL, "$1 $2")
