@@ -48,7 +48,7 @@ const IDENTIFIERS: readonly { readonly pattern: RegExp; readonly words: string }
   // SQL as it is pasted: keywords in capitals.
   {
     pattern:
-      /\b(?:SELECT\b[^;]*\bFROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|(?:CREATE|ALTER|DROP) (?:TABLE|INDEX|VIEW))\b/,
+      /\b(?:SELECT\b[^;]{0,400}?\bFROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|(?:CREATE|ALTER|DROP) (?:TABLE|INDEX|VIEW))\b/,
     words: "sql query database",
   },
   { pattern: /\b[A-Z][A-Z0-9]*_[A-Z0-9_]*=\S/, words: "environment variable" },
