@@ -60,7 +60,7 @@ describe("search results across the request's words", () => {
       names(plain).every((name) => name.startsWith("summarize")),
       names(plain).join(),
     );
-    const spread = new LexicalSearchIndex({ wordVectors: false });
+    const spread = new LexicalSearchIndex({ spreadWords: true, wordVectors: false });
     spread.add(docs);
     assert.ok(names(spread)[1]?.startsWith("stock"), names(spread).join());
   });

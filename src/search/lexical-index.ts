@@ -54,7 +54,10 @@ export interface LexicalSearchIndexOptions extends QueryStages {
   readonly lexicon?: Lexicon | false;
   /** Weigh query words down by how common they are in English (see specificity.ts); default on. */
   readonly specificity?: boolean;
-  /** Spread results across the request's words (see word-coverage.ts); default on. */
+  /**
+   * Spread results across the request's words (see diversify.ts); default off: on 33,935 corpus
+   * requests and both public sets, results in score order found more in the top 5.
+   */
   readonly spreadWords?: boolean;
   /**
    * Word vectors adding meaning-level similarity to the lexical score (see semantic-fusion.ts);
@@ -83,8 +86,8 @@ const COMPACT_MIN_DEAD = 256;
  * indexed under the request words learned for its words (request-words.ts) and what its
  * abbreviations, jargon and products stand for (domain-terms.ts, as the request's), query words
  * expanded by WordNet and word neighbours and weighted by their English specificity, fused with
- * word-vector similarity (semantic-fusion.ts), the list spread across the request's words
- * (diversify.ts). Every term weight is final when a document is added, so updates cost only
+ * word-vector similarity (semantic-fusion.ts), optionally the list spread across the request's
+ * words (diversify.ts). Every term weight is final when a document is added, so updates cost only
  * that document's terms.
  */
 export class LexicalSearchIndex implements SearchIndex {
@@ -111,7 +114,7 @@ export class LexicalSearchIndex implements SearchIndex {
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
     this.#specificity = options.specificity ?? true;
-    this.#spreadWords = options.spreadWords ?? true;
+    this.#spreadWords = options.spreadWords ?? false;
     const { domainSynonyms, entities, chineseGlosses, actions, domainTerms } = options;
     this.#stages = { domainSynonyms, entities, chineseGlosses, actions, domainTerms };
     this.#partialMatches = options.partialMatches ?? true;
