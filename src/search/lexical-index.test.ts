@@ -42,9 +42,7 @@ describe("LexicalSearchIndex on the fixture catalog", () => {
     assert.equal(hits.length, 5);
     for (const hit of hits) assert.ok(hit.score > 0 && hit.score <= 1);
     // Results come in score order (spreading across the request's words is off by default).
-    const ranked = hits;
-    for (const [at, hit] of ranked.entries())
-      if (at > 0) assert.ok(hit.score <= (ranked[at - 1]?.score ?? 1));
+    for (const [at, hit] of hits.entries()) if (at > 0) assert.ok(hit.score <= (hits[at - 1]?.score ?? 1));
     const threshold = hits[0]?.score ?? 1;
     const strong = index.search("read file", { limit: 50, minScore: threshold });
     assert.ok(strong.length >= 1 && strong.length < 50, `got ${strong.length}`);
