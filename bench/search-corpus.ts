@@ -2,13 +2,16 @@
 // split by server: the servers are dealt into FOLDS folds, and each fold is searched as one
 // catalog with the word vectors refitted on the other folds' requests alone (as
 // scripts/search-data/build-tool-vectors.ts fits the shipped table on all of them) and the
-// request words learned from those folds alone (as build-request-words.ts), so no
-// server's tools are both learned from and searched. S@5 by request kind, mean over folds.
+// request words and known tools learned from those folds alone (as build-request-words.ts and
+// build-similar-tools.ts), so no server's tools are both learned from and searched. S@5 by
+// request kind, mean over folds.
 import { readFileSync } from "node:fs";
 import { LEARN_DEFAULTS, learnRequestWords } from "../scripts/search-data/request-words/learn.ts";
+import { learnSimilarTools } from "../scripts/search-data/similar-tools/learn.ts";
 import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { RequestWords } from "../src/search/request-words.ts";
+import { type SimilarTools, similarToolsFrom } from "../src/search/similar-tools.ts";
 import { tableFile } from "../src/search/tables.ts";
 import { encodeWordVectors, generalWordVectors, WordVectors } from "../src/search/word-vectors.ts";
 import {
@@ -26,11 +29,11 @@ import { printTable, progress } from "./table.ts";
 
 const FOLDS = 5;
 
-/** An engine over one fold's tools, given the vectors fitted without that fold. */
 /** What was learned without the fold searched. */
 interface Learned {
   readonly vectors: WordVectors;
   readonly requestWords: RequestWords;
+  readonly similarTools: SimilarTools;
 }
 
 type Engine = [name: string, make: (tools: readonly EvalTool[], learned: Learned) => Ranker];
@@ -42,7 +45,11 @@ const ENGINES: Engine[] = [
     (tools) =>
       ourRanker(
         tools,
-        new LexicalSearchIndex({ wordVectors: generalWordVectors() ?? false, requestWords: false }),
+        new LexicalSearchIndex({
+          wordVectors: generalWordVectors() ?? false,
+          requestWords: false,
+          similarTools: false,
+        }),
       ),
   ],
   [
@@ -50,7 +57,11 @@ const ENGINES: Engine[] = [
     (tools, learned) =>
       ourRanker(
         tools,
-        new LexicalSearchIndex({ wordVectors: learned.vectors, requestWords: learned.requestWords }),
+        new LexicalSearchIndex({
+          wordVectors: learned.vectors,
+          requestWords: learned.requestWords,
+          similarTools: learned.similarTools,
+        }),
       ),
   ],
   ...ABLATIONS.map(
@@ -62,6 +73,7 @@ const ENGINES: Engine[] = [
           new LexicalSearchIndex({
             wordVectors: learned.vectors,
             requestWords: learned.requestWords,
+            similarTools: learned.similarTools,
             ...options(),
           }),
         ),
@@ -100,9 +112,14 @@ export async function benchSearchCorpus(): Promise<void> {
     progress(`search corpus: fold ${at + 1}: fitting on ${training.length} requests of the other folds`);
     const pairs = trainingPairs(training);
     const rows = fitToolVectors(general, pairs, documents, seeded(at + 1), FIT_DEFAULTS);
+    const vectors = new WordVectors(
+      generalBytes,
+      encodeWordVectors(rows.words, rows.vectors, general.dimensions),
+    );
     const learned: Learned = {
-      vectors: new WordVectors(generalBytes, encodeWordVectors(rows.words, rows.vectors, general.dimensions)),
+      vectors,
       requestWords: new RequestWords(learnRequestWords(pairs, documents, LEARN_DEFAULTS)),
+      similarTools: similarToolsFrom(learnSimilarTools(pairs, documents, vectors)),
     };
     progress(
       `search corpus: fold ${at + 1}: ${fold.length} servers, ${tools.length} tools, ${queries.length} requests`,

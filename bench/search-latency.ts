@@ -8,6 +8,7 @@ import type { ToolDefinition } from "../src/catalog/types.ts";
 import { toolDocument } from "../src/search/documents.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { defaultLexicon } from "../src/search/lexicon.ts";
+import { defaultSimilarTools } from "../src/search/similar-tools.ts";
 import type { SearchDocument } from "../src/search/types.ts";
 import { defaultWordVectors } from "../src/search/word-vectors.ts";
 import { ms, percentile, printTable, progress } from "./table.ts";
@@ -96,6 +97,9 @@ export async function benchSearchLatency(): Promise<void> {
   const vectorsStart = performance.now();
   defaultWordVectors();
   const vectorsMs = performance.now() - vectorsStart;
+  const similarStart = performance.now();
+  defaultSimilarTools();
+  const similarMs = performance.now() - similarStart;
   for (const size of CATALOG_SIZES) {
     progress(`search latency: ${size} tools`);
     const docs = replicatedDocuments(size);
@@ -137,7 +141,7 @@ export async function benchSearchLatency(): Promise<void> {
     ]);
   }
   printTable(
-    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms, word vectors in ${ms(vectorsMs)} ms)`,
+    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms, word vectors in ${ms(vectorsMs)} ms, similar tools in ${ms(similarMs)} ms)`,
     ["tools", "engine", "build ms", "query p50 ms", "query p95 ms", "memory MB"],
     rows,
   );

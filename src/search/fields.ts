@@ -27,6 +27,12 @@ export interface FieldSpec {
  */
 export const DOMAIN_TERMS_FIELD_WEIGHT = 0.3;
 
+/**
+ * Weight of the similarTools field: words borrowed from other tools' requests are less sure
+ * than the tool's own request words (0.3 to 0.5 measured alike on the folds; 0.8 less).
+ */
+export const SIMILAR_TOOLS_FIELD_WEIGHT = 0.4;
+
 /** What a document is indexed with beside its own text; each part is left out when not given. */
 export interface FieldSources {
   /** A vocabulary: an identifier written as one word also gives the words it joins. */
@@ -35,6 +41,8 @@ export interface FieldSources {
   /** `false` leaves the translation field empty (for ablations). */
   readonly chineseGlosses?: boolean;
   readonly domainTerms?: DomainTerms;
+  /** The words requests use for the known tools most like this one (similar-tools.ts). */
+  readonly similarToolWords?: readonly string[];
 }
 
 export const FIELDS: readonly FieldSpec[] = [
@@ -56,6 +64,9 @@ export const FIELDS: readonly FieldSpec[] = [
   { name: "requestWords", weight: 0.4, refLength: 20, b: 0.75 },
   // What the tool's products and abbreviations stand for (domain-terms.ts).
   { name: "domainTerms", weight: DOMAIN_TERMS_FIELD_WEIGHT, refLength: 10, b: 0.5 },
+  // The words requests use for the known tools most like this one (similar-tools.ts): what
+  // other tools are asked for, so below what this tool's own words predict.
+  { name: "similarTools", weight: SIMILAR_TOOLS_FIELD_WEIGHT, refLength: 12, b: 0.5 },
 ];
 
 /** Words in server names that say nothing about what a server does. */
@@ -86,7 +97,7 @@ const identifierTerms = memoByVocabulary((text, rankOf): readonly string[] => [
  */
 export function documentFields(
   doc: SearchDocument,
-  { rankOf, requestWords, chineseGlosses = true, domainTerms }: FieldSources = {},
+  { rankOf, requestWords, chineseGlosses = true, domainTerms, similarToolWords = [] }: FieldSources = {},
 ): (readonly string[])[] {
   const identifier = (text: string) => (rankOf ? identifierTerms(text, rankOf) : terms(text));
   const description = doc.description.slice(0, MAX_DESCRIPTION_CHARS);
@@ -110,6 +121,7 @@ export function documentFields(
     [...new Set(terms(doc.name).flatMap(actionsOf))],
     requestWords ? requestWords.expand(toolWords(doc)) : [],
     domainTerms ? domainTerms.documentTerms(toolText(doc)) : [],
+    similarToolWords,
   ];
 }
 

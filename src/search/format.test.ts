@@ -32,7 +32,8 @@ function setup() {
   const catalog = new Catalog(["my-fs", "util"]);
   catalog.setServerTools("my-fs", [readFile]);
   catalog.setServerTools("util", [echo]);
-  const index = new LexicalSearchIndex();
+  // Without the words borrowed from similar known tools, which change with every rebuilt table.
+  const index = new LexicalSearchIndex({ similarTools: false });
   const stop = syncIndexWithCatalog(index, catalog);
   return { catalog, index, stop };
 }

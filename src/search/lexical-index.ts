@@ -9,7 +9,7 @@ import { type GroupWords, groupWords, matchedWords } from "./matched-words.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
-import { defaultRequestWords, type RequestWords } from "./request-words.ts";
+import { defaultRequestWords, type RequestWords, toolWords } from "./request-words.ts";
 import {
   blendSteps,
   fuse,
@@ -18,6 +18,7 @@ import {
   type Similarities,
   standardise,
 } from "./semantic-fusion.ts";
+import { defaultSimilarTools, type SimilarTools } from "./similar-tools.ts";
 import { topK } from "./top-k.ts";
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -76,6 +77,13 @@ export interface LexicalSearchIndexOptions extends QueryStages {
    * request-words.ts); `false` turns it off. Default: the shipped table (data/search/request-words.tsv).
    */
   readonly requestWords?: RequestWords | false;
+  /**
+   * Each tool also indexed under the words requests use for the known tools most like it (see
+   * similar-tools.ts); needs word vectors, and known tools embedded with the same ones; `false`
+   * turns it off. Default: the shipped table (data/search/similar-tools.tsv) with the shipped
+   * vectors, none with other vectors.
+   */
+  readonly similarTools?: SimilarTools | false;
 }
 
 /** Removed documents tolerated in the postings before they are rebuilt. */
@@ -110,6 +118,7 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #rankOf: RankOf | undefined;
   readonly #requestWords: RequestWords | undefined;
   readonly #documentDomainTerms: DomainTerms | undefined;
+  readonly #similarTools: SimilarTools | undefined;
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
@@ -128,6 +137,10 @@ export class LexicalSearchIndex implements SearchIndex {
       options.requestWords === false ? undefined : (options.requestWords ?? defaultRequestWords());
     const { domainTerms: terms = true } = options;
     this.#documentDomainTerms = terms === true ? defaultDomainTerms() : terms || undefined;
+    // The shipped known tools were embedded with the shipped vectors: with others they would not compare.
+    const similar =
+      options.similarTools ?? (options.wordVectors === undefined ? defaultSimilarTools() : false);
+    this.#similarTools = similar && this.#vectors?.dimensions === similar.dimensions ? similar : undefined;
   }
 
   get size(): number {
@@ -142,18 +155,15 @@ export class LexicalSearchIndex implements SearchIndex {
   add(documents: readonly SearchDocument[]): void {
     for (const doc of documents) {
       this.#removeOne(doc.id);
+      const vector = this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses }));
       const weights = termWeights(doc, {
         rankOf: this.#compounds ? this.#rankOf : undefined,
         requestWords: this.#requestWords,
         chineseGlosses: this.#chineseGlosses,
         domainTerms: this.#documentDomainTerms,
+        similarToolWords: vector && this.#similarTools?.borrow(vector, toolWords(doc)),
       });
-      const entry: Entry = {
-        doc,
-        terms: [...weights.keys()],
-        weights: [...weights.values()],
-        vector: this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses })),
-      };
+      const entry: Entry = { doc, terms: [...weights.keys()], weights: [...weights.values()], vector };
       const slot = this.#entries.length;
       this.#entries.push(entry);
       this.#slotById.set(doc.id, slot);
