@@ -86,7 +86,9 @@ describe("domain terms", () => {
       toolDoc("create_branch", "Create a new branch"),
       toolDoc("create_feature_flag", "Create a feature flag to turn a feature on or off"),
     ];
-    const index = new LexicalSearchIndex({ domainTerms: table, wordVectors: false, lexicon: false });
+    // Words alone, nor learned request words: the table decides.
+    const alone = { wordVectors: false, lexicon: false, requestWords: false } as const;
+    const index = new LexicalSearchIndex({ domainTerms: table, ...alone });
     index.add(docs);
     const [pr, next] = index.search("open a PR", { limit: 3 });
     assert.equal(pr?.name, "create_pull_request");
@@ -96,7 +98,7 @@ describe("domain terms", () => {
       index.search("add a kill switch for checkout", { limit: 1 })[0]?.name,
       "create_feature_flag",
     );
-    const plain = new LexicalSearchIndex({ domainTerms: false, wordVectors: false, lexicon: false });
+    const plain = new LexicalSearchIndex({ domainTerms: false, ...alone });
     plain.add(docs);
     // Without the table "PR" is only a guess at a word's beginning: no tool stands out.
     const [first, second] = plain.search("open a PR", { limit: 3 });

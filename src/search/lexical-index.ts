@@ -78,10 +78,10 @@ export interface LexicalSearchIndexOptions extends QueryStages {
    */
   readonly requestWords?: RequestWords | false;
   /**
-   * Each tool also indexed under the words requests use for the known tools most like it (see
-   * similar-tools.ts); needs word vectors, and known tools embedded with the same ones; `false`
-   * turns it off. Default: the shipped table (data/search/similar-tools.tsv) with the shipped
-   * vectors, none with other vectors.
+   * Each tool also indexed under the words requests use for the known tools most like it, its
+   * embedding moved towards their requests' (see similar-tools.ts); needs word vectors, and known
+   * tools embedded with the same ones; `false` turns it off. Default: the shipped table
+   * (data/search/similar-tools.tsv) with the shipped vectors, none with other vectors.
    */
   readonly similarTools?: SimilarTools | false;
 }
@@ -155,13 +155,15 @@ export class LexicalSearchIndex implements SearchIndex {
   add(documents: readonly SearchDocument[]): void {
     for (const doc of documents) {
       this.#removeOne(doc.id);
-      const vector = this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses }));
+      const own = this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses }));
+      const borrowed = own && this.#similarTools?.borrow(own, toolWords(doc));
+      const vector = borrowed?.vector ?? own;
       const weights = termWeights(doc, {
         rankOf: this.#compounds ? this.#rankOf : undefined,
         requestWords: this.#requestWords,
         chineseGlosses: this.#chineseGlosses,
         domainTerms: this.#documentDomainTerms,
-        similarToolWords: vector && this.#similarTools?.borrow(vector, toolWords(doc)),
+        similarToolWords: borrowed?.words,
       });
       const entry: Entry = { doc, terms: [...weights.keys()], weights: [...weights.values()], vector };
       const slot = this.#entries.length;

@@ -31,6 +31,7 @@ const known: KnownTool[] = [
       ["bounc", 2],
       ["restart", 1],
     ],
+    requestVector: unit(1),
   },
   {
     vector: unit(0, 0.3),
@@ -39,7 +40,7 @@ const known: KnownTool[] = [
       ["bounc", 1],
     ],
   },
-  { vector: unit(2), stems: [["invoic", 3]] },
+  { vector: unit(2), stems: [["invoic", 3]], requestVector: unit(3) },
 ];
 
 describe("similar tools", () => {
@@ -47,17 +48,24 @@ describe("similar tools", () => {
 
   it("lends the words of the known tools near a vector, weighted by similarity, none the tool has", () => {
     assert.equal(table.size, 3);
-    assert.deepEqual(table.borrow(unit(0), new Set()), ["bounc", "reboot", "restart"]);
-    assert.deepEqual(table.borrow(unit(0), new Set(["bounc"])), ["reboot", "restart"]);
+    assert.deepEqual(table.borrow(unit(0), new Set()).words, ["bounc", "reboot", "restart"]);
+    assert.deepEqual(table.borrow(unit(0), new Set(["bounc"])).words, ["reboot", "restart"]);
+  });
+
+  it("moves the embedding a little towards what the similar known tools are asked with", () => {
+    const { vector } = table.borrow(unit(0), new Set());
+    const [x = 0, y = 0, z = 0, w = 0] = vector;
+    assert.ok(y > 0.05 && y < x, `towards the requests (${[...vector]})`);
+    assert.equal(z, 0, "not towards a tool that is not similar");
+    assert.equal(w, 0);
+    assert.ok(Math.abs(Math.hypot(x, y, z, w) - 1) < 1e-6, "unit length");
   });
 
   it("lends nothing when no known tool is similar enough", () => {
-    assert.deepEqual(table.borrow(unit(1, -0.2), new Set()), []);
-    assert.deepEqual(
-      table.borrow(new Float32Array(8), new Set()),
-      [],
-      "other dimensions compare with nothing",
-    );
+    const far = unit(1, -0.2);
+    assert.deepEqual(table.borrow(far, new Set()), { words: [], vector: far });
+    const other = new Float32Array(8);
+    assert.deepEqual(table.borrow(other, new Set()).words, [], "other dimensions compare with nothing");
   });
 
   it("lends at most MAX_BORROWED_WORDS", () => {
@@ -67,7 +75,7 @@ describe("similar tools", () => {
         stems: Array.from({ length: 40 }, (_, at): [string, number] => [`w${at}`, 40 - at]),
       },
     ]);
-    const lent = many.borrow(unit(3), new Set());
+    const lent = many.borrow(unit(3), new Set()).words;
     assert.equal(lent.length, MAX_BORROWED_WORDS);
     assert.equal(lent[0], "w0");
   });
@@ -76,16 +84,25 @@ describe("similar tools", () => {
     const line = formatKnownTool("s/restart_app", {
       vector: Float32Array.from([2, -1, 0, 0.5]),
       stems: [["bounc", 1.25]],
+      requestVector: Float32Array.from([0, 3, 0, 0]),
     });
     const parsed = parseKnownTool(line);
     assert.ok(parsed);
+    assert.deepEqual([...(parsed.requestVector ?? [])], [0, 1, 0, 0]);
+    const withoutRequests = formatKnownTool("s/x", { vector: unit(0), stems: [["bounc", 1]] });
+    assert.equal(parseKnownTool(withoutRequests)?.requestVector, undefined);
     const written = [2, -1, 0, 0.5];
     const norm = Math.hypot(...written);
     for (const [k, value] of parsed.vector.entries())
       assert.ok(Math.abs(value - (written[k] ?? 0) / norm) < 0.01, `component ${k}`);
     assert.deepEqual(parsed.stems, [["bounc", 1.25]]);
-    assert.equal(parseKnownTool("s/x\tnot-a-number\tAAAA\tbounc:1"), undefined);
-    assert.equal(parseKnownTool("s/x\t0.1\tAAAAAAAAAAA=\tbounc:1"), undefined, "all-zero vector");
+    assert.equal(parseKnownTool("s/x\tnot-a-number\tAAAA\t\t\tbounc:1"), undefined);
+    assert.equal(parseKnownTool("s/x\t0.1\tAAAAAA==\t\t\tbounc:1"), undefined, "all-zero vector");
+    assert.equal(
+      parseKnownTool("s/x\t0.1\tAQAAAA==\t0.1\tAQAAAAAAAAA=\tbounc:1"),
+      undefined,
+      "requests in other dimensions",
+    );
     assert.equal(similarToolsFrom([line, "s/broken", "s/y\t0.1"]).size, 1);
   });
 
@@ -123,7 +140,7 @@ describe("similar tools", () => {
     assert.ok(vectors);
     const vector = new Float32Array(vectors.dimensions);
     assert.ok(vectors.embed(documentEmbeddingText(toolDoc("delete_file", "Delete a file")), vector));
-    const lent = shipped.borrow(vector, new Set(["delet", "file"]));
+    const lent = shipped.borrow(vector, new Set(["delet", "file"])).words;
     assert.ok(lent.length > 0 && lent.length <= MAX_BORROWED_WORDS, lent.join(" "));
   });
 });

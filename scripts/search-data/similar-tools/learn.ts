@@ -1,10 +1,11 @@
 // The known tools of data/search/similar-tools.tsv (src/search/similar-tools.ts): each tool of
-// the training corpus with its embedding and the stems its requests use, weighted by how often
+// the training corpus with its embedding, its requests' mean embedding (the format scales it to
+// unit length) and the stems its requests use, weighted by how often
 // (over the square root of the tool's request stems, so a tool with many requests does not
 // outweigh one with few) and how rare among all requests (ln N/df, so "show" and "all" lend
 // nothing); ids and numbers are left out. Used by build-similar-tools.ts for the shipped table, and by
 // `npm run bench -- search-corpus` once per split by server (its test servers left out).
-import { documentEmbeddingText } from "../../../src/search/embedded-text.ts";
+import { documentEmbeddingText, requestEmbeddingText } from "../../../src/search/embedded-text.ts";
 import { formatKnownTool } from "../../../src/search/similar-tools.ts";
 import { terms } from "../../../src/search/tokenize.ts";
 import type { SearchDocument } from "../../../src/search/types.ts";
@@ -33,7 +34,14 @@ export function learnSimilarTools(
 ): string[] {
   const counts = new Map<string, Map<string, number>>();
   const requestsWith = new Map<string, number>();
+  const meanings = new Map<string, Float32Array>();
+  const meaning = new Float32Array(vectors.dimensions);
   for (const { request, tool } of requests) {
+    if (vectors.embed(requestEmbeddingText(request), meaning)) {
+      const sum = meanings.get(tool) ?? new Float32Array(vectors.dimensions);
+      meanings.set(tool, sum);
+      for (let k = 0; k < sum.length; k++) sum[k] = (sum[k] ?? 0) + (meaning[k] ?? 0);
+    }
     const stems = new Set(terms(request));
     const row = counts.get(tool) ?? new Map<string, number>();
     counts.set(tool, row);
@@ -60,7 +68,8 @@ export function learnSimilarTools(
       .filter(([, weight]) => weight > 0)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, STEMS_PER_TOOL);
-    if (stems.length > 0) lines.push(formatKnownTool(tool, { vector, stems }));
+    if (stems.length > 0)
+      lines.push(formatKnownTool(tool, { vector, stems, requestVector: meanings.get(tool) }));
   }
   return lines;
 }
