@@ -46,7 +46,9 @@ export interface Borrowed {
 export class SimilarTools {
   readonly #matrix: VectorMatrix | undefined;
   readonly #stems: StemRows;
-  readonly #requestVectors: (Float32Array | undefined)[];
+  /** Row per known tool, flat (a typed array per tool would cost more than its floats); all zero where none. */
+  readonly #requestVectors: Float32Array;
+  readonly #count: number;
 
   constructor(known: Iterable<KnownTool>) {
     const list = [...known];
@@ -60,7 +62,11 @@ export class SimilarTools {
           );
       this.#matrix?.set(at, tool.vector);
     });
-    this.#requestVectors = list.map((tool) => tool.requestVector);
+    this.#count = list.length;
+    this.#requestVectors = new Float32Array(list.length * dimensions);
+    list.forEach((tool, at) => {
+      if (tool.requestVector) this.#requestVectors.set(tool.requestVector, at * dimensions);
+    });
     this.#stems = new StemRows(
       list.map((tool, at) => [String(at), tool.stems] as const),
       Float32Array,
@@ -68,7 +74,7 @@ export class SimilarTools {
   }
 
   get size(): number {
-    return this.#requestVectors.length;
+    return this.#count;
   }
 
   get dimensions(): number {
@@ -88,10 +94,9 @@ export class SimilarTools {
       this.#stems.forEach(String(at), (stem, weight) => {
         if (!own.has(stem)) scores.set(stem, (scores.get(stem) ?? 0) + similarity * weight);
       });
-      const requests = this.#requestVectors[at];
-      if (requests)
-        for (let k = 0; k < moved.length; k++)
-          moved[k] = (moved[k] ?? 0) + REQUEST_MEANING_WEIGHT * similarity * (requests[k] ?? 0);
+      const requests = this.#requestVectors;
+      for (let k = 0, from = at * moved.length; k < moved.length; k++, from++)
+        moved[k] = (moved[k] ?? 0) + REQUEST_MEANING_WEIGHT * similarity * (requests[from] ?? 0);
     }
     const words = [...scores]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
