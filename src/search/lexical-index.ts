@@ -91,8 +91,9 @@ const COMPACT_MIN_DEAD = 256;
 
 /**
  * BM25F over a tool's fields (postings.ts) with identifier splitting, stemming, each tool also
- * indexed under the request words learned for its words (request-words.ts) and what its
- * abbreviations, jargon and products stand for (domain-terms.ts, as the request's), query words
+ * indexed under the request words learned for its words (request-words.ts), what requests for
+ * the known tools most like it say (similar-tools.ts) and what its abbreviations, jargon and
+ * products stand for (domain-terms.ts, as the request's), query words
  * expanded by WordNet and word neighbours and weighted by their English specificity, fused with
  * word-vector similarity (semantic-fusion.ts), optionally the list spread across the request's
  * words (diversify.ts). Every term weight is final when a document is added, so updates cost only
