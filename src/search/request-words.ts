@@ -1,4 +1,4 @@
-import { StemRows } from "./stem-rows.ts";
+import { StemRows, weightedStems } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
 import { terms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
@@ -65,12 +65,7 @@ function* parse(lines: Iterable<string>): Generator<[string, [string, number][]]
   for (const line of lines) {
     const tab = line.indexOf("\t");
     if (tab <= 0) continue;
-    const items: [string, number][] = [];
-    for (const item of line.slice(tab + 1).split(" ")) {
-      const colon = item.lastIndexOf(":");
-      const weight = Number(item.slice(colon + 1));
-      if (colon > 0 && weight > 0) items.push([item.slice(0, colon), weight]);
-    }
+    const items = weightedStems(line.slice(tab + 1));
     if (items.length > 0) yield [line.slice(0, tab), items];
   }
 }

@@ -1,4 +1,4 @@
-import { StemRows } from "./stem-rows.ts";
+import { StemRows, weightedStems } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
 import { VectorMatrix } from "./vector-matrix.ts";
 
@@ -167,13 +167,7 @@ export function parseKnownTool(line: string): KnownTool | undefined {
   if (!vector || stemText === undefined) return undefined;
   const requestVector = requestEncoded ? decodeVector(requestScale, requestEncoded) : undefined;
   if (requestEncoded && requestVector?.length !== vector.length) return undefined;
-  const stems: [string, number][] = [];
-  for (const item of stemText.split(" ")) {
-    const colon = item.lastIndexOf(":");
-    const weight = Number(item.slice(colon + 1));
-    if (colon > 0 && weight > 0) stems.push([item.slice(0, colon), weight]);
-  }
-  return { vector, stems, requestVector };
+  return { vector, stems: weightedStems(stemText), requestVector };
 }
 
 /** A known tool as a table line (see `parseKnownTool`); its vectors need not be unit length. */

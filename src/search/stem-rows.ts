@@ -50,3 +50,14 @@ export class StemRows {
       visit(this.#stems[this.#ids[at] ?? -1] ?? "", this.#weights[at] ?? 0);
   }
 }
+
+/** A table's `stem:weight stem:weight …` text as pairs; items without a positive weight are left out. */
+export function weightedStems(text: string): [stem: string, weight: number][] {
+  const items: [string, number][] = [];
+  for (const item of text.split(" ")) {
+    const colon = item.lastIndexOf(":");
+    const weight = Number(item.slice(colon + 1));
+    if (colon > 0 && weight > 0) items.push([item.slice(0, colon), weight]);
+  }
+  return items;
+}
