@@ -45,6 +45,7 @@ describe("dot kernels", () => {
         [0, 8],
         [1, 4],
         [37, 12],
+        [6, 8],
         [300, 64],
       ] as const)
         check(kernel, rows, dimensions);

@@ -12,14 +12,15 @@ import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
 import { defaultRequestWords, type RequestWords, toolWords } from "./request-words.ts";
 import {
   blendSteps,
-  fuse,
+  fusedTop,
+  rankValue,
   SEMANTIC_ONLY_MIN_Z,
   SEMANTIC_WEIGHT,
   type Similarities,
   standardise,
 } from "./semantic-fusion.ts";
 import { defaultSimilarTools, type SimilarTools } from "./similar-tools.ts";
-import { topK } from "./top-k.ts";
+import { topSlots } from "./top-k.ts";
 import {
   DEFAULT_SEARCH_LIMIT,
   MAX_QUERY_CHARS,
@@ -231,18 +232,24 @@ export class LexicalSearchIndex implements SearchIndex {
     const words = groupWords(text, terms, scored.groups);
     const similarities = this.#similarities(text);
     if (!similarities) return this.#rankLexical(scored, words, limit, accept, minScore);
-    const { lexical, rankValue, candidates, best } = fuse(scored, similarities, this.#entries.length);
+    const { lexical, best } = scored;
+    const top = fusedTop(lexical, best, similarities, limit, accept);
+    const valueOf = (slot: number) =>
+      rankValue(lexical[slot] ?? 0, best, similarities.cosine[slot] ?? Number.NaN, similarities);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
     // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
-    const top = topK(accept ? candidates.filter(accept) : candidates, limit, (at) => rankValue[at] ?? 0);
     // A hit far more like the request than the rest sets the scale, so scores never tie at 1.
-    const reference = Math.max(1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z, rankValue[top[0] ?? -1] ?? 0);
+    const first = top[0];
+    const reference = Math.max(
+      1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z,
+      first === undefined ? 0 : valueOf(first),
+    );
     const scale = (best > 0 ? best / scored.maxScore : 0.5) / reference;
     const ranked: Ranked[] = [];
     for (const slot of top) {
       // A document a query word matched stays a result however unlike the query it reads.
       const floor = (lexical[slot] ?? 0) > 0 ? 1e-6 : 0;
-      const score = Math.min(1, Math.max((rankValue[slot] ?? 0) * scale, floor));
+      const score = Math.min(1, Math.max(valueOf(slot) * scale, floor));
       if (score > 0 && score >= minScore)
         ranked.push({
           slot,
@@ -263,16 +270,10 @@ export class LexicalSearchIndex implements SearchIndex {
     minScore: number,
   ): Ranked[] {
     if (scored.maxScore <= 0) return [];
-    const candidates = scored.slots.keys();
-    const best = topK(
-      accept ? [...candidates].filter((at) => accept(scored.slots[at] ?? -1)) : candidates,
-      limit,
-      (at) => scored.values[at] ?? 0,
-    );
     const ranked: Ranked[] = [];
-    for (const at of best) {
-      const slot = scored.slots[at] ?? -1;
-      const score = Math.min(1, (scored.values[at] ?? 0) / scored.maxScore);
+    // Slots no query word matched score 0 and are dropped below.
+    for (const slot of topSlots(scored.lexical, limit, accept)) {
+      const score = Math.min(1, (scored.lexical[slot] ?? 0) / scored.maxScore);
       if (score > 0 && score >= minScore)
         ranked.push({
           slot,

@@ -1,3 +1,5 @@
+import { TopSlots } from "./top-k.ts";
+
 /**
  * Adding word-vector similarity to the lexical score. Lexical scores are divided by the
  * query's best one, so the mix does not depend on how long the query is (a long task has
@@ -35,7 +37,8 @@ export function standardise(cosine: Float32Array): Similarities {
   let sum = 0;
   let squares = 0;
   let count = 0;
-  for (const value of cosine) {
+  for (let slot = 0; slot < cosine.length; slot++) {
+    const value = cosine[slot] as number;
     if (Number.isNaN(value)) continue;
     sum += value;
     squares += value * value;
@@ -62,46 +65,45 @@ export function blendSteps(whole: Float32Array, steps: readonly Float32Array[]):
   return whole;
 }
 
-/** The documents a query matches by word or, closely enough, by meaning, with their rank values. */
-export interface Fused {
-  /** Per slot, its lexical score (0: no query word matched). */
-  readonly lexical: Float64Array;
-  /** Per slot, its lexical score over the best one plus `SEMANTIC_WEIGHT` × its similarity's z-score. */
-  readonly rankValue: Float64Array;
-  /** The slots ranked: those a query word matched, and those similar enough by meaning alone. */
-  readonly candidates: number[];
-  /** The best lexical score. */
-  readonly best: number;
+/**
+ * The rank value of a document a query word matched (`lexical`, its lexical score, over the
+ * query's `best` one, plus `SEMANTIC_WEIGHT` × its similarity's z-score) or, similar enough by
+ * meaning alone (`lexical` 0), `SEMANTIC_WEIGHT` × its z-score; NaN for any other (not a
+ * candidate). `similarity` is NaN for a document without a vector.
+ */
+export function rankValue(
+  lexical: number,
+  best: number,
+  similarity: number,
+  similarities: Similarities,
+): number {
+  const z = Number.isNaN(similarity) ? 0 : (similarity - similarities.mean) / similarities.deviation;
+  if (lexical > 0) return lexical / best + SEMANTIC_WEIGHT * z;
+  if (similarity >= SEMANTIC_ONLY_MIN_COSINE && z >= SEMANTIC_ONLY_MIN_Z) return SEMANTIC_WEIGHT * z;
+  return Number.NaN;
 }
 
 /**
- * Lexical scores (`values[i]` of slot `slots[i]`) fused with the similarities of the slots
- * `0..size - 1` (a slot past the end of `cosine` has no vector).
+ * The `k` slots of the highest rank value (see `rankValue`), best first, that `accept` (when
+ * given) passes. `lexical` holds each slot's lexical score; a slot past the end of the
+ * similarities' `cosine` has no vector. One pass, no array of rank values: it runs over every
+ * document of the index for every search.
  */
-export function fuse(
-  scored: { readonly slots: readonly number[]; readonly values: readonly number[] },
+export function fusedTop(
+  lexical: Float64Array,
+  best: number,
   similarities: Similarities,
-  size: number,
-): Fused {
-  const { cosine, mean, deviation } = similarities;
-  const lexical = new Float64Array(size);
-  let best = 0;
-  for (let at = 0; at < scored.slots.length; at++) {
-    const value = scored.values[at] ?? 0;
-    lexical[scored.slots[at] ?? 0] = value;
-    if (value > best) best = value;
+  k: number,
+  accept?: (slot: number) => boolean,
+): number[] {
+  const { cosine } = similarities;
+  const top = new TopSlots(k);
+  for (let slot = 0; slot < lexical.length; slot++) {
+    const similarity = slot < cosine.length ? (cosine[slot] as number) : Number.NaN;
+    const value = rankValue(lexical[slot] as number, best, similarity, similarities);
+    // NaN fails the comparison too.
+    if (!(value > top.floor) || (accept !== undefined && !accept(slot))) continue;
+    top.offer(slot, value);
   }
-  const rankValue = new Float64Array(size);
-  const candidates: number[] = [];
-  for (let slot = 0; slot < size; slot++) {
-    const similarity = cosine[slot] ?? Number.NaN;
-    const z = Number.isNaN(similarity) ? 0 : (similarity - mean) / deviation;
-    const matched = lexical[slot] ?? 0;
-    if (matched > 0) rankValue[slot] = matched / best + SEMANTIC_WEIGHT * z;
-    else if (similarity >= SEMANTIC_ONLY_MIN_COSINE && z >= SEMANTIC_ONLY_MIN_Z)
-      rankValue[slot] = SEMANTIC_WEIGHT * z;
-    else continue;
-    candidates.push(slot);
-  }
-  return { lexical, rankValue, candidates, best };
+  return top.best();
 }

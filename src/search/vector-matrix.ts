@@ -17,6 +17,8 @@ export class VectorMatrix {
   #present = new Uint8Array(0);
   /** Rows scored per query: one past the highest slot ever set since the last `clear`. */
   #rows = 0;
+  /** Rows below `#rows` without a vector (none: no slot needs marking NaN). */
+  #absent = 0;
 
   constructor(dimensions: number, kernel: DotKernel = createDotKernel()) {
     if (dimensions <= 0 || dimensions % 4 !== 0)
@@ -31,29 +33,35 @@ export class VectorMatrix {
       throw new Error(`vector matrix: a vector of ${vector.length} components, expected ${this.dimensions}`);
     if (slot >= this.#capacity) this.#grow(Math.max(64, this.#capacity * 2, slot + 1));
     new Float32Array(this.#kernel.buffer, this.#rowAt(slot), this.dimensions).set(vector);
+    // Slots skipped on the way to this one have no vector.
+    if (slot >= this.#rows) this.#absent += slot - this.#rows;
+    else if (this.#present[slot] !== 1) this.#absent--;
     this.#present[slot] = 1;
     this.#rows = Math.max(this.#rows, slot + 1);
   }
 
   delete(slot: number): void {
-    if (slot < this.#capacity) this.#present[slot] = 0;
+    if (slot >= this.#rows || this.#present[slot] !== 1) return;
+    this.#present[slot] = 0;
+    this.#absent++;
   }
 
   clear(): void {
     this.#present.fill(0);
     this.#rows = 0;
+    this.#absent = 0;
   }
 
   /** The query's cosine with every row, NaN where a slot has no vector. */
   cosines(query: Float32Array): Float32Array {
     const rows = this.#rows;
-    const cosine = new Float32Array(rows);
-    if (rows === 0) return cosine;
+    if (rows === 0) return new Float32Array(0);
     const scoresAt = this.#rowAt(this.#capacity);
     new Float32Array(this.#kernel.buffer, 0, this.dimensions).set(query);
     this.#kernel.dots(0, this.#rowsAt, rows, this.dimensions, scoresAt);
-    cosine.set(new Float32Array(this.#kernel.buffer, scoresAt, rows));
-    for (let slot = 0; slot < rows; slot++) if (this.#present[slot] !== 1) cosine[slot] = Number.NaN;
+    const cosine = new Float32Array(this.#kernel.buffer, scoresAt, rows).slice();
+    if (this.#absent > 0)
+      for (let slot = 0; slot < rows; slot++) if (this.#present[slot] !== 1) cosine[slot] = Number.NaN;
     return cosine;
   }
 
