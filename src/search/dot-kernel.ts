@@ -1,20 +1,32 @@
 /**
- * Dot products of one query vector with every row of a matrix: the inner loop of semantic
- * search (vector-matrix.ts). Both kernels work on one linear memory addressed by byte
- * offsets, so the matrix lives where the fast one can read it.
+ * Dot products of one quantised query vector with every quantised row of a matrix: the inner
+ * loop of semantic search (vector-matrix.ts). Both kernels work on one linear memory addressed
+ * by byte offsets, so the matrix lives where the fast one can read it.
  */
 export interface DotKernel {
   /** The memory; a new buffer after `reserve` grows it, so views must then be made anew. */
   readonly buffer: ArrayBuffer;
   /** Makes the memory at least `bytes` long, keeping its contents. */
   reserve(bytes: number): void;
-  /** `out[r] = Σ query[k] · matrix[r · dimensions + k]` for `r < rows`; offsets 16-aligned, dimensions a multiple of 4. */
-  dots(query: number, matrix: number, rows: number, dimensions: number, out: number): void;
+  /**
+   * `out[r] = queryScale · scales[r] · Σ query[k] · matrix[r · stride + k]` (f32) for `r < rows`:
+   * query and rows int8, `stride` bytes each (a positive multiple of 16), scales f32; byte
+   * offsets, 16-aligned.
+   */
+  dots(
+    query: number,
+    matrix: number,
+    rows: number,
+    stride: number,
+    scales: number,
+    queryScale: number,
+    out: number,
+  ): void;
 }
 
 /** dot-kernel.wat assembled (wabt, SIMD enabled); dot-kernel.test.ts checks it matches the source. */
 export const DOT_KERNEL_WASM =
-  "AGFzbQEAAAABCQFgBX9/f39/AAMCAQAFAwEAAQcRAgZtZW1vcnkCAARkb3RzAAAKsgQBrwQCB38HeyADQQJ0IQUgBCACQXxxQQJ0aiEGIAQgAkECdGohBwJAA0AgBCAGTw0B/QwAAAAAAAAAAAAAAAAAAAAAIQ39DAAAAAAAAAAAAAAAAAAAAAAhDv0MAAAAAAAAAAAAAAAAAAAAACEP/QwAAAAAAAAAAAAAAAAAAAAAIRAgASAFaiEJIAkgBWohCiAKIAVqIQtBACEIA0AgACAIav0ABAAhDCANIAwgASAIav0ABAD95gH95AEhDSAOIAwgCSAIav0ABAD95gH95AEhDiAPIAwgCiAIav0ABAD95gH95AEhDyAQIAwgCyAIav0ABAD95gH95AEhECAIQRBqIQggCCAFSQ0ACyANIA79DQABAgMQERITBAUGBxQVFhcgDSAO/Q0ICQoLGBkaGwwNDg8cHR4f/eQBIREgDyAQ/Q0AAQIDEBESEwQFBgcUFRYXIA8gEP0NCAkKCxgZGhsMDQ4PHB0eH/3kASESIAQgESAS/Q0AAQIDBAUGBxAREhMUFRYXIBEgEv0NCAkKCwwNDg8YGRobHB0eH/3kAf0LBAAgCyAFaiEBIARBEGohBAwACwsCQANAIAQgB08NAf0MAAAAAAAAAAAAAAAAAAAAACENQQAhCANAIA0gACAIav0ABAAgASAIav0ABAD95gH95AEhDSAIQRBqIQggCCAFSQ0ACyAEIA39HwAgDf0fAZIgDf0fAiAN/R8DkpI4AgAgASAFaiEBIARBBGohBAwACwsL";
+  "AGFzbQEAAAABCwFgB39/f39/fX8AAwIBAAUDAQABBxECBm1lbW9yeQIABGRvdHMAAAq0BQGxBQIGfwh7IAYgAkF8cUECdGohByAGIAJBAnRqIQgCQANAIAYgB08NAf0MAAAAAAAAAAAAAAAAAAAAACEP/QwAAAAAAAAAAAAAAAAAAAAAIRD9DAAAAAAAAAAAAAAAAAAAAAAhEf0MAAAAAAAAAAAAAAAAAAAAACESIAEgA2ohCiAKIANqIQsgCyADaiEMQQAhCQNAIAAgCWr9AAQAIQ0gASAJav0ABAAhDiAPIA0gDv2cAf1+IA0gDv2dAf1+/a4B/a4BIQ8gCiAJav0ABAAhDiAQIA0gDv2cAf1+IA0gDv2dAf1+/a4B/a4BIRAgCyAJav0ABAAhDiARIA0gDv2cAf1+IA0gDv2dAf1+/a4B/a4BIREgDCAJav0ABAAhDiASIA0gDv2cAf1+IA0gDv2dAf1+/a4B/a4BIRIgCUEQaiEJIAkgA0kNAAsgDyAQ/Q0AAQIDEBESEwQFBgcUFRYXIA8gEP0NCAkKCxgZGhsMDQ4PHB0eH/2uASETIBEgEv0NAAECAxAREhMEBQYHFBUWFyARIBL9DQgJCgsYGRobDA0ODxwdHh/9rgEhFCAGIBMgFP0NAAECAwQFBgcQERITFBUWFyATIBT9DQgJCgsMDQ4PGBkaGxwdHh/9rgH9+gEgBP0ABAD95gEgBf0T/eYB/QsEACAMIANqIQEgBEEQaiEEIAZBEGohBgwACwsCQANAIAYgCE8NAf0MAAAAAAAAAAAAAAAAAAAAACEPQQAhCQNAIAAgCWr9AAQAIQ0gASAJav0ABAAhDiAPIA0gDv2cAf1+IA0gDv2dAf1+/a4B/a4BIQ8gCUEQaiEJIAkgA0kNAAsgBiAP/RsAIA/9GwFqIA/9GwIgD/0bA2pqsiAEKgIAlCAFlDgCACABIANqIQEgBEEEaiEEIAZBBGohBgwACwsL";
 
 const PAGE_BYTES = 65_536;
 
@@ -29,7 +41,7 @@ interface WasmMemory {
   grow(pages: number): number;
 }
 
-/** The WebAssembly SIMD kernel (about 8× the plain loop), or undefined where the runtime lacks SIMD. */
+/** The WebAssembly SIMD kernel, or undefined where the runtime lacks SIMD. */
 export function wasmDotKernel(): DotKernel | undefined {
   const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
   const bytes = Buffer.from(DOT_KERNEL_WASM, "base64");
@@ -52,34 +64,27 @@ export function wasmDotKernel(): DotKernel | undefined {
 /** The same in plain JavaScript, for runtimes without WebAssembly SIMD. */
 export function jsDotKernel(): DotKernel {
   let buffer = new ArrayBuffer(PAGE_BYTES);
+  let bytes = new Int8Array(buffer);
   let floats = new Float32Array(buffer);
   return {
     get buffer() {
       return buffer;
     },
-    reserve(bytes) {
-      if (bytes <= buffer.byteLength) return;
-      const grown = new ArrayBuffer(Math.ceil(bytes / PAGE_BYTES) * PAGE_BYTES);
+    reserve(size) {
+      if (size <= buffer.byteLength) return;
+      const grown = new ArrayBuffer(Math.ceil(size / PAGE_BYTES) * PAGE_BYTES);
       new Uint8Array(grown).set(new Uint8Array(buffer));
       buffer = grown;
+      bytes = new Int8Array(buffer);
       floats = new Float32Array(buffer);
     },
-    dots(query, matrix, rows, dimensions, out) {
-      const q = query >> 2;
-      let at = matrix >> 2;
-      for (let row = 0, o = out >> 2; row < rows; row++, o++) {
-        // Four running sums, as the SIMD kernel keeps four lanes.
-        let a = 0;
-        let b = 0;
-        let c = 0;
-        let e = 0;
-        for (let k = 0; k < dimensions; k += 4, at += 4) {
-          a += (floats[q + k] as number) * (floats[at] as number);
-          b += (floats[q + k + 1] as number) * (floats[at + 1] as number);
-          c += (floats[q + k + 2] as number) * (floats[at + 2] as number);
-          e += (floats[q + k + 3] as number) * (floats[at + 3] as number);
-        }
-        floats[o] = a + b + c + e;
+    dots(query, matrix, rows, stride, scales, queryScale, out) {
+      for (let row = 0, at = matrix; row < rows; row++, at += stride) {
+        let sum = 0;
+        for (let k = 0; k < stride; k++) sum += (bytes[query + k] as number) * (bytes[at + k] as number);
+        // The products in float32, as the SIMD kernel takes them.
+        floats[(out >> 2) + row] =
+          Math.fround(sum * (floats[(scales >> 2) + row] as number)) * Math.fround(queryScale);
       }
     },
   };
