@@ -234,7 +234,7 @@ export class LexicalSearchIndex implements SearchIndex {
     if (!similarities) return this.#rankLexical(scored, words, limit, accept, minScore);
     const { lexical, best } = scored;
     const top = fusedTop(lexical, best, similarities, limit, accept);
-    const valueOf = (slot: number) =>
+    const rankValueOf = (slot: number) =>
       rankValue(lexical[slot] ?? 0, best, similarities.cosine[slot] ?? Number.NaN, similarities);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
     // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
@@ -242,14 +242,14 @@ export class LexicalSearchIndex implements SearchIndex {
     const first = top[0];
     const reference = Math.max(
       1 + SEMANTIC_WEIGHT * SEMANTIC_ONLY_MIN_Z,
-      first === undefined ? 0 : valueOf(first),
+      first === undefined ? 0 : rankValueOf(first),
     );
     const scale = (best > 0 ? best / scored.maxScore : 0.5) / reference;
     const ranked: Ranked[] = [];
     for (const slot of top) {
       // A document a query word matched stays a result however unlike the query it reads.
       const floor = (lexical[slot] ?? 0) > 0 ? 1e-6 : 0;
-      const score = Math.min(1, Math.max(valueOf(slot) * scale, floor));
+      const score = Math.min(1, Math.max(rankValueOf(slot) * scale, floor));
       if (score > 0 && score >= minScore)
         ranked.push({
           slot,

@@ -50,7 +50,7 @@ describe("VectorMatrix", () => {
       for (const dimensions of [3, 64, 100]) {
         const matrix = new VectorMatrix(dimensions, kernel());
         const rows = Array.from({ length: 41 }, (_, slot) => noise(slot + 1, dimensions));
-        rows.forEach((row, slot) => matrix.set(slot, row));
+        for (const [slot, row] of rows.entries()) matrix.set(slot, row);
         const query = noise(1_000, dimensions);
         const cosine = matrix.cosines(query);
         rows.forEach((row, slot) => {

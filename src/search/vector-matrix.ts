@@ -91,7 +91,7 @@ export class VectorMatrix {
     const scale = largest / INT8_MAX;
     const row = new Int8Array(this.#kernel.buffer, at, this.#stride);
     row.fill(0);
-    if (scale > 0) vector.forEach((value, k) => (row[k] = Math.round(value / scale)));
+    if (scale > 0) for (let k = 0; k < vector.length; k++) row[k] = Math.round((vector[k] as number) / scale);
     return scale;
   }
 
