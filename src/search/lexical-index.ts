@@ -13,6 +13,7 @@ import { defaultRequestWords, type RequestWords, toolWords } from "./request-wor
 import {
   blendSteps,
   fusedTop,
+  fusion,
   rankValue,
   SEMANTIC_ONLY_MIN_Z,
   SEMANTIC_WEIGHT,
@@ -233,9 +234,10 @@ export class LexicalSearchIndex implements SearchIndex {
     const similarities = this.#similarities(text);
     if (!similarities) return this.#rankLexical(scored, words, limit, accept, minScore);
     const { lexical, best } = scored;
-    const top = fusedTop(lexical, best, similarities, limit, accept);
+    const fused = fusion(best, similarities);
+    const top = fusedTop(lexical, similarities.cosine, fused, limit, accept);
     const rankValueOf = (slot: number) =>
-      rankValue(lexical[slot] ?? 0, best, similarities.cosine[slot] ?? Number.NaN, similarities);
+      rankValue(fused, lexical[slot] ?? 0, similarities.cosine[slot] ?? Number.NaN);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
     // scaled by each hit's rank value (a query matched by meaning alone counts as half a match).
     // A hit far more like the request than the rest sets the scale, so scores never tie at 1.

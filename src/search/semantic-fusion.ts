@@ -66,41 +66,57 @@ export function blendSteps(whole: Float32Array, steps: readonly Float32Array[]):
 }
 
 /**
- * The rank value of a document a query word matched (`lexical`, its lexical score, over the
- * query's `best` one, plus `SEMANTIC_WEIGHT` × its similarity's z-score) or, similar enough by
- * meaning alone (`lexical` 0), `SEMANTIC_WEIGHT` × its z-score; NaN for any other (not a
- * candidate). `similarity` is NaN for a document without a vector.
+ * How one search mixes its scores, worked out once: a document a query word matched ranks by
+ * its lexical score over the query's best one plus `SEMANTIC_WEIGHT` × its similarity's z-score;
+ * one matched by meaning alone, similar enough, by `SEMANTIC_WEIGHT` × its z-score.
  */
-export function rankValue(
-  lexical: number,
-  best: number,
-  similarity: number,
-  similarities: Similarities,
-): number {
-  const z = Number.isNaN(similarity) ? 0 : (similarity - similarities.mean) / similarities.deviation;
-  if (lexical > 0) return lexical / best + SEMANTIC_WEIGHT * z;
-  if (similarity >= SEMANTIC_ONLY_MIN_COSINE && z >= SEMANTIC_ONLY_MIN_Z) return SEMANTIC_WEIGHT * z;
-  return Number.NaN;
+export interface Fusion {
+  /** 1 / the best lexical score. */
+  readonly lexicalScale: number;
+  /** `SEMANTIC_WEIGHT` × z-score = similarity × this − `similarityOffset`. */
+  readonly similarityScale: number;
+  readonly similarityOffset: number;
+  /** The least similarity of a document matched by meaning alone (see `SEMANTIC_ONLY_MIN_Z`). */
+  readonly semanticOnlyMin: number;
+}
+
+export function fusion(best: number, { mean, deviation }: Similarities): Fusion {
+  return {
+    lexicalScale: 1 / best,
+    similarityScale: SEMANTIC_WEIGHT / deviation,
+    similarityOffset: (SEMANTIC_WEIGHT * mean) / deviation,
+    semanticOnlyMin: Math.max(SEMANTIC_ONLY_MIN_COSINE, mean + SEMANTIC_ONLY_MIN_Z * deviation),
+  };
+}
+
+/**
+ * A document's rank value (see `Fusion`) from its `lexical` score (0: no query word matched)
+ * and its `similarity` (NaN: it has no vector); NaN for a document that is not a candidate.
+ * Multiplications only: it runs for every document of the index in every search.
+ */
+export function rankValue(fused: Fusion, lexical: number, similarity: number): number {
+  const semantic = Number.isNaN(similarity) ? 0 : similarity * fused.similarityScale - fused.similarityOffset;
+  if (lexical > 0) return lexical * fused.lexicalScale + semantic;
+  return similarity >= fused.semanticOnlyMin ? semantic : Number.NaN;
 }
 
 /**
  * The `k` slots of the highest rank value (see `rankValue`), best first, that `accept` (when
- * given) passes. `lexical` holds each slot's lexical score; a slot past the end of the
- * similarities' `cosine` has no vector. One pass, no array of rank values: it runs over every
- * document of the index for every search.
+ * given) passes. `lexical` and `cosine` hold each slot's lexical score and similarity; a slot
+ * past the end of `cosine` has no vector. One pass, no array of rank values: it runs over every
+ * document of the index in every search.
  */
 export function fusedTop(
   lexical: Float64Array,
-  best: number,
-  similarities: Similarities,
+  cosine: Float32Array,
+  fused: Fusion,
   k: number,
   accept?: (slot: number) => boolean,
 ): number[] {
-  const { cosine } = similarities;
   const top = new TopSlots(k);
   for (let slot = 0; slot < lexical.length; slot++) {
     const similarity = slot < cosine.length ? (cosine[slot] as number) : Number.NaN;
-    const value = rankValue(lexical[slot] as number, best, similarity, similarities);
+    const value = rankValue(fused, lexical[slot] as number, similarity);
     // NaN fails the comparison too.
     if (!(value > top.floor) || (accept !== undefined && !accept(slot))) continue;
     top.offer(slot, value);
