@@ -63,8 +63,9 @@ function addTo(scores: Float64Array, { slots, weights, length }: Postings, facto
 
 /**
  * Adds, per document, the best of `factors[i]` × its weight in `lists[i]` to `scores`, with
- * `best` (all zero, and left so) as scratch: two passes and no list of the slots touched, since
- * a data-dependent branch per entry (is this slot new?) cost twice the walk itself.
+ * `best` (all zero, and left so) as scratch. One pass: a better match adds only what it
+ * gains over the best so far, and clearing `best` whole afterwards costs less than walking
+ * the lists again (a branch per entry on whether a slot is new cost twice the walk).
  */
 function addBest(scores: Float64Array, best: Float64Array, lists: Postings[], factors: number[]): void {
   lists.forEach(({ slots, weights, length }, at) => {
@@ -73,16 +74,12 @@ function addBest(scores: Float64Array, best: Float64Array, lists: Postings[], fa
       const slot = slots[i] as number;
       const value = factor * (weights[i] as number);
       const previous = best[slot] as number;
-      best[slot] = value > previous ? value : previous;
+      const better = value > previous ? value : previous;
+      scores[slot] = (scores[slot] as number) + (better - previous);
+      best[slot] = better;
     }
   });
-  for (const { slots, length } of lists) {
-    for (let i = 0; i < length; i++) {
-      const slot = slots[i] as number;
-      scores[slot] = (scores[slot] as number) + (best[slot] as number);
-      best[slot] = 0;
-    }
-  }
+  best.fill(0);
 }
 
 function zeroRemoved(scores: Float64Array, removed: Uint8Array): void {
