@@ -38,6 +38,8 @@ export interface FieldSources {
   /** A vocabulary: an identifier written as one word also gives the words it joins. */
   readonly rankOf?: RankOf;
   readonly requestWords?: RequestWords;
+  /** The document's own stems (`toolWords`), when the caller has them already. */
+  readonly ownWords?: ReadonlySet<string>;
   /** `false` leaves the translation field empty (for ablations). */
   readonly chineseGlosses?: boolean;
   readonly domainTerms?: DomainTerms;
@@ -97,7 +99,14 @@ const identifierTerms = memoByVocabulary((text, rankOf): readonly string[] => [
  */
 export function documentFields(
   doc: SearchDocument,
-  { rankOf, requestWords, chineseGlosses = true, domainTerms, similarToolWords = [] }: FieldSources = {},
+  {
+    rankOf,
+    requestWords,
+    ownWords,
+    chineseGlosses = true,
+    domainTerms,
+    similarToolWords = [],
+  }: FieldSources = {},
 ): (readonly string[])[] {
   const identifier = (text: string) => (rankOf ? identifierTerms(text, rankOf) : terms(text));
   const description = doc.description.slice(0, MAX_DESCRIPTION_CHARS);
@@ -119,7 +128,7 @@ export function documentFields(
         )
       : [],
     [...new Set(terms(doc.name).flatMap(actionsOf))],
-    requestWords ? requestWords.expand(toolWords(doc)) : [],
+    requestWords ? requestWords.expand(ownWords ?? toolWords(doc)) : [],
     domainTerms ? domainTerms.documentTerms(toolText(doc)) : [],
     similarToolWords,
   ];

@@ -158,12 +158,14 @@ export class LexicalSearchIndex implements SearchIndex {
   add(documents: readonly SearchDocument[]): void {
     for (const doc of documents) {
       this.#removeOne(doc.id);
-      const own = this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses }));
-      const borrowed = own && this.#similarTools?.borrow(own, toolWords(doc));
-      const vector = borrowed?.vector ?? own;
+      const ownVector = this.#embed(documentEmbeddingText(doc, { chineseGlosses: this.#chineseGlosses }));
+      const ownWords = toolWords(doc);
+      const borrowed = ownVector && this.#similarTools?.borrow(ownVector, ownWords);
+      const vector = borrowed?.vector ?? ownVector;
       const weights = termWeights(doc, {
         rankOf: this.#compounds ? this.#rankOf : undefined,
         requestWords: this.#requestWords,
+        ownWords,
         chineseGlosses: this.#chineseGlosses,
         domainTerms: this.#documentDomainTerms,
         similarToolWords: borrowed?.words,
