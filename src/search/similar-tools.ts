@@ -1,5 +1,7 @@
+import { quantiseInt8 } from "./int8.ts";
 import { StemRows, weightedStems } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
+import { TopSlots } from "./top-k.ts";
 import { VectorMatrix } from "./vector-matrix.ts";
 
 /**
@@ -147,12 +149,9 @@ function decodeVector(scaleText: string | undefined, encoded: string | undefined
 
 /** A vector as two table columns: its scale, then its int8 components in base64. */
 function encodeVector(vector: Float32Array): string {
-  let max = 0;
-  for (const value of vector) max = Math.max(max, Math.abs(value));
-  const scale = max > 0 ? max / 127 : 1;
-  const bytes = Buffer.alloc(vector.length);
-  for (const [k, value] of vector.entries()) bytes.writeInt8(Math.round(value / scale), k);
-  return `${scale.toPrecision(6)}\t${bytes.toString("base64")}`;
+  const bytes = new Int8Array(vector.length);
+  const scale = quantiseInt8(vector, bytes);
+  return `${scale.toPrecision(6)}\t${Buffer.from(bytes.buffer).toString("base64")}`;
 }
 
 /**

@@ -1,9 +1,8 @@
 import { createDotKernel, type DotKernel } from "./dot-kernel.ts";
+import { quantiseInt8 } from "./int8.ts";
 
 const FLOAT_BYTES = 4;
 const align16 = (bytes: number) => (bytes + 15) & ~15;
-/** The largest int8 magnitude a component is scaled to. */
-const INT8_MAX = 127;
 
 /**
  * The search index's document embeddings (unit vectors), one row per slot, scored against a
@@ -87,13 +86,9 @@ export class VectorMatrix {
 
   /** Writes `vector` as int8 at byte `at` (padding zeroed); returns the scale of one unit. */
   #quantise(vector: Float32Array, at: number): number {
-    let largest = 0;
-    for (const value of vector) largest = Math.max(largest, Math.abs(value));
-    const scale = largest / INT8_MAX;
     const row = new Int8Array(this.#kernel.buffer, at, this.#stride);
     row.fill(0);
-    if (scale > 0) for (let k = 0; k < vector.length; k++) row[k] = Math.round((vector[k] as number) / scale);
-    return scale;
+    return quantiseInt8(vector, row);
   }
 
   #rowAt(slot: number): number {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { quantiseInt8 } from "./int8.ts";
 import { STOPWORDS } from "./stopwords.ts";
 import { words } from "./tokenize.ts";
 import { readUnknownWord } from "./unknown-words.ts";
@@ -50,16 +51,9 @@ export function encodeWordVectors(
   out.writeUInt32LE(wordBytes.length, 16);
   wordBytes.copy(out, HEADER_BYTES);
   for (let w = 0; w < list.length; w++) {
-    let max = 0;
-    for (let k = 0; k < dimensions; k++) max = Math.max(max, Math.abs(vectors[w * dimensions + k] ?? 0));
-    const scale = max / 127 || 1;
-    out.writeFloatLE(scale, scalesAt + w * 4);
-    for (let k = 0; k < dimensions; k++) {
-      out.writeInt8(
-        Math.round((vectors[w * dimensions + k] ?? 0) / scale),
-        componentsAt + w * dimensions + k,
-      );
-    }
+    const row = vectors.subarray(w * dimensions, (w + 1) * dimensions);
+    const components = new Int8Array(out.buffer, out.byteOffset + componentsAt + w * dimensions, dimensions);
+    out.writeFloatLE(quantiseInt8(row, components), scalesAt + w * 4);
   }
   return out;
 }
