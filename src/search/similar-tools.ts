@@ -108,19 +108,14 @@ export class SimilarTools {
   }
 }
 
-/** The rows of the best `SIMILAR_TOOLS` cosines of at least `MIN_SIMILARITY` (NaN never is). */
+/** The rows of the best `SIMILAR_TOOLS` cosines of at least `MIN_SIMILARITY` (NaN never is), best first. */
 function mostSimilar(cosine: Float32Array): number[] {
-  const nearest: number[] = [];
+  const top = new TopSlots(SIMILAR_TOOLS);
   for (let at = 0; at < cosine.length; at++) {
-    if (!((cosine[at] ?? 0) >= MIN_SIMILARITY)) continue;
-    nearest.push(at);
-    // A handful kept: sorting it beats a heap.
-    if (nearest.length > SIMILAR_TOOLS) {
-      nearest.sort((a, b) => (cosine[b] ?? 0) - (cosine[a] ?? 0));
-      nearest.pop();
-    }
+    const similarity = cosine[at] as number;
+    if (similarity >= MIN_SIMILARITY) top.offer(at, similarity);
   }
-  return nearest;
+  return top.best();
 }
 
 /** `vector` scaled to unit length, in place (returned as is when all zero). */
