@@ -11,6 +11,7 @@ export const ABLATIONS: readonly (readonly [name: string, options: () => Lexical
     () => ({ wordVectors: generalWordVectors() ?? false, similarTools: false }),
   ],
   ["no request words", () => ({ requestWords: false })],
+  ["no request likelihood", () => ({ requestLikelihood: false })],
   ["no similar tools (their request words and meaning)", () => ({ similarTools: false })],
   ["no domain terms", () => ({ domainTerms: false })],
   ["no word vectors", () => ({ wordVectors: false })],

@@ -2,14 +2,19 @@
 // split by server: the servers are dealt into FOLDS folds, and each fold is searched as one
 // catalog with the word vectors refitted on the other folds' requests alone (as
 // scripts/search-data/build-tool-vectors.ts fits the shipped table on all of them) and the
-// request words and known tools learned from those folds alone (as build-request-words.ts and
-// build-similar-tools.ts), so no server's tools are both learned from and searched. S@5 by
-// request kind, mean over folds.
+// request words, request likelihood and known tools learned from those folds alone (as
+// build-request-words.ts, build-request-likelihood.ts and build-similar-tools.ts), so no server's
+// tools are both learned from and searched. S@5 by request kind, mean over folds.
 import { readFileSync } from "node:fs";
+import {
+  LIKELIHOOD_DEFAULTS,
+  learnRequestLikelihood,
+} from "../scripts/search-data/request-likelihood/learn.ts";
 import { LEARN_DEFAULTS, learnRequestWords } from "../scripts/search-data/request-words/learn.ts";
 import { learnSimilarTools } from "../scripts/search-data/similar-tools/learn.ts";
 import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
+import { RequestLikelihood } from "../src/search/request-likelihood.ts";
 import { RequestWords } from "../src/search/request-words.ts";
 import { type SimilarTools, similarToolsFrom } from "../src/search/similar-tools.ts";
 import { tableFile } from "../src/search/tables.ts";
@@ -33,6 +38,7 @@ const FOLDS = 5;
 interface Learned {
   readonly vectors: WordVectors;
   readonly requestWords: RequestWords;
+  readonly requestLikelihood: RequestLikelihood;
   readonly similarTools: SimilarTools;
 }
 
@@ -41,13 +47,14 @@ type Engine = [name: string, make: (tools: readonly EvalTool[], learned: Learned
 const ENGINES: Engine[] = [
   ["minisearch BM25", (tools) => miniSearchRanker(tools)],
   [
-    "toolscript, nothing learned (general vectors, no request words)",
+    "toolscript, nothing learned (general vectors, no request words nor likelihood)",
     (tools) =>
       ourRanker(
         tools,
         new LexicalSearchIndex({
           wordVectors: generalWordVectors() ?? false,
           requestWords: false,
+          requestLikelihood: false,
           similarTools: false,
         }),
       ),
@@ -60,6 +67,7 @@ const ENGINES: Engine[] = [
         new LexicalSearchIndex({
           wordVectors: learned.vectors,
           requestWords: learned.requestWords,
+          requestLikelihood: learned.requestLikelihood,
           similarTools: learned.similarTools,
         }),
       ),
@@ -73,6 +81,7 @@ const ENGINES: Engine[] = [
           new LexicalSearchIndex({
             wordVectors: learned.vectors,
             requestWords: learned.requestWords,
+            requestLikelihood: learned.requestLikelihood,
             similarTools: learned.similarTools,
             ...options(),
           }),
@@ -119,6 +128,7 @@ export async function benchSearchCorpus(): Promise<void> {
     const learned: Learned = {
       vectors,
       requestWords: new RequestWords(learnRequestWords(pairs, documents, LEARN_DEFAULTS)),
+      requestLikelihood: new RequestLikelihood(learnRequestLikelihood(pairs, documents, LIKELIHOOD_DEFAULTS)),
       similarTools: similarToolsFrom(learnSimilarTools(pairs, documents, vectors)),
     };
     progress(

@@ -51,14 +51,20 @@ describe("search by the action a tool does", () => {
   const request = "send a message to the team channel on Slack";
 
   it("ranks the tool that does the action above one matching more of the other words", () => {
-    // Words alone (no vectors, no dictionary, no learned request words): the action match decides.
-    const index = new LexicalSearchIndex({ wordVectors: false, lexicon: false, requestWords: false });
+    // Words alone (no vectors, no dictionary, nothing learned from requests): the action match decides.
+    const index = new LexicalSearchIndex({
+      wordVectors: false,
+      lexicon: false,
+      requestWords: false,
+      requestLikelihood: false,
+    });
     index.add(docs);
     assert.equal(first(index, request), "post_message");
     const withoutActions = new LexicalSearchIndex({
       wordVectors: false,
       lexicon: false,
       requestWords: false,
+      requestLikelihood: false,
       actions: false,
     });
     withoutActions.add(docs);

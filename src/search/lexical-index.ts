@@ -5,10 +5,12 @@ import { documentEmbeddingText, requestEmbeddingText } from "./embedded-text.ts"
 import { termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
+import { LikelihoodRerank, RERANK_DEPTH, withLikelihood } from "./likelihood-rerank.ts";
 import { type GroupWords, groupWords, matchedWords } from "./matched-words.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
+import { defaultRequestLikelihood, type RequestLikelihood } from "./request-likelihood.ts";
 import { defaultRequestWords, type RequestWords, toolWords } from "./request-words.ts";
 import {
   blendSteps,
@@ -40,6 +42,8 @@ interface Entry {
   readonly weights: readonly number[];
   /** The document's word-vector embedding, when it has words the vectors know. */
   readonly vector: Float32Array | undefined;
+  /** Its source words for request likelihood, numbered by the index (likelihood-rerank.ts). */
+  readonly sources: Int32Array | undefined;
 }
 
 /** A document of a ranked list with its normalised score. */
@@ -86,6 +90,12 @@ export interface LexicalSearchIndexOptions extends QueryStages {
    * (data/search/similar-tools.tsv) with the shipped vectors, none with other vectors.
    */
   readonly similarTools?: SimilarTools | false;
+  /**
+   * The head of each ranking reordered by how likely the request is from each tool's words (see
+   * request-likelihood.ts); `false` turns it off. Default: the shipped table
+   * (data/search/request-likelihood.tsv).
+   */
+  readonly requestLikelihood?: RequestLikelihood | false;
 }
 
 /** Removed documents tolerated in the postings before they are rebuilt. */
@@ -122,6 +132,7 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #requestWords: RequestWords | undefined;
   readonly #documentDomainTerms: DomainTerms | undefined;
   readonly #similarTools: SimilarTools | undefined;
+  readonly #likelihood: LikelihoodRerank | undefined;
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
@@ -144,6 +155,8 @@ export class LexicalSearchIndex implements SearchIndex {
     const similar =
       options.similarTools ?? (options.wordVectors === undefined ? defaultSimilarTools() : false);
     this.#similarTools = similar && this.#vectors?.dimensions === similar.dimensions ? similar : undefined;
+    const likelihood = options.requestLikelihood ?? defaultRequestLikelihood();
+    this.#likelihood = likelihood ? new LikelihoodRerank(likelihood) : undefined;
   }
 
   get size(): number {
@@ -170,7 +183,13 @@ export class LexicalSearchIndex implements SearchIndex {
         domainTerms: this.#documentDomainTerms,
         similarToolWords: borrowed?.words,
       });
-      const entry: Entry = { doc, terms: [...weights.keys()], weights: [...weights.values()], vector };
+      const entry: Entry = {
+        doc,
+        terms: [...weights.keys()],
+        weights: [...weights.values()],
+        vector,
+        sources: this.#likelihood?.sources(doc),
+      };
       const slot = this.#entries.length;
       this.#entries.push(entry);
       this.#slotById.set(doc.id, slot);
@@ -234,10 +253,11 @@ export class LexicalSearchIndex implements SearchIndex {
     const scored = this.score(terms);
     const words = groupWords(text, terms, scored.groups);
     const similarities = this.#similarities(text);
-    if (!similarities) return this.#rankLexical(scored, words, limit, accept, minScore);
+    if (!similarities) return this.#rankLexical(text, scored, words, limit, accept, minScore);
     const { lexical, best } = scored;
     const fused = fusion(best, similarities);
-    const top = fusedTop(lexical, similarities.cosine, fused, limit, accept);
+    const depth = this.#likelihood ? Math.max(limit, RERANK_DEPTH) : limit;
+    const top = fusedTop(lexical, similarities.cosine, fused, depth, accept);
     const rankValueOf = (slot: number) =>
       rankValue(fused, lexical[slot] ?? 0, similarities.cosine[slot] ?? Number.NaN);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
@@ -250,10 +270,11 @@ export class LexicalSearchIndex implements SearchIndex {
     );
     const scale = (best > 0 ? best / scored.maxScore : 0.5) / reference;
     const ranked: Ranked[] = [];
-    for (const slot of top) {
+    const values = top.map((slot) => rankValueOf(slot) * scale);
+    for (const [slot, value] of this.#reordered(text, top, values, limit)) {
       // A document a query word matched stays a result however unlike the query it reads.
       const floor = (lexical[slot] ?? 0) > 0 ? 1e-6 : 0;
-      const score = Math.min(1, Math.max(rankValueOf(slot) * scale, floor));
+      const score = Math.min(1, Math.max(value, floor));
       if (score > 0 && score >= minScore)
         ranked.push({
           slot,
@@ -267,6 +288,7 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** Ranking by the lexical score alone (no word vectors, or no known word in the query). */
   #rankLexical(
+    text: string,
     scored: Scored,
     words: GroupWords,
     limit: number,
@@ -275,10 +297,13 @@ export class LexicalSearchIndex implements SearchIndex {
   ): Ranked[] {
     if (scored.maxScore <= 0) return [];
     const ranked: Ranked[] = [];
+    const depth = this.#likelihood ? Math.max(limit, RERANK_DEPTH) : limit;
     // Slots no query word matched score 0 and are dropped below.
-    for (const slot of topSlots(scored.lexical, limit, accept)) {
-      const score = Math.min(1, (scored.lexical[slot] ?? 0) / scored.maxScore);
-      if (score > 0 && score >= minScore)
+    const top = topSlots(scored.lexical, depth, accept).filter((slot) => (scored.lexical[slot] ?? 0) > 0);
+    const values = top.map((slot) => (scored.lexical[slot] ?? 0) / scored.maxScore);
+    for (const [slot, value] of this.#reordered(text, top, values, limit)) {
+      const score = Math.min(1, Math.max(value, 1e-6));
+      if (score >= minScore)
         ranked.push({
           slot,
           score,
@@ -287,6 +312,27 @@ export class LexicalSearchIndex implements SearchIndex {
         });
     }
     return ranked;
+  }
+
+  /**
+   * The best `limit` of a ranking's head (`slots` in order, `values` their scores) once reordered
+   * by request likelihood (likelihood-rerank.ts), each with its score after.
+   */
+  #reordered(
+    text: string,
+    slots: readonly number[],
+    values: readonly number[],
+    limit: number,
+  ): [number, number][] {
+    const likelihoods = this.#likelihood?.likelihoods(
+      text,
+      slots.map((slot) => this.#entries[slot]?.sources),
+    );
+    const scores = withLikelihood(values, likelihoods);
+    return slots
+      .map((slot, at): [number, number] => [slot, scores[at] ?? 0])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit);
   }
 
   /** What a slot gains from each query word of `scored`, times `unit`. */

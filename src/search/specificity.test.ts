@@ -17,8 +17,14 @@ describe("specificity", () => {
 
   it("lets the telling word of a request outrank a generic one in the ranking", () => {
     const docs = [doc("a", "provide"), doc("b", "cryptocurrency")];
-    const on = new LexicalSearchIndex({ lexicon: false, wordVectors: false });
-    const off = new LexicalSearchIndex({ lexicon: false, specificity: false, wordVectors: false });
+    // Request likelihood off: it weighs the two words by what requests say, the stage tested here by English.
+    const on = new LexicalSearchIndex({ lexicon: false, wordVectors: false, requestLikelihood: false });
+    const off = new LexicalSearchIndex({
+      lexicon: false,
+      specificity: false,
+      wordVectors: false,
+      requestLikelihood: false,
+    });
     on.add(docs);
     off.add(docs);
     // Both words occur once in the catalog, so idf alone cannot tell them apart.

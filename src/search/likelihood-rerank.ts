@@ -1,0 +1,100 @@
+import { type RequestLikelihood, requestStems, toolSourceWords } from "./request-likelihood.ts";
+import type { SearchDocument } from "./types.ts";
+
+/**
+ * The best this many of a ranking are reordered (all of a longer list asked for). Deeper finds
+ * more on the corpus split by server and less on LiveMCPBench's multi-step tasks, whose generic
+ * steps ("save it to a file") a request's topic words outweigh: 30 found 0.576 of the corpus's
+ * paraphrases and lost LiveMCPBench 2 of 94 tasks, 20 finds 0.575 and loses 1, 10 about 0.567 and
+ * none (bench/search-corpus.ts, search-quality.ts).
+ */
+export const RERANK_DEPTH = 20;
+/**
+ * Score (0..1 scale of a hit) the likeliest candidate gains; one whose mean log-likelihood per
+ * request word trails by d gains e^-d of it. Bounded, so a confident lexical or semantic lead
+ * stands: a penalty linear in d found less on the corpus and lost more on the public sets.
+ */
+export const LIKELIHOOD_WEIGHT = 0.1;
+/** Share of a word's likelihood given by the tool's holding the word itself (translation to itself). */
+const SELF = 0.1;
+/** Share given by how common the word is in requests at large, so no word rules a request out. */
+const BACKGROUND = 0.1;
+/** A request word the corpus never used, held by some tool of the index. */
+const UNSEEN = { background: 1e-6, anyTool: 0 } as const;
+
+/**
+ * One index's side of request likelihood (request-likelihood.ts): its tools' source words as
+ * numbers, and the reordering of a ranking's head by how likely the request is from each tool.
+ */
+export class LikelihoodRerank {
+  readonly #table: RequestLikelihood;
+  readonly #ids = new Map<string, number>();
+  /** Per source word number, what it gives the request word being scored; zero between words. */
+  #given = new Float64Array(64);
+
+  constructor(table: RequestLikelihood) {
+    this.#table = table;
+  }
+
+  /** A document's source words as this index numbers them. */
+  sources(doc: Pick<SearchDocument, "name" | "title" | "description">): Int32Array {
+    return Int32Array.from(toolSourceWords(doc), (word) => {
+      const known = this.#ids.get(word);
+      if (known !== undefined) return known;
+      this.#ids.set(word, this.#ids.size);
+      return this.#ids.size - 1;
+    });
+  }
+
+  /**
+   * Mean log-likelihood of the request's words per candidate (`sourcesOf` each one's source
+   * words); undefined when neither the table nor the index knows a request word.
+   */
+  likelihoods(request: string, sourcesOf: readonly (Int32Array | undefined)[]): Float64Array | undefined {
+    if (this.#given.length < this.#ids.size) this.#given = new Float64Array(this.#ids.size * 2);
+    const given = this.#given;
+    const totals = new Float64Array(sourcesOf.length);
+    let counted = 0;
+    for (const stem of new Set(requestStems(request))) {
+      // A word no request of the corpus used counts only where a tool holds it: as a rare word.
+      const own = this.#ids.get(stem);
+      const word = this.#table.word(stem) ?? (own === undefined ? undefined : UNSEEN);
+      if (!word) continue;
+      counted++;
+      const touched: number[] = [];
+      this.#table.forEachSource(stem, (source, probability) => {
+        const id = this.#ids.get(source);
+        if (id === undefined) return;
+        given[id] = (1 - SELF) * probability;
+        touched.push(id);
+      });
+      if (own !== undefined) {
+        given[own] = (given[own] ?? 0) + SELF;
+        touched.push(own);
+      }
+      const anyTool = (1 - SELF) * word.anyTool;
+      const background = BACKGROUND * word.background;
+      for (const [at, sources] of sourcesOf.entries()) {
+        let sum = anyTool;
+        if (sources) for (const id of sources) sum += given[id] ?? 0;
+        const p = sum / ((sources?.length ?? 0) + 1);
+        totals[at] = (totals[at] ?? 0) + Math.log((1 - BACKGROUND) * p + background);
+      }
+      for (const id of touched) given[id] = 0;
+    }
+    if (counted === 0) return undefined;
+    for (let at = 0; at < totals.length; at++) totals[at] = (totals[at] ?? 0) / counted;
+    return totals;
+  }
+}
+
+/**
+ * `scores` (a ranking's, 0..1 scale) plus `LIKELIHOOD_WEIGHT` × e^-(how far each candidate's
+ * likelihood trails the likeliest's); the input unchanged without likelihoods.
+ */
+export function withLikelihood(scores: readonly number[], likelihoods: Float64Array | undefined): number[] {
+  if (!likelihoods) return [...scores];
+  let best = Number.NEGATIVE_INFINITY;
+  for (const value of likelihoods) best = Math.max(best, value);
+  return scores.map((score, at) => score + LIKELIHOOD_WEIGHT * Math.exp((likelihoods[at] ?? best) - best));
+}

@@ -1,0 +1,98 @@
+import { TOOL_TEXT_CHARS } from "./request-words.ts";
+import { StemRows } from "./stem-rows.ts";
+import { readTable } from "./tables.ts";
+import { terms } from "./tokenize.ts";
+import type { SearchDocument } from "./types.ts";
+
+/**
+ * How likely a request's words are, given the words of the tool it asks for: a translation
+ * model (IBM model 1, as Berger & Lafferty 1999 use it for retrieval) learned from requests
+ * written for public MCP servers' tools (data/search/request-likelihood.tsv, made by
+ * scripts/search-data/build-request-likelihood.ts). Where request words (request-words.ts)
+ * index a tool under words it predicts, this weighs every word of a request against every word
+ * of a tool, so it tells apart the tools of one server that share most of their words: "get
+ * rid of the old ticket" is likelier from `delete_issue` than from `update_issue`.
+ */
+
+/** Description words read for a tool's source words (after its name, counted twice). */
+export const SOURCE_DESCRIPTION_WORDS = 40;
+
+/** Words only: numbers say nothing of one another. */
+const WORD = /^[a-z]+$/;
+
+/** A request's stems as the table was learned from (and is read with). */
+export function requestStems(text: string): string[] {
+  return terms(text).filter((word) => WORD.test(word));
+}
+
+/**
+ * The words a tool's requests are translated from: its name's stems twice (the name says what
+ * it does, in few words) and the first stems of its title and description.
+ */
+export function toolSourceWords(doc: Pick<SearchDocument, "name" | "title" | "description">): string[] {
+  const name = terms(doc.name).filter((word) => WORD.test(word));
+  const text = `${doc.title ?? ""} ${doc.description.slice(0, TOOL_TEXT_CHARS)}`;
+  const described = terms(text)
+    .filter((word) => WORD.test(word))
+    .slice(0, SOURCE_DESCRIPTION_WORDS);
+  return [...name, ...name, ...described];
+}
+
+/** What the table says of one request word. */
+interface RequestWord {
+  /** Its share of all request words. */
+  readonly background: number;
+  /** t(word | the empty word): how likely it is in a request for any tool. */
+  readonly anyTool: number;
+}
+
+/** Request stem → the tool stems it comes from, with t(request stem | tool stem) (held flat: stem-rows.ts). */
+export class RequestLikelihood {
+  readonly #rows: StemRows;
+  readonly #words = new Map<string, RequestWord>();
+
+  /** Lines `requestStem<TAB>background<TAB>anyTool<TAB>toolStem:p toolStem:p …`. */
+  constructor(lines: Iterable<string>) {
+    this.#rows = new StemRows(this.#parse(lines), Float32Array);
+  }
+
+  get size(): number {
+    return this.#words.size;
+  }
+
+  /** What the table knows of a request stem; undefined for one no request of the corpus used. */
+  word(stem: string): RequestWord | undefined {
+    return this.#words.get(stem);
+  }
+
+  /** Calls `visit` with each tool stem a request stem comes from and t(request stem | tool stem). */
+  forEachSource(stem: string, visit: (toolStem: string, probability: number) => void): void {
+    this.#rows.forEach(stem, visit);
+  }
+
+  *#parse(lines: Iterable<string>): Generator<[string, [string, number][]]> {
+    for (const line of lines) {
+      const [stem, background, anyTool, items = ""] = line.split("\t");
+      const share = Number(background);
+      if (!stem || !(share > 0)) continue;
+      this.#words.set(stem, { background: share, anyTool: Number(anyTool) || 0 });
+      const sources: [string, number][] = [];
+      for (const item of items.split(" ")) {
+        const colon = item.lastIndexOf(":");
+        const probability = Number(item.slice(colon + 1));
+        if (colon > 0 && probability > 0) sources.push([item.slice(0, colon), probability]);
+      }
+      yield [stem, sources];
+    }
+  }
+}
+
+let shared: RequestLikelihood | undefined;
+
+/** The shipped table, parsed on first use (empty, said on stderr, if it cannot be read). */
+export function defaultRequestLikelihood(): RequestLikelihood {
+  shared ??= new RequestLikelihood(
+    readTable("request-likelihood.tsv", "does not weigh requests against tools' words"),
+  );
+  return shared;
+}
