@@ -1,4 +1,9 @@
-import { type RequestLikelihood, requestStems, toolSourceWords } from "./request-likelihood.ts";
+import {
+  type RequestLikelihood,
+  type RequestWord,
+  requestStems,
+  toolSourceWords,
+} from "./request-likelihood.ts";
 import type { SearchDocument } from "./types.ts";
 
 /**
@@ -20,7 +25,12 @@ const SELF = 0.1;
 /** Share given by how common the word is in requests at large, so no word rules a request out. */
 const BACKGROUND = 0.1;
 /** A request word the corpus never used, held by some tool of the index. */
-const UNSEEN = { background: 1e-6, anyTool: 0 } as const;
+const UNSEEN: RequestWord = {
+  background: 1e-6,
+  anyTool: 0,
+  sources: new Int32Array(0),
+  probabilities: new Float32Array(0),
+};
 
 /**
  * One index's side of request likelihood (request-likelihood.ts): its tools' source words as
@@ -29,11 +39,14 @@ const UNSEEN = { background: 1e-6, anyTool: 0 } as const;
 export class LikelihoodRerank {
   readonly #table: RequestLikelihood;
   readonly #ids = new Map<string, number>();
+  /** The index's number for each tool word the table numbers, -1 for one no document has. */
+  readonly #idOfSource: Int32Array;
   /** Per source word number, what it gives the request word being scored; zero between words. */
   #given = new Float64Array(64);
 
   constructor(table: RequestLikelihood) {
     this.#table = table;
+    this.#idOfSource = new Int32Array(table.sourceCount).fill(-1);
   }
 
   /** A document's source words as this index numbers them. */
@@ -41,8 +54,11 @@ export class LikelihoodRerank {
     return Int32Array.from(toolSourceWords(doc), (word) => {
       const known = this.#ids.get(word);
       if (known !== undefined) return known;
-      this.#ids.set(word, this.#ids.size);
-      return this.#ids.size - 1;
+      const id = this.#ids.size;
+      this.#ids.set(word, id);
+      const number = this.#table.sourceNumber(word);
+      if (number !== undefined) this.#idOfSource[number] = id;
+      return id;
     });
   }
 
@@ -53,7 +69,9 @@ export class LikelihoodRerank {
   likelihoods(request: string, sourcesOf: readonly (Int32Array | undefined)[]): Float64Array | undefined {
     if (this.#given.length < this.#ids.size) this.#given = new Float64Array(this.#ids.size * 2);
     const given = this.#given;
+    const idOfSource = this.#idOfSource;
     const totals = new Float64Array(sourcesOf.length);
+    const touched: number[] = [];
     let counted = 0;
     for (const stem of new Set(requestStems(request))) {
       // A word no request of the corpus used counts only where a tool holds it: as a rare word.
@@ -61,26 +79,28 @@ export class LikelihoodRerank {
       const word = this.#table.word(stem) ?? (own === undefined ? undefined : UNSEEN);
       if (!word) continue;
       counted++;
-      const touched: number[] = [];
-      this.#table.forEachSource(stem, (source, probability) => {
-        const id = this.#ids.get(source);
-        if (id === undefined) return;
-        given[id] = (1 - SELF) * probability;
+      const { sources, probabilities } = word;
+      for (let at = 0; at < sources.length; at++) {
+        const id = idOfSource[sources[at] ?? -1] ?? -1;
+        if (id < 0) continue;
+        given[id] = (1 - SELF) * (probabilities[at] ?? 0);
         touched.push(id);
-      });
+      }
       if (own !== undefined) {
         given[own] = (given[own] ?? 0) + SELF;
         touched.push(own);
       }
       const anyTool = (1 - SELF) * word.anyTool;
       const background = BACKGROUND * word.background;
-      for (const [at, sources] of sourcesOf.entries()) {
+      for (let at = 0; at < sourcesOf.length; at++) {
+        const sources = sourcesOf[at];
         let sum = anyTool;
         if (sources) for (const id of sources) sum += given[id] ?? 0;
         const p = sum / ((sources?.length ?? 0) + 1);
         totals[at] = (totals[at] ?? 0) + Math.log((1 - BACKGROUND) * p + background);
       }
       for (const id of touched) given[id] = 0;
+      touched.length = 0;
     }
     if (counted === 0) return undefined;
     for (let at = 0; at < totals.length; at++) totals[at] = (totals[at] ?? 0) / counted;

@@ -24,11 +24,17 @@ const table = new RequestLikelihood([
 describe("request likelihood", () => {
   it("reads the table's request words, leaving out malformed lines", () => {
     assert.equal(table.size, 4);
-    assert.deepEqual(table.word("rid"), { background: 0.01, anyTool: 0.001 });
+    assert.equal(table.word("rid")?.background, 0.01);
+    assert.equal(table.word("rid")?.anyTool, 0.001);
     assert.equal(table.word("zero"), undefined);
-    const sources: string[] = [];
-    table.forEachSource("tweak", (source, p) => sources.push(`${source}:${p.toFixed(2)}`));
-    assert.deepEqual(sources, ["updat:0.25", "edit:0.20"]);
+    const tweak = table.word("tweak");
+    assert.deepEqual([...(tweak?.sources ?? [])], [table.sourceNumber("updat"), table.sourceNumber("edit")]);
+    assert.deepEqual(
+      [...(tweak?.probabilities ?? [])].map((p) => p.toFixed(2)),
+      ["0.25", "0.20"],
+    );
+    assert.equal(table.word("old")?.sources.length, 0);
+    assert.equal(table.sourceCount, 5, "delet remov updat edit issu; none of the malformed lines");
   });
 
   it("reads a tool by its name twice and the start of its description, words only", () => {

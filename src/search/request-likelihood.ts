@@ -1,5 +1,4 @@
 import { TOOL_TEXT_CHARS } from "./request-words.ts";
-import { StemRows } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
 import { terms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
@@ -39,25 +38,69 @@ export function toolSourceWords(doc: Pick<SearchDocument, "name" | "title" | "de
 }
 
 /** What the table says of one request word. */
-interface RequestWord {
+export interface RequestWord {
   /** Its share of all request words. */
   readonly background: number;
   /** t(word | the empty word): how likely it is in a request for any tool. */
   readonly anyTool: number;
+  /** The tool words it comes from, as the table numbers them (`sourceNumber`). */
+  readonly sources: Int32Array;
+  /** t(word | each of those tool words). */
+  readonly probabilities: Float32Array;
 }
 
-/** Request stem → the tool stems it comes from, with t(request stem | tool stem) (held flat: stem-rows.ts). */
+/**
+ * Request stem → the tool stems it comes from, with t(request stem | tool stem), held flat: one
+ * array of tool-stem numbers and one of probabilities for all rows, each stem's text once.
+ */
 export class RequestLikelihood {
-  readonly #rows: StemRows;
+  readonly #sourceNumbers = new Map<string, number>();
   readonly #words = new Map<string, RequestWord>();
 
   /** Lines `requestStem<TAB>background<TAB>anyTool<TAB>toolStem:p toolStem:p …`. */
   constructor(lines: Iterable<string>) {
-    this.#rows = new StemRows(this.#parse(lines), Float32Array);
+    const rows: [string, number, number, number, number][] = [];
+    const numbers: number[] = [];
+    const probabilities: number[] = [];
+    for (const line of lines) {
+      const [stem, background, anyTool, items = ""] = line.split("\t");
+      const share = Number(background);
+      if (!stem || !(share > 0)) continue;
+      const start = numbers.length;
+      for (const item of items.split(" ")) {
+        const colon = item.lastIndexOf(":");
+        const probability = Number(item.slice(colon + 1));
+        if (colon <= 0 || !(probability > 0)) continue;
+        const source = item.slice(0, colon);
+        let number = this.#sourceNumbers.get(source);
+        if (number === undefined) {
+          number = this.#sourceNumbers.size;
+          this.#sourceNumbers.set(source, number);
+        }
+        numbers.push(number);
+        probabilities.push(probability);
+      }
+      rows.push([stem, share, Number(anyTool) || 0, start, numbers.length]);
+    }
+    const allSources = Int32Array.from(numbers);
+    const allProbabilities = Float32Array.from(probabilities);
+    for (const [stem, background, anyTool, start, end] of rows)
+      this.#words.set(stem, {
+        background,
+        anyTool,
+        sources: allSources.subarray(start, end),
+        probabilities: allProbabilities.subarray(start, end),
+      });
   }
 
+  /** Request words the table knows. */
   get size(): number {
     return this.#words.size;
+  }
+
+  /** Tool words the table knows. */
+  get sourceCount(): number {
+    return this.#sourceNumbers.size;
   }
 
   /** What the table knows of a request stem; undefined for one no request of the corpus used. */
@@ -65,25 +108,9 @@ export class RequestLikelihood {
     return this.#words.get(stem);
   }
 
-  /** Calls `visit` with each tool stem a request stem comes from and t(request stem | tool stem). */
-  forEachSource(stem: string, visit: (toolStem: string, probability: number) => void): void {
-    this.#rows.forEach(stem, visit);
-  }
-
-  *#parse(lines: Iterable<string>): Generator<[string, [string, number][]]> {
-    for (const line of lines) {
-      const [stem, background, anyTool, items = ""] = line.split("\t");
-      const share = Number(background);
-      if (!stem || !(share > 0)) continue;
-      this.#words.set(stem, { background: share, anyTool: Number(anyTool) || 0 });
-      const sources: [string, number][] = [];
-      for (const item of items.split(" ")) {
-        const colon = item.lastIndexOf(":");
-        const probability = Number(item.slice(colon + 1));
-        if (colon > 0 && probability > 0) sources.push([item.slice(0, colon), probability]);
-      }
-      yield [stem, sources];
-    }
+  /** The table's number for a tool stem; undefined for one no tool of the corpus had. */
+  sourceNumber(stem: string): number | undefined {
+    return this.#sourceNumbers.get(stem);
   }
 }
 
