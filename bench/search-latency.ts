@@ -8,6 +8,7 @@ import type { ToolDefinition } from "../src/catalog/types.ts";
 import { toolDocument } from "../src/search/documents.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { defaultLexicon } from "../src/search/lexicon.ts";
+import { defaultRequestLikelihood } from "../src/search/request-likelihood.ts";
 import { defaultSimilarTools } from "../src/search/similar-tools.ts";
 import type { SearchDocument } from "../src/search/types.ts";
 import { defaultWordVectors } from "../src/search/word-vectors.ts";
@@ -100,6 +101,11 @@ export async function benchSearchLatency(): Promise<void> {
   const similarStart = performance.now();
   defaultSimilarTools();
   const similarMs = performance.now() - similarStart;
+  const likelihoodBefore = memoryMb();
+  const likelihoodStart = performance.now();
+  defaultRequestLikelihood();
+  const likelihoodMs = performance.now() - likelihoodStart;
+  const likelihoodMb = memoryMb() - likelihoodBefore;
   for (const size of CATALOG_SIZES) {
     progress(`search latency: ${size} tools`);
     const docs = replicatedDocuments(size);
@@ -141,7 +147,7 @@ export async function benchSearchLatency(): Promise<void> {
     ]);
   }
   printTable(
-    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms, word vectors in ${ms(vectorsMs)} ms, similar tools in ${ms(similarMs)} ms)`,
+    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms, word vectors in ${ms(vectorsMs)} ms, similar tools in ${ms(similarMs)} ms, request likelihood in ${ms(likelihoodMs)} ms and ${likelihoodMb.toFixed(1)} MB)`,
     ["tools", "engine", "build ms", "query p50 ms", "query p95 ms", "memory MB"],
     rows,
   );

@@ -43,7 +43,7 @@ interface Entry {
   /** The document's word-vector embedding, when it has words the vectors know. */
   readonly vector: Float32Array | undefined;
   /** Its source words for request likelihood, numbered by the index (likelihood-rerank.ts). */
-  readonly sources: Int32Array | undefined;
+  readonly sources: readonly number[] | undefined;
 }
 
 /** A document of a ranked list with its normalised score. */

@@ -50,8 +50,10 @@ export class LikelihoodRerank {
   }
 
   /** A document's source words as this index numbers them. */
-  sources(doc: Pick<SearchDocument, "name" | "title" | "description">): Int32Array {
-    return Int32Array.from(toolSourceWords(doc), (word) => {
+  sources(doc: Pick<SearchDocument, "name" | "title" | "description">): number[] {
+    // Small integers in a plain array: a typed array per document is an ArrayBuffer each, which
+    // tens of thousands of make every garbage collection slower.
+    return toolSourceWords(doc).map((word) => {
       const known = this.#ids.get(word);
       if (known !== undefined) return known;
       const id = this.#ids.size;
@@ -66,7 +68,10 @@ export class LikelihoodRerank {
    * Mean log-likelihood of the request's words per candidate (`sourcesOf` each one's source
    * words); undefined when neither the table nor the index knows a request word.
    */
-  likelihoods(request: string, sourcesOf: readonly (Int32Array | undefined)[]): Float64Array | undefined {
+  likelihoods(
+    request: string,
+    sourcesOf: readonly (readonly number[] | undefined)[],
+  ): Float64Array | undefined {
     if (this.#given.length < this.#ids.size) this.#given = new Float64Array(this.#ids.size * 2);
     const given = this.#given;
     const idOfSource = this.#idOfSource;
