@@ -107,9 +107,10 @@ const COMPACT_MIN_DEAD = 256;
  * the known tools most like it say (similar-tools.ts) and what its abbreviations, jargon and
  * products stand for (domain-terms.ts, as the request's), query words
  * expanded by WordNet and word neighbours and weighted by their English specificity, fused with
- * word-vector similarity (semantic-fusion.ts), optionally the list spread across the request's
- * words (diversify.ts). Every term weight is final when a document is added, so updates cost only
- * that document's terms.
+ * word-vector similarity (semantic-fusion.ts), the head of the ranking reordered by how likely the
+ * request is from each tool's words (likelihood-rerank.ts), optionally the list spread across the
+ * request's words (diversify.ts). Every term weight is final when a document is added, so updates
+ * cost only that document's terms.
  */
 export class LexicalSearchIndex implements SearchIndex {
   readonly #lexicon: Lexicon | undefined;
