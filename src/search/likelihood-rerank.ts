@@ -10,8 +10,8 @@ import type { SearchDocument } from "./types.ts";
  * The best this many of a ranking are reordered (all of a longer list asked for). Deeper finds
  * more on the corpus split by server and less on LiveMCPBench's multi-step tasks, whose generic
  * steps ("save it to a file") a request's topic words outweigh: 30 found 0.576 of the corpus's
- * paraphrases and lost LiveMCPBench 2 of 94 tasks, 20 finds 0.575 and loses 1, 10 about 0.567 and
- * none (bench/search-corpus.ts, search-quality.ts).
+ * paraphrases and lost LiveMCPBench 2 of 94 tasks, 20 finds 0.575 and loses 1, 12 finds 0.569 and
+ * loses 1, 10 loses none (bench/search-corpus.ts, search-quality.ts).
  */
 export const RERANK_DEPTH = 20;
 /**
