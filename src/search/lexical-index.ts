@@ -257,8 +257,7 @@ export class LexicalSearchIndex implements SearchIndex {
     if (!similarities) return this.#rankLexical(text, scored, words, limit, accept, minScore);
     const { lexical, best } = scored;
     const fused = fusion(best, similarities);
-    const depth = this.#likelihood ? Math.max(limit, RERANK_DEPTH) : limit;
-    const top = fusedTop(lexical, similarities.cosine, fused, depth, accept);
+    const top = fusedTop(lexical, similarities.cosine, fused, this.#depth(limit), accept);
     const rankValueOf = (slot: number) =>
       rankValue(fused, lexical[slot] ?? 0, similarities.cosine[slot] ?? Number.NaN);
     // Shown scores follow the ranking: the best lexical match's share of a perfect match,
@@ -298,9 +297,10 @@ export class LexicalSearchIndex implements SearchIndex {
   ): Ranked[] {
     if (scored.maxScore <= 0) return [];
     const ranked: Ranked[] = [];
-    const depth = this.#likelihood ? Math.max(limit, RERANK_DEPTH) : limit;
     // Slots no query word matched score 0 and are dropped below.
-    const top = topSlots(scored.lexical, depth, accept).filter((slot) => (scored.lexical[slot] ?? 0) > 0);
+    const top = topSlots(scored.lexical, this.#depth(limit), accept).filter(
+      (slot) => (scored.lexical[slot] ?? 0) > 0,
+    );
     const values = top.map((slot) => (scored.lexical[slot] ?? 0) / scored.maxScore);
     for (const [slot, value] of this.#reordered(text, top, values, limit)) {
       const score = Math.min(1, Math.max(value, 1e-6));
@@ -313,6 +313,11 @@ export class LexicalSearchIndex implements SearchIndex {
         });
     }
     return ranked;
+  }
+
+  /** How many of a ranking to take for `limit` results: the head request likelihood reorders. */
+  #depth(limit: number): number {
+    return this.#likelihood ? Math.max(limit, RERANK_DEPTH) : limit;
   }
 
   /**

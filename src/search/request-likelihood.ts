@@ -1,4 +1,5 @@
 import { TOOL_TEXT_CHARS } from "./request-words.ts";
+import { weightedStems } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
 import { terms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
@@ -67,11 +68,7 @@ export class RequestLikelihood {
       const share = Number(background);
       if (!stem || !(share > 0)) continue;
       const start = numbers.length;
-      for (const item of items.split(" ")) {
-        const colon = item.lastIndexOf(":");
-        const probability = Number(item.slice(colon + 1));
-        if (colon <= 0 || !(probability > 0)) continue;
-        const source = item.slice(0, colon);
+      for (const [source, probability] of weightedStems(items)) {
         let number = this.#sourceNumbers.get(source);
         if (number === undefined) {
           number = this.#sourceNumbers.size;
