@@ -1,7 +1,7 @@
 import { TOOL_TEXT_CHARS } from "./request-words.ts";
 import { weightedStems } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
-import { terms } from "./tokenize.ts";
+import { wordTerms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
 
 /**
@@ -17,12 +17,9 @@ import type { SearchDocument } from "./types.ts";
 /** Description words read for a tool's source words (after its name, counted twice). */
 export const SOURCE_DESCRIPTION_WORDS = 40;
 
-/** Words only: numbers say nothing of one another. */
-const WORD = /^[a-z]+$/;
-
 /** A request's stems as the table was learned from (and is read with). */
 export function requestStems(text: string): string[] {
-  return terms(text).filter((word) => WORD.test(word));
+  return wordTerms(text);
 }
 
 /**
@@ -30,11 +27,9 @@ export function requestStems(text: string): string[] {
  * it does, in few words) and the first stems of its title and description.
  */
 export function toolSourceWords(doc: Pick<SearchDocument, "name" | "title" | "description">): string[] {
-  const name = terms(doc.name).filter((word) => WORD.test(word));
+  const name = wordTerms(doc.name);
   const text = `${doc.title ?? ""} ${doc.description.slice(0, TOOL_TEXT_CHARS)}`;
-  const described = terms(text)
-    .filter((word) => WORD.test(word))
-    .slice(0, SOURCE_DESCRIPTION_WORDS);
+  const described = wordTerms(text).slice(0, SOURCE_DESCRIPTION_WORDS);
   return [...name, ...name, ...described];
 }
 

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_STEMMED_LENGTH, splitIdentifiers, stem, terms, words } from "./tokenize.ts";
+import {
+  isWordTerm,
+  MAX_STEMMED_LENGTH,
+  splitIdentifiers,
+  stem,
+  terms,
+  words,
+  wordTerms,
+} from "./tokenize.ts";
 
 describe("words", () => {
   it("splits camelCase, snake_case, kebab-case and acronyms", () => {
@@ -60,5 +68,15 @@ describe("terms", () => {
     assert.equal(stem("relational"), "relat");
     const run = `${"x".repeat(MAX_STEMMED_LENGTH)}ational`;
     assert.equal(stem(run), run);
+  });
+});
+
+describe("wordTerms", () => {
+  it("keeps the terms of plain letters, dropping numbers and mixed tokens", () => {
+    assert.deepEqual(wordTerms("List the 100 newest S3 buckets in café v2"), ["list", "newest", "bucket"]);
+    assert.deepEqual(
+      terms("top 100 s3 buckets").filter((term) => !isWordTerm(term)),
+      ["100", "s3"],
+    );
   });
 });

@@ -128,3 +128,18 @@ export function terms(text: string): string[] {
   for (const word of words(text)) if (isContentWord(word)) out.push(stem(word));
   return out;
 }
+
+const LETTERS = /^[a-z]+$/;
+
+/**
+ * A term of plain letters: the learned tables relate only these, since numbers ("100 results")
+ * say nothing of one another.
+ */
+export function isWordTerm(term: string): boolean {
+  return LETTERS.test(term);
+}
+
+/** The index terms of a text that are plain words, as the learned tables hold them. */
+export function wordTerms(text: string): string[] {
+  return terms(text).filter(isWordTerm);
+}

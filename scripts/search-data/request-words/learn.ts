@@ -3,7 +3,7 @@
 // tool more often than in requests at large. Used by build-request-words.ts for the shipped
 // table, and by `npm run bench -- search-corpus` once per split by server.
 import { toolWords } from "../../../src/search/request-words.ts";
-import { terms } from "../../../src/search/tokenize.ts";
+import { isWordTerm, wordTerms } from "../../../src/search/tokenize.ts";
 import type { SearchDocument } from "../../../src/search/types.ts";
 import type { TrainingPair } from "../tool-vectors/fit.ts";
 
@@ -17,9 +17,6 @@ export interface LearnOptions {
   /** Request words kept per tool word, strongest first. */
   readonly perToolWord: number;
 }
-
-/** Words only: numbers in descriptions ("100 results") and requests say nothing of one another. */
-const WORD = /^[a-z]+$/;
 
 /** Chosen on the corpus split by server (bench/search-corpus.ts). */
 export const LEARN_DEFAULTS: LearnOptions = { minPairs: 2, minServers: 3, minLift: 2, perToolWord: 30 };
@@ -47,10 +44,10 @@ export function learnRequestWords(
     if (!doc) throw new Error(`learn request words: no tool ${pair.tool} for the request "${pair.request}"`);
     let own = toolWordsOf.get(pair.tool);
     if (!own) {
-      own = new Set([...toolWords(doc)].filter((word) => WORD.test(word)));
+      own = new Set([...toolWords(doc)].filter(isWordTerm));
       toolWordsOf.set(pair.tool, own);
     }
-    const asked = new Set(terms(pair.request).filter((word) => WORD.test(word)));
+    const asked = new Set(wordTerms(pair.request));
     for (const word of asked) requestCount.set(word, (requestCount.get(word) ?? 0) + 1);
     for (const toolWord of own) {
       toolCount.set(toolWord, (toolCount.get(toolWord) ?? 0) + 1);
