@@ -91,10 +91,15 @@ function shuffle<T>(list: readonly T[], random: () => number): T[] {
   return shuffled;
 }
 
-/** `count` pools of `size` servers drawn without replacement within a pool. */
-export function serverPools(servers: readonly string[], count: number, size: number, seed = 23): string[][] {
-  const random = seeded(seed);
-  return Array.from({ length: count }, () => shuffle(servers, random).slice(0, size).sort());
+/**
+ * `servers` dealt into the fewest catalogs of at most `size` servers, near equal in size (seeded,
+ * so the same every run): catalogs the size of the unseen check's (24 servers).
+ */
+export function serverCatalogs(servers: readonly string[], size: number, seed = 23): string[][] {
+  const catalogs: string[][] = Array.from({ length: Math.ceil(servers.length / size) }, () => []);
+  for (const [at, server] of shuffle(servers, seeded(seed)).entries())
+    catalogs[at % catalogs.length]?.push(server);
+  return catalogs.map((catalog) => catalog.sort());
 }
 
 /** The corpus tools as the index holds them, by id (`server/name`). */

@@ -4,7 +4,9 @@
 // scripts/search-data/build-tool-vectors.ts fits the shipped table on all of them) and the
 // request words, request likelihood and known tools learned from those folds alone (as
 // build-request-words.ts, build-request-likelihood.ts and build-similar-tools.ts), so no server's
-// tools are both learned from and searched. S@5 by request kind, mean over folds.
+// tools are both learned from and searched. S@5 by request kind, mean over folds. A second table
+// searches each fold as catalogs of at most CHECK_SERVERS servers, the size of the unseen check's
+// catalog (test/fixtures/catalog.json: 24 servers), for the main engines.
 import { readFileSync } from "node:fs";
 import {
   LIKELIHOOD_DEFAULTS,
@@ -25,6 +27,7 @@ import {
   loadCorpus,
   REQUEST_KINDS,
   seeded,
+  serverCatalogs,
   serverFolds,
   trainingPairs,
 } from "./corpus-set.ts";
@@ -33,6 +36,10 @@ import { type EvalTool, evaluate, miniSearchRanker, ourRanker, type Ranker } fro
 import { printTable, progress } from "./table.ts";
 
 const FOLDS = 5;
+/** Servers in the unseen check's catalog. */
+const CHECK_SERVERS = 24;
+/** Engines also searched at the check's catalog size: BM25, nothing learned, everything. */
+const CHECK_ENGINES = 3;
 
 /** What was learned without the fold searched. */
 interface Learned {
@@ -90,16 +97,26 @@ const ENGINES: Engine[] = [
   ),
 ];
 
-/** S@5 by kind, then overall, of `ranker` on `queries`. */
-function scores(ranker: Ranker, queries: readonly CorpusQuery[]): number[] {
-  const kinds = REQUEST_KINDS.map(
-    (kind) =>
-      evaluate(
-        queries.filter((query) => query.kind === kind),
-        ranker,
-      ).s5,
-  );
-  return [...kinds, evaluate(queries, ranker).s5];
+/** Successes in the top 5 by kind, then overall, of `ranker` on `queries`. */
+function successes(ranker: Ranker, queries: readonly CorpusQuery[]): number[] {
+  const found = (some: readonly CorpusQuery[]) => evaluate(some, ranker).s5 * some.length;
+  const kinds = REQUEST_KINDS.map((kind) => found(queries.filter((query) => query.kind === kind)));
+  return [...kinds, found(queries)];
+}
+
+/** Requests by kind, then overall. */
+function counts(queries: readonly CorpusQuery[]): number[] {
+  return [
+    ...REQUEST_KINDS.map((kind) => queries.filter((query) => query.kind === kind).length),
+    queries.length,
+  ];
+}
+
+/** S@5 of each fold's `found` of its `asked`, as the mean over folds. */
+function addFold(sums: number[], found: readonly number[], asked: readonly number[]): void {
+  found.forEach((hits, kind) => {
+    sums[kind] = (sums[kind] ?? 0) + hits / Math.max(1, asked[kind] ?? 0) / FOLDS;
+  });
 }
 
 export async function benchSearchCorpus(): Promise<void> {
@@ -108,11 +125,15 @@ export async function benchSearchCorpus(): Promise<void> {
   if (!general) throw new Error("search-corpus: data/search/word-vectors.bin is needed");
   const generalBytes = readFileSync(tableFile("word-vectors.bin"));
   const documents = corpusDocuments(corpus.tools);
-  const counts = REQUEST_KINDS.map((kind) => corpus.queries.filter((query) => query.kind === kind).length);
+  const kindCounts = REQUEST_KINDS.map(
+    (kind) => corpus.queries.filter((query) => query.kind === kind).length,
+  );
   progress(
     `search corpus: ${corpus.servers.length} servers, ${corpus.tools.length} tools, ${corpus.queries.length} requests, ${FOLDS} folds by server`,
   );
   const sums = ENGINES.map(() => [0, 0, 0, 0]);
+  const checkSums = ENGINES.slice(0, CHECK_ENGINES).map(() => [0, 0, 0, 0]);
+  let checkCatalogs = 0;
   for (const [at, fold] of serverFolds(corpus.servers, FOLDS).entries()) {
     const inFold = new Set(fold);
     const tools = corpus.tools.filter((tool) => inFold.has(tool.server));
@@ -135,15 +156,35 @@ export async function benchSearchCorpus(): Promise<void> {
       `search corpus: fold ${at + 1}: ${fold.length} servers, ${tools.length} tools, ${queries.length} requests`,
     );
     ENGINES.forEach(([, make], engine) => {
-      scores(make(tools, learned), queries).forEach((score, kind) => {
-        const row = sums[engine] as number[];
-        row[kind] = (row[kind] ?? 0) + score / FOLDS;
-      });
+      addFold(sums[engine] as number[], successes(make(tools, learned), queries), counts(queries));
+    });
+    const catalogs = serverCatalogs(fold, CHECK_SERVERS);
+    checkCatalogs += catalogs.length;
+    ENGINES.slice(0, CHECK_ENGINES).forEach(([, make], engine) => {
+      const found = [0, 0, 0, 0];
+      for (const catalog of catalogs) {
+        const inCatalog = new Set(catalog);
+        const asked = queries.filter((query) => inCatalog.has(query.server));
+        const ranker = make(
+          tools.filter((tool) => inCatalog.has(tool.server)),
+          learned,
+        );
+        successes(ranker, asked).forEach((hits, kind) => {
+          found[kind] = (found[kind] ?? 0) + hits;
+        });
+      }
+      addFold(checkSums[engine] as number[], found, counts(queries));
     });
   }
+  const row = (sum: readonly number[] | undefined) => (sum ?? []).map((score) => score.toFixed(3));
   printTable(
-    `Search on the training corpus, split by server: S@5 by request kind (${counts.join(" / ")} direct / paraphrase / task requests), mean of ${FOLDS} folds, each searched as one catalog (~${Math.round(corpus.tools.length / FOLDS)} tools) with vectors fitted on the other folds`,
+    `Search on the training corpus, split by server: S@5 by request kind (${kindCounts.join(" / ")} direct / paraphrase / task requests), mean of ${FOLDS} folds, each searched as one catalog (~${Math.round(corpus.tools.length / FOLDS)} tools) with vectors fitted on the other folds`,
     ["engine", "direct", "paraphrase", "task", "all"],
-    ENGINES.map(([name], engine) => [name, ...(sums[engine] ?? []).map((score) => score.toFixed(3))]),
+    ENGINES.map(([name], engine) => [name, ...row(sums[engine])]),
+  );
+  printTable(
+    `The same folds at the unseen check's size: each fold searched as catalogs of at most ${CHECK_SERVERS} servers (${checkCatalogs} catalogs, ~${Math.round(corpus.tools.length / checkCatalogs)} tools each), S@5`,
+    ["engine", "direct", "paraphrase", "task", "all"],
+    ENGINES.slice(0, CHECK_ENGINES).map(([name], engine) => [name, ...row(checkSums[engine])]),
   );
 }
