@@ -96,10 +96,7 @@ function shuffle<T>(list: readonly T[], random: () => number): T[] {
  * so the same every run): catalogs the size of the unseen check's (24 servers).
  */
 export function serverCatalogs(servers: readonly string[], size: number, seed = 23): string[][] {
-  const catalogs: string[][] = Array.from({ length: Math.ceil(servers.length / size) }, () => []);
-  for (const [at, server] of shuffle(servers, seeded(seed)).entries())
-    catalogs[at % catalogs.length]?.push(server);
-  return catalogs.map((catalog) => catalog.sort());
+  return serverFolds(servers, Math.ceil(servers.length / size), seed);
 }
 
 /** The corpus tools as the index holds them, by id (`server/name`). */
