@@ -11,6 +11,7 @@ import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
 import { defaultRequestLikelihood, type RequestLikelihood } from "./request-likelihood.ts";
+import { defaultRequestPairs, type PairWords, pairWords, type RequestPairs } from "./request-pairs.ts";
 import { defaultRequestWords, type RequestWords, toolWords } from "./request-words.ts";
 import {
   blendSteps,
@@ -23,6 +24,7 @@ import {
   standardise,
 } from "./semantic-fusion.ts";
 import { defaultSimilarTools, type SimilarTools } from "./similar-tools.ts";
+import { wordTerms } from "./tokenize.ts";
 import { topSlots } from "./top-k.ts";
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -44,6 +46,8 @@ interface Entry {
   readonly vector: Float32Array | undefined;
   /** Its source words for request likelihood, numbered by the index (likelihood-rerank.ts). */
   readonly sources: readonly number[] | undefined;
+  /** Its words for the learned pair weights (request-pairs.ts). */
+  readonly pairWords: PairWords | undefined;
 }
 
 /** A document of a ranked list with its normalised score. */
@@ -96,6 +100,12 @@ export interface LexicalSearchIndexOptions extends QueryStages {
    * (data/search/request-likelihood.tsv).
    */
   readonly requestLikelihood?: RequestLikelihood | false;
+  /**
+   * Weights on (request word, tool word) pairs added to the head of each ranking, learned from
+   * what rankings got wrong (request-pairs.ts); `false` turns them off. Default: the shipped table
+   * (data/search/request-pairs.tsv).
+   */
+  readonly requestPairs?: RequestPairs | false;
 }
 
 /** Removed documents tolerated in the postings before they are rebuilt. */
@@ -134,6 +144,7 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #documentDomainTerms: DomainTerms | undefined;
   readonly #similarTools: SimilarTools | undefined;
   readonly #likelihood: LikelihoodRerank | undefined;
+  readonly #pairs: RequestPairs | undefined;
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
@@ -158,6 +169,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#similarTools = similar && this.#vectors?.dimensions === similar.dimensions ? similar : undefined;
     const likelihood = options.requestLikelihood ?? defaultRequestLikelihood();
     this.#likelihood = likelihood ? new LikelihoodRerank(likelihood) : undefined;
+    this.#pairs = (options.requestPairs ?? defaultRequestPairs()) || undefined;
   }
 
   get size(): number {
@@ -190,6 +202,7 @@ export class LexicalSearchIndex implements SearchIndex {
         weights: [...weights.values()],
         vector,
         sources: this.#likelihood?.sources(doc),
+        pairWords: this.#pairs ? pairWords(doc) : undefined,
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);
@@ -317,7 +330,7 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** How many of a ranking to take for `limit` results: the head request likelihood reorders. */
   #depth(limit: number): number {
-    return this.#likelihood ? Math.max(limit, RERANK_DEPTH) : limit;
+    return this.#likelihood || this.#pairs ? Math.max(limit, RERANK_DEPTH) : limit;
   }
 
   /**
@@ -335,6 +348,15 @@ export class LexicalSearchIndex implements SearchIndex {
       slots.map((slot) => this.#entries[slot]?.sources),
     );
     const scores = withLikelihood(values, likelihoods);
+    if (this.#pairs) {
+      const adjustments = this.#pairs.adjustments(
+        [...new Set(wordTerms(text))],
+        slots.map((slot) => this.#entries[slot]?.pairWords),
+      );
+      scores.forEach((score, at) => {
+        scores[at] = score + (adjustments[at] ?? 0);
+      });
+    }
     return slots
       .map((slot, at): [number, number] => [slot, scores[at] ?? 0])
       .sort((a, b) => b[1] - a[1])
