@@ -11,7 +11,12 @@ import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
 import { defaultRequestLikelihood, type RequestLikelihood } from "./request-likelihood.ts";
-import { defaultRequestPairs, type PairWords, pairWords, type RequestPairs } from "./request-pairs.ts";
+import {
+  defaultRequestPairs,
+  type NumberedPairWords,
+  pairWords,
+  type RequestPairs,
+} from "./request-pairs.ts";
 import { defaultRequestWords, type RequestWords, toolWords } from "./request-words.ts";
 import {
   blendSteps,
@@ -47,7 +52,7 @@ interface Entry {
   /** Its source words for request likelihood, numbered by the index (likelihood-rerank.ts). */
   readonly sources: readonly number[] | undefined;
   /** Its words for the learned pair weights (request-pairs.ts). */
-  readonly pairWords: PairWords | undefined;
+  readonly pairWords: NumberedPairWords | undefined;
 }
 
 /** A document of a ranked list with its normalised score. */
@@ -202,7 +207,7 @@ export class LexicalSearchIndex implements SearchIndex {
         weights: [...weights.values()],
         vector,
         sources: this.#likelihood?.sources(doc),
-        pairWords: this.#pairs ? pairWords(doc) : undefined,
+        pairWords: this.#pairs?.numbered(pairWords(doc)),
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);

@@ -50,45 +50,109 @@ export function pairShares(requestWords: number, tool: PairWords): { name: numbe
   return { name: 1 / request, described: 1 / request / Math.max(1, Math.sqrt(tool.described.length)) };
 }
 
-/** Request stem → tool stem (`~stem` for a description word) → weight, in a hit's score units. */
+/** A document's pair words as the table numbers them; `nameCount` of them are its name's. */
+export interface NumberedPairWords {
+  readonly keys: readonly number[];
+  readonly nameCount: number;
+  readonly words: PairWords;
+}
+
+/** One request stem's row: the tool keys it has weights for, and the weights. */
+interface PairRow {
+  readonly keys: Int32Array;
+  readonly weights: Float32Array;
+}
+
+/**
+ * Request stem → tool stem (`~stem` for a description word) → weight, in a hit's score units,
+ * held flat: one array of tool-key numbers and one of weights for all rows.
+ */
 export class RequestPairs {
-  readonly #rows = new Map<string, Map<string, number>>();
+  readonly #toolKeys = new Map<string, number>();
+  readonly #rows = new Map<string, PairRow>();
+  /** Per tool key, the weight of the request stem being scored; zero between stems. */
+  #given = new Float64Array(0);
 
   /** Parses the table's lines (`requestStem<TAB>toolStem:weight …`); `#` lines are skipped. */
   constructor(lines: Iterable<string>) {
+    const keys: number[] = [];
+    const weights: number[] = [];
+    const rows: [string, number, number][] = [];
     for (const line of lines) {
       if (line === "" || line.startsWith("#")) continue;
       const [request, items = ""] = line.split("\t");
       if (!request) continue;
-      const row = new Map<string, number>();
+      const start = keys.length;
       for (const item of items.split(" ")) {
         const colon = item.lastIndexOf(":");
         const weight = Number(item.slice(colon + 1));
-        if (colon > 0 && Number.isFinite(weight)) row.set(item.slice(0, colon), weight);
+        if (colon <= 0 || !Number.isFinite(weight)) continue;
+        const tool = item.slice(0, colon);
+        let key = this.#toolKeys.get(tool);
+        if (key === undefined) {
+          key = this.#toolKeys.size;
+          this.#toolKeys.set(tool, key);
+        }
+        keys.push(key);
+        weights.push(weight);
       }
-      if (row.size > 0) this.#rows.set(request, row);
+      if (keys.length > start) rows.push([request, start, keys.length]);
     }
+    const allKeys = Int32Array.from(keys);
+    const allWeights = Float32Array.from(weights);
+    for (const [request, start, end] of rows)
+      this.#rows.set(request, {
+        keys: allKeys.subarray(start, end),
+        weights: allWeights.subarray(start, end),
+      });
+    this.#given = new Float64Array(this.#toolKeys.size);
   }
 
+  /** Request stems the table has weights for. */
   get size(): number {
     return this.#rows.size;
   }
 
-  /** What `requestStems` (distinct) add to each tool's score, from their pairs with its words. */
-  adjustments(requestStems: readonly string[], tools: readonly (PairWords | undefined)[]): Float64Array {
-    const out = new Float64Array(tools.length);
-    const rows = requestStems.map((stem) => this.#rows.get(stem)).filter((row) => row !== undefined);
-    if (rows.length === 0) return out;
-    tools.forEach((tool, at) => {
-      if (!tool) return;
-      const share = pairShares(requestStems.length, tool);
-      let sum = 0;
-      for (const row of rows) {
-        for (const word of tool.name) sum += (row.get(word) ?? 0) * share.name;
-        for (const word of tool.described) sum += (row.get(describedKey(word)) ?? 0) * share.described;
+  /** A document's pair words, numbered as the table numbers them (words it has no weight for left out). */
+  numbered(words: PairWords): NumberedPairWords {
+    const keys: number[] = [];
+    let nameCount = 0;
+    for (const word of words.name) {
+      const key = this.#toolKeys.get(word);
+      if (key !== undefined) {
+        keys.push(key);
+        nameCount++;
       }
-      out[at] = sum;
-    });
+    }
+    for (const word of words.described) {
+      const key = this.#toolKeys.get(describedKey(word));
+      if (key !== undefined) keys.push(key);
+    }
+    return { keys, nameCount, words };
+  }
+
+  /** What `requestStems` (distinct) add to each tool's score, from their pairs with its words. */
+  adjustments(
+    requestStems: readonly string[],
+    tools: readonly (NumberedPairWords | undefined)[],
+  ): Float64Array {
+    const out = new Float64Array(tools.length);
+    const given = this.#given;
+    for (const stem of requestStems) {
+      const row = this.#rows.get(stem);
+      if (!row) continue;
+      for (let at = 0; at < row.keys.length; at++) given[row.keys[at] ?? 0] = row.weights[at] ?? 0;
+      tools.forEach((tool, at) => {
+        if (!tool) return;
+        const share = pairShares(requestStems.length, tool.words);
+        let sum = 0;
+        tool.keys.forEach((key, k) => {
+          sum += (given[key] ?? 0) * (k < tool.nameCount ? share.name : share.described);
+        });
+        out[at] = (out[at] ?? 0) + sum;
+      });
+      for (const key of row.keys) given[key] = 0;
+    }
     return out;
   }
 }
