@@ -31,6 +31,7 @@ export const PAIR_DEFAULTS: PairOptions = {
 /** The scale the scores start from: a hit's score gaps are a few hundredths. */
 const START_SCALE = 30;
 const SCALE_RATE = 5;
+const MIN_SCALE = 1;
 
 /** One request and the head of its ranking. */
 export interface RankedRequest {
@@ -210,7 +211,8 @@ export function learnRequestPairs(
       weights[id] = (weights[id] ?? 0) - (options.learningRate * g) / Math.sqrt(squares[id] ?? 1);
     }
     scaleSquares += scaleGradient * scaleGradient;
-    scale -= (SCALE_RATE * scaleGradient) / Math.sqrt(scaleSquares);
+    // The scores never count against themselves, however wrong a few rankings are.
+    scale = Math.max(MIN_SCALE, scale - (SCALE_RATE * scaleGradient) / Math.sqrt(scaleSquares));
   }
   const rows = new Map<string, string[]>();
   d.keys.forEach((key, id) => {
