@@ -1,0 +1,65 @@
+// What search learns from the corpus without one fold of its servers (bench/search-corpus.ts
+// searches each fold with it; scripts/search-data/build-request-pairs.ts ranks each fold's
+// requests with it, so the pair weights learn from rankings of servers never learned from).
+import { readFileSync } from "node:fs";
+import {
+  LIKELIHOOD_DEFAULTS,
+  learnRequestLikelihood,
+} from "../scripts/search-data/request-likelihood/learn.ts";
+import type { RankedRequest } from "../scripts/search-data/request-pairs/learn.ts";
+import { LEARN_DEFAULTS, learnRequestWords } from "../scripts/search-data/request-words/learn.ts";
+import { learnSimilarTools } from "../scripts/search-data/similar-tools/learn.ts";
+import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
+import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
+import { RERANK_DEPTH } from "../src/search/likelihood-rerank.ts";
+import { RequestLikelihood } from "../src/search/request-likelihood.ts";
+import { RequestWords } from "../src/search/request-words.ts";
+import { type SimilarTools, similarToolsFrom } from "../src/search/similar-tools.ts";
+import { tableFile } from "../src/search/tables.ts";
+import { encodeWordVectors, generalWordVectors, WordVectors } from "../src/search/word-vectors.ts";
+import { type Corpus, corpusDocuments, seeded, trainingPairs } from "./corpus-set.ts";
+import { evalDocument } from "./search-quality.ts";
+
+/** What was learned without the fold searched. */
+export interface Learned {
+  readonly vectors: WordVectors;
+  readonly requestWords: RequestWords;
+  readonly requestLikelihood: RequestLikelihood;
+  readonly similarTools: SimilarTools;
+}
+
+/** Learns every table from the requests of the servers outside `fold` (`at`: the fold's number, seeding the fit). */
+export function learnWithout(corpus: Corpus, fold: readonly string[], at: number): Learned {
+  const general = generalWordVectors();
+  if (!general) throw new Error("fold learning: data/search/word-vectors.bin is needed");
+  const inFold = new Set(fold);
+  const documents = corpusDocuments(corpus.tools);
+  const pairs = trainingPairs(corpus.queries.filter((query) => !inFold.has(query.server)));
+  const rows = fitToolVectors(general, pairs, documents, seeded(at + 1), FIT_DEFAULTS);
+  const vectors = new WordVectors(
+    readFileSync(tableFile("word-vectors.bin")),
+    encodeWordVectors(rows.words, rows.vectors, general.dimensions),
+  );
+  return {
+    vectors,
+    requestWords: new RequestWords(learnRequestWords(pairs, documents, LEARN_DEFAULTS)),
+    requestLikelihood: new RequestLikelihood(learnRequestLikelihood(pairs, documents, LIKELIHOOD_DEFAULTS)),
+    similarTools: similarToolsFrom(learnSimilarTools(pairs, documents, vectors)),
+  };
+}
+
+/** The head of the ranking search gives each of the fold's requests, its tools searched as one catalog. */
+export function foldRankings(corpus: Corpus, fold: readonly string[], learned: Learned): RankedRequest[] {
+  const inFold = new Set(fold);
+  const index = new LexicalSearchIndex({ ...learned, requestPairs: false });
+  index.add(corpus.tools.filter((tool) => inFold.has(tool.server)).map(evalDocument));
+  return corpus.queries
+    .filter((query) => inFold.has(query.server))
+    .map((query) => ({
+      request: query.query,
+      expected: query.expected,
+      candidates: index
+        .search(query.query, { limit: RERANK_DEPTH })
+        .map((hit) => ({ id: hit.id, score: hit.score })),
+    }));
+}

@@ -1,0 +1,46 @@
+// Regenerates `data/search/request-pairs.tsv`: weights on (request stem, tool stem) pairs
+// (request-pairs/learn.ts), learned from rankings of servers never learned from: the corpus's
+// servers are dealt into the folds of bench/search-corpus.ts, each fold's requests ranked with the
+// tables learned from the other folds (bench/fold-learning.ts), and the weights fitted on all those
+// rankings. Deterministic; about ten minutes:
+//   node --import tsx scripts/search-data/build-request-pairs.ts
+import { corpusDocuments, loadCorpus, serverFolds } from "../../bench/corpus-set.ts";
+import { foldRankings, learnWithout } from "../../bench/fold-learning.ts";
+import { RERANK_DEPTH } from "../../src/search/likelihood-rerank.ts";
+import { PAIR_DESCRIPTION_WORDS, pairWords } from "../../src/search/request-pairs.ts";
+import { learnRequestPairs, PAIR_DEFAULTS, type RankedRequest } from "./request-pairs/learn.ts";
+import { STEMMER, writeTable } from "./write-table.ts";
+
+const FOLDS = 5;
+const corpus = loadCorpus();
+const documents = corpusDocuments(corpus.tools);
+const rankings: RankedRequest[] = [];
+for (const [at, fold] of serverFolds(corpus.servers, FOLDS).entries()) {
+  process.stderr.write(`request pairs: fold ${at + 1} of ${FOLDS}: learning from the other folds\n`);
+  rankings.push(...foldRankings(corpus, fold, learnWithout(corpus, fold, at)));
+}
+process.stderr.write(`request pairs: fitting on ${rankings.length} rankings\n`);
+const lines = learnRequestPairs(
+  rankings,
+  (id) => {
+    const doc = documents.get(id);
+    if (!doc) throw new Error(`build request pairs: no tool ${id}`);
+    return pairWords(doc);
+  },
+  PAIR_DEFAULTS,
+);
+const { minPositives, rounds, l2, minWeight } = PAIR_DEFAULTS;
+const bytes = writeTable(
+  "request-pairs.tsv",
+  [
+    "request-pairs.tsv: what a request word says for or against a tool word, for src/search/request-pairs.ts.",
+    `Made by scripts/search-data/build-request-pairs.ts from data/search/corpus: ${corpus.queries.length} requests for ${corpus.tools.length} tools of ${corpus.servers.length} public MCP servers, each ranked (best ${RERANK_DEPTH}) with the tables learned from the other ${FOLDS - 1} of ${FOLDS} folds by server.`,
+    `Softmax over each ranking's head, ${rounds} rounds of AdaGrad, L2 ${l2}; pairs of at least ${minPositives} requests with their tools; weights of at least ${minWeight}. A tool's words: its name's stems, then its first ${PAIR_DESCRIPTION_WORDS} other description stems (~stem).`,
+    `Stems: ${STEMMER}.`,
+    "Line: requestStem<TAB>toolStem:weight … (weight in a hit's score units, before the pair's share).",
+  ],
+  lines,
+);
+process.stderr.write(
+  `wrote ${lines.length} request words (${bytes} bytes) to data/search/request-pairs.tsv\n`,
+);
