@@ -17,8 +17,15 @@ const HAN_RUN = /\p{Script=Han}+/gu;
 const SURROGATE = /[\ud800-\udfff]/;
 
 interface Glossary {
-  /** Chinese word → its English words' numbers, still encoded: most words are never looked up. */
-  readonly words: Map<string, string>;
+  /**
+   * Leading character → the rest of its line: each word's other characters and its English
+   * words' numbers, still encoded. A line is parsed into `parsed` on its first lookup: most
+   * catalogs' Chinese uses a few hundred leading characters of the 9,500, and the parsed form of
+   * all of them would take 9 MB.
+   */
+  readonly lines: Map<string, string>;
+  /** Leading character → its words' other characters → their English words' numbers (encoded). */
+  readonly parsed: Map<string, Map<string, string>>;
   /** English word by number (one form per stem; "" for number 0). */
   readonly english: readonly string[];
   /** Their stems, each computed on first use. */
@@ -29,31 +36,54 @@ let glossary: Glossary | undefined;
 
 const isLetter = (code: number) => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 
-/** The extract, parsed on first use: most catalogs hold no Chinese at all. */
+/** A word's leading character (two code units for one outside the Basic Multilingual Plane). */
+const headOf = (text: string) => text.slice(0, (text.codePointAt(0) ?? 0) > 0xffff ? 2 : 1);
+
+/** The extract, read on first use: most catalogs hold no Chinese at all. */
 function load(): Glossary {
   if (glossary) return glossary;
-  const words = new Map<string, string>();
+  const lines = new Map<string, string>();
   // Number 0 is no English word; the first line lists the others.
   let english: string[] | undefined;
   for (const line of readTable("cedict.tsv", "finds no English words for Chinese ones")) {
-    if (!english) {
-      english = ["", ...line.split(" ")];
-      continue;
-    }
-    // A leading character, then for each word the rest of it and its English words' numbers.
-    const head = line.slice(0, (line.codePointAt(0) ?? 0) > 0xffff ? 2 : 1);
-    for (let at = head.length; at < line.length; ) {
-      let rest = at;
-      while (rest < line.length && !isLetter(line.charCodeAt(rest))) rest++;
-      let end = rest;
-      while (end < line.length && isLetter(line.charCodeAt(end))) end++;
-      if (end > rest) words.set(head + line.slice(at, rest), line.slice(rest, end));
-      at = end;
+    if (!english) english = ["", ...line.split(" ")];
+    else {
+      const head = headOf(line);
+      lines.set(head, line.slice(head.length));
     }
   }
   english ??= [""];
-  glossary = { words, english, stems: new Array(english.length) };
+  glossary = { lines, parsed: new Map(), english, stems: new Array(english.length) };
   return glossary;
+}
+
+/** A line's words: for each, the rest of it (after the leading character) and its numbers. */
+function parseLine(line: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (let at = 0; at < line.length; ) {
+    let rest = at;
+    while (rest < line.length && !isLetter(line.charCodeAt(rest))) rest++;
+    let end = rest;
+    while (end < line.length && isLetter(line.charCodeAt(end))) end++;
+    if (end > rest) words.set(line.slice(at, rest), line.slice(rest, end));
+    at = end;
+  }
+  return words;
+}
+
+/** A dictionary word's English words' numbers, encoded; undefined for no dictionary word. */
+function lookUp(word: string): string | undefined {
+  const { lines, parsed } = load();
+  const head = headOf(word);
+  let words = parsed.get(head);
+  if (!words) {
+    const line = lines.get(head);
+    if (line === undefined) return undefined;
+    words = parseLine(line);
+    parsed.set(head, words);
+    lines.delete(head);
+  }
+  return words.get(word.slice(head.length));
 }
 
 /** Encoded numbers (bijective base 26, leading digits a-z, last digit A-Z) into `out`. */
@@ -76,7 +106,6 @@ function decode(numbers: string, out: number[]): void {
  * position the longest dictionary word (up to four characters), else one character.
  */
 export function segmentHan(run: string): string[] {
-  const { words } = load();
   const chars = SURROGATE.test(run) ? Array.from(run) : undefined;
   const size = chars ? chars.length : run.length;
   const slice = (from: number, to: number) => (chars ? chars.slice(from, to).join("") : run.slice(from, to));
@@ -84,7 +113,7 @@ export function segmentHan(run: string): string[] {
   for (let at = 0; at < size; ) {
     let length = Math.min(MAX_WORD_CHARS, size - at);
     let word = slice(at, at + length);
-    while (length > 1 && !words.has(word)) {
+    while (length > 1 && lookUp(word) === undefined) {
       length--;
       word = slice(at, at + length);
     }
@@ -96,11 +125,10 @@ export function segmentHan(run: string): string[] {
 
 /** The numbers of the English words glossing the Chinese words of a text, in text order. */
 function glossNumbers(text: string): number[] {
-  const { words } = load();
   const out: number[] = [];
   for (const [run] of text.matchAll(HAN_RUN)) {
     for (const word of segmentHan(run)) {
-      const numbers = words.get(word);
+      const numbers = lookUp(word);
       if (numbers !== undefined) decode(numbers, out);
     }
   }
