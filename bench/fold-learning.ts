@@ -6,18 +6,23 @@ import {
   LIKELIHOOD_DEFAULTS,
   learnRequestLikelihood,
 } from "../scripts/search-data/request-likelihood/learn.ts";
-import type { RankedRequest } from "../scripts/search-data/request-pairs/learn.ts";
+import {
+  learnRequestPairs,
+  PAIR_DEFAULTS,
+  type RankedRequest,
+} from "../scripts/search-data/request-pairs/learn.ts";
 import { LEARN_DEFAULTS, learnRequestWords } from "../scripts/search-data/request-words/learn.ts";
 import { learnSimilarTools } from "../scripts/search-data/similar-tools/learn.ts";
 import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { RERANK_DEPTH } from "../src/search/likelihood-rerank.ts";
 import { RequestLikelihood } from "../src/search/request-likelihood.ts";
+import { pairWords } from "../src/search/request-pairs.ts";
 import { RequestWords } from "../src/search/request-words.ts";
 import { type SimilarTools, similarToolsFrom } from "../src/search/similar-tools.ts";
 import { tableFile } from "../src/search/tables.ts";
 import { encodeWordVectors, generalWordVectors, WordVectors } from "../src/search/word-vectors.ts";
-import { type Corpus, corpusDocuments, seeded, trainingPairs } from "./corpus-set.ts";
+import { type Corpus, corpusDocuments, seeded, serverFolds, trainingPairs } from "./corpus-set.ts";
 import { evalDocument } from "./search-quality.ts";
 
 /** What was learned without the fold searched. */
@@ -62,4 +67,34 @@ export function foldRankings(corpus: Corpus, fold: readonly string[], learned: L
         .search(query.query, { limit: RERANK_DEPTH })
         .map((hit) => ({ id: hit.id, score: hit.score })),
     }));
+}
+
+/** One fold: what was learned without it, and the rankings that gave its requests. */
+export interface FoldRun {
+  readonly fold: readonly string[];
+  readonly learned: Learned;
+  readonly rankings: readonly RankedRequest[];
+}
+
+/** Every fold of `count` learned without and ranked (`report` hears of each fold as it starts). */
+export function learnFolds(corpus: Corpus, count: number, report: (message: string) => void): FoldRun[] {
+  return serverFolds(corpus.servers, count).map((fold, at) => {
+    report(`fold ${at + 1} of ${count}: learning from the other folds' requests`);
+    const learned = learnWithout(corpus, fold, at);
+    return { fold, learned, rankings: foldRankings(corpus, fold, learned) };
+  });
+}
+
+/** The pair weights' table lines (request-pairs/learn.ts) learned from `rankings` of the corpus's tools. */
+export function learnPairs(corpus: Corpus, rankings: readonly RankedRequest[]): string[] {
+  const documents = corpusDocuments(corpus.tools);
+  return learnRequestPairs(
+    rankings,
+    (id) => {
+      const doc = documents.get(id);
+      if (!doc) throw new Error(`request pairs: no tool ${id} in the corpus`);
+      return pairWords(doc);
+    },
+    PAIR_DEFAULTS,
+  );
 }

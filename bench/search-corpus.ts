@@ -3,34 +3,16 @@
 // catalog with the word vectors refitted on the other folds' requests alone (as
 // scripts/search-data/build-tool-vectors.ts fits the shipped table on all of them) and the
 // request words, request likelihood and known tools learned from those folds alone (as
-// build-request-words.ts, build-request-likelihood.ts and build-similar-tools.ts), so no server's
+// build-request-words.ts, build-request-likelihood.ts and build-similar-tools.ts), and the pair
+// weights learned from the other folds' rankings (as build-request-pairs.ts), so no server's
 // tools are both learned from and searched. S@5 by request kind, mean over folds. A second table
 // searches each fold as catalogs of at most CHECK_SERVERS servers, the size of the unseen check's
 // catalog (test/fixtures/catalog.json: 24 servers), for the main engines.
-import { readFileSync } from "node:fs";
-import {
-  LIKELIHOOD_DEFAULTS,
-  learnRequestLikelihood,
-} from "../scripts/search-data/request-likelihood/learn.ts";
-import { LEARN_DEFAULTS, learnRequestWords } from "../scripts/search-data/request-words/learn.ts";
-import { learnSimilarTools } from "../scripts/search-data/similar-tools/learn.ts";
-import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
-import { RequestLikelihood } from "../src/search/request-likelihood.ts";
-import { RequestWords } from "../src/search/request-words.ts";
-import { type SimilarTools, similarToolsFrom } from "../src/search/similar-tools.ts";
-import { tableFile } from "../src/search/tables.ts";
-import { encodeWordVectors, generalWordVectors, WordVectors } from "../src/search/word-vectors.ts";
-import {
-  type CorpusQuery,
-  corpusDocuments,
-  loadCorpus,
-  REQUEST_KINDS,
-  seeded,
-  serverCatalogs,
-  serverFolds,
-  trainingPairs,
-} from "./corpus-set.ts";
+import { RequestPairs } from "../src/search/request-pairs.ts";
+import { generalWordVectors } from "../src/search/word-vectors.ts";
+import { type CorpusQuery, loadCorpus, REQUEST_KINDS, serverCatalogs } from "./corpus-set.ts";
+import { type Learned as FoldLearned, learnFolds, learnPairs } from "./fold-learning.ts";
 import { ABLATIONS } from "./search-ablations.ts";
 import { type EvalTool, evaluate, miniSearchRanker, ourRanker, type Ranker } from "./search-quality.ts";
 import { printTable, progress } from "./table.ts";
@@ -41,12 +23,9 @@ const CHECK_SERVERS = 24;
 /** Engines also searched at the check's catalog size: BM25, nothing learned, everything. */
 const CHECK_ENGINES = 3;
 
-/** What was learned without the fold searched. */
-interface Learned {
-  readonly vectors: WordVectors;
-  readonly requestWords: RequestWords;
-  readonly requestLikelihood: RequestLikelihood;
-  readonly similarTools: SimilarTools;
+/** What was learned without the fold searched, with pair weights learned from the other folds' rankings. */
+interface Learned extends FoldLearned {
+  readonly requestPairs: RequestPairs;
 }
 
 type Engine = [name: string, make: (tools: readonly EvalTool[], learned: Learned) => Ranker];
@@ -63,6 +42,7 @@ const ENGINES: Engine[] = [
           requestWords: false,
           requestLikelihood: false,
           similarTools: false,
+          requestPairs: false,
         }),
       ),
   ],
@@ -76,6 +56,7 @@ const ENGINES: Engine[] = [
           requestWords: learned.requestWords,
           requestLikelihood: learned.requestLikelihood,
           similarTools: learned.similarTools,
+          requestPairs: learned.requestPairs,
         }),
       ),
   ],
@@ -90,6 +71,7 @@ const ENGINES: Engine[] = [
             requestWords: learned.requestWords,
             requestLikelihood: learned.requestLikelihood,
             similarTools: learned.similarTools,
+            requestPairs: learned.requestPairs,
             ...options(),
           }),
         ),
@@ -121,37 +103,26 @@ function addFold(sums: number[], found: readonly number[], asked: readonly numbe
 
 export async function benchSearchCorpus(): Promise<void> {
   const corpus = loadCorpus();
-  const general = generalWordVectors();
-  if (!general) throw new Error("search-corpus: data/search/word-vectors.bin is needed");
-  const generalBytes = readFileSync(tableFile("word-vectors.bin"));
-  const documents = corpusDocuments(corpus.tools);
   const kindCounts = REQUEST_KINDS.map(
     (kind) => corpus.queries.filter((query) => query.kind === kind).length,
   );
   progress(
     `search corpus: ${corpus.servers.length} servers, ${corpus.tools.length} tools, ${corpus.queries.length} requests, ${FOLDS} folds by server`,
   );
+  // Pair weights learn from rankings of servers never learned from: each fold's own, made with
+  // what was learned without it. A fold's weights come from the other folds' rankings alone.
+  const runs = learnFolds(corpus, FOLDS, (message) => progress(`search corpus: ${message}`));
   const sums = ENGINES.map(() => [0, 0, 0, 0]);
   const checkSums = ENGINES.slice(0, CHECK_ENGINES).map(() => [0, 0, 0, 0]);
   let checkCatalogs = 0;
-  for (const [at, fold] of serverFolds(corpus.servers, FOLDS).entries()) {
+  for (const [at, run] of runs.entries()) {
+    const { fold } = run;
     const inFold = new Set(fold);
     const tools = corpus.tools.filter((tool) => inFold.has(tool.server));
     const queries = corpus.queries.filter((query) => inFold.has(query.server));
-    const training = corpus.queries.filter((query) => !inFold.has(query.server));
-    progress(`search corpus: fold ${at + 1}: fitting on ${training.length} requests of the other folds`);
-    const pairs = trainingPairs(training);
-    const rows = fitToolVectors(general, pairs, documents, seeded(at + 1), FIT_DEFAULTS);
-    const vectors = new WordVectors(
-      generalBytes,
-      encodeWordVectors(rows.words, rows.vectors, general.dimensions),
-    );
-    const learned: Learned = {
-      vectors,
-      requestWords: new RequestWords(learnRequestWords(pairs, documents, LEARN_DEFAULTS)),
-      requestLikelihood: new RequestLikelihood(learnRequestLikelihood(pairs, documents, LIKELIHOOD_DEFAULTS)),
-      similarTools: similarToolsFrom(learnSimilarTools(pairs, documents, vectors)),
-    };
+    progress(`search corpus: fold ${at + 1}: learning pair weights from the other folds' rankings`);
+    const others = runs.filter((other) => other !== run).flatMap((other) => other.rankings);
+    const learned: Learned = { ...run.learned, requestPairs: new RequestPairs(learnPairs(corpus, others)) };
     progress(
       `search corpus: fold ${at + 1}: ${fold.length} servers, ${tools.length} tools, ${queries.length} requests`,
     );

@@ -9,6 +9,7 @@ import { toolDocument } from "../src/search/documents.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { defaultLexicon } from "../src/search/lexicon.ts";
 import { defaultRequestLikelihood } from "../src/search/request-likelihood.ts";
+import { defaultRequestPairs } from "../src/search/request-pairs.ts";
 import { defaultSimilarTools } from "../src/search/similar-tools.ts";
 import type { SearchDocument } from "../src/search/types.ts";
 import { defaultWordVectors } from "../src/search/word-vectors.ts";
@@ -106,11 +107,17 @@ export async function benchSearchLatency(): Promise<void> {
   defaultRequestLikelihood();
   const likelihoodMs = performance.now() - likelihoodStart;
   const likelihoodMb = memoryMb() - likelihoodBefore;
+  const pairsBefore = memoryMb();
+  const pairsStart = performance.now();
+  defaultRequestPairs();
+  const pairsMs = performance.now() - pairsStart;
+  const pairsMb = memoryMb() - pairsBefore;
   for (const size of CATALOG_SIZES) {
     progress(`search latency: ${size} tools`);
     const docs = replicatedDocuments(size);
     for (const [engine, options] of [
       ["toolscript", {}],
+      ["toolscript, no request pairs", { requestPairs: false }],
       ["toolscript, no word vectors", { wordVectors: false }],
     ] as const) {
       const before = memoryMb();
@@ -147,7 +154,7 @@ export async function benchSearchLatency(): Promise<void> {
     ]);
   }
   printTable(
-    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms, word vectors in ${ms(vectorsMs)} ms, similar tools in ${ms(similarMs)} ms, request likelihood in ${ms(likelihoodMs)} ms and ${likelihoodMb.toFixed(1)} MB)`,
+    `Tool search latency (${LATENCY_QUERIES.length} queries × ${ROUNDS} rounds per size; WordNet extract loaded once in ${ms(lexiconMs)} ms, word vectors in ${ms(vectorsMs)} ms, similar tools in ${ms(similarMs)} ms, request likelihood in ${ms(likelihoodMs)} ms and ${likelihoodMb.toFixed(1)} MB, request pairs in ${ms(pairsMs)} ms and ${pairsMb.toFixed(1)} MB)`,
     ["tools", "engine", "build ms", "query p50 ms", "query p95 ms", "memory MB"],
     rows,
   );

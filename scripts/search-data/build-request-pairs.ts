@@ -2,33 +2,22 @@
 // (request-pairs/learn.ts), learned from rankings of servers never learned from: the corpus's
 // servers are dealt into the folds of bench/search-corpus.ts, each fold's requests ranked with the
 // tables learned from the other folds (bench/fold-learning.ts), and the weights fitted on all those
-// rankings. Deterministic; about ten minutes:
+// rankings. Deterministic; about twenty minutes:
 //   node --import tsx scripts/search-data/build-request-pairs.ts
-import { corpusDocuments, loadCorpus, serverFolds } from "../../bench/corpus-set.ts";
-import { foldRankings, learnWithout } from "../../bench/fold-learning.ts";
+import { loadCorpus } from "../../bench/corpus-set.ts";
+import { learnFolds, learnPairs } from "../../bench/fold-learning.ts";
 import { RERANK_DEPTH } from "../../src/search/likelihood-rerank.ts";
-import { PAIR_DESCRIPTION_WORDS, pairWords } from "../../src/search/request-pairs.ts";
-import { learnRequestPairs, PAIR_DEFAULTS, type RankedRequest } from "./request-pairs/learn.ts";
+import { PAIR_DESCRIPTION_WORDS } from "../../src/search/request-pairs.ts";
+import { PAIR_DEFAULTS } from "./request-pairs/learn.ts";
 import { STEMMER, writeTable } from "./write-table.ts";
 
 const FOLDS = 5;
 const corpus = loadCorpus();
-const documents = corpusDocuments(corpus.tools);
-const rankings: RankedRequest[] = [];
-for (const [at, fold] of serverFolds(corpus.servers, FOLDS).entries()) {
-  process.stderr.write(`request pairs: fold ${at + 1} of ${FOLDS}: learning from the other folds\n`);
-  rankings.push(...foldRankings(corpus, fold, learnWithout(corpus, fold, at)));
-}
+const rankings = learnFolds(corpus, FOLDS, (message) =>
+  process.stderr.write(`request pairs: ${message}\n`),
+).flatMap((run) => run.rankings);
 process.stderr.write(`request pairs: fitting on ${rankings.length} rankings\n`);
-const lines = learnRequestPairs(
-  rankings,
-  (id) => {
-    const doc = documents.get(id);
-    if (!doc) throw new Error(`build request pairs: no tool ${id}`);
-    return pairWords(doc);
-  },
-  PAIR_DEFAULTS,
-);
+const lines = learnPairs(corpus, rankings);
 const { minPositives, rounds, l2, minWeight } = PAIR_DEFAULTS;
 const bytes = writeTable(
   "request-pairs.tsv",

@@ -57,31 +57,29 @@ export interface NumberedPairWords {
   readonly words: PairWords;
 }
 
-/** One request stem's row: the tool keys it has weights for, and the weights. */
-interface PairRow {
-  readonly keys: Int32Array;
-  readonly weights: Float32Array;
-}
-
 /**
  * Request stem → tool stem (`~stem` for a description word) → weight, in a hit's score units,
- * held flat: one array of tool-key numbers and one of weights for all rows.
+ * held flat: a request stem numbers a row, and the rows' tool-key numbers and weights lie end to
+ * end in two typed arrays (`#rowStart` marks where each begins).
  */
 export class RequestPairs {
   readonly #toolKeys = new Map<string, number>();
-  readonly #rows = new Map<string, PairRow>();
+  readonly #rows = new Map<string, number>();
+  readonly #rowStart: Uint32Array;
+  readonly #keys: Uint16Array | Uint32Array;
+  readonly #weights: Float32Array;
   /** Per tool key, the weight of the request stem being scored; zero between stems. */
-  #given = new Float64Array(0);
+  readonly #given: Float64Array;
 
   /** Parses the table's lines (`requestStem<TAB>toolStem:weight …`); `#` lines are skipped. */
   constructor(lines: Iterable<string>) {
     const keys: number[] = [];
     const weights: number[] = [];
-    const rows: [string, number, number][] = [];
+    const starts: number[] = [0];
     for (const line of lines) {
       if (line === "" || line.startsWith("#")) continue;
       const [request, items = ""] = line.split("\t");
-      if (!request) continue;
+      if (!request || this.#rows.has(request)) continue;
       const start = keys.length;
       for (const item of items.split(" ")) {
         const colon = item.lastIndexOf(":");
@@ -96,15 +94,13 @@ export class RequestPairs {
         keys.push(key);
         weights.push(weight);
       }
-      if (keys.length > start) rows.push([request, start, keys.length]);
+      if (keys.length === start) continue;
+      this.#rows.set(request, starts.length - 1);
+      starts.push(keys.length);
     }
-    const allKeys = Int32Array.from(keys);
-    const allWeights = Float32Array.from(weights);
-    for (const [request, start, end] of rows)
-      this.#rows.set(request, {
-        keys: allKeys.subarray(start, end),
-        weights: allWeights.subarray(start, end),
-      });
+    this.#rowStart = Uint32Array.from(starts);
+    this.#keys = this.#toolKeys.size <= 0xffff ? Uint16Array.from(keys) : Uint32Array.from(keys);
+    this.#weights = Float32Array.from(weights);
     this.#given = new Float64Array(this.#toolKeys.size);
   }
 
@@ -138,10 +134,14 @@ export class RequestPairs {
   ): Float64Array {
     const out = new Float64Array(tools.length);
     const given = this.#given;
+    const keys = this.#keys;
+    const weights = this.#weights;
     for (const stem of requestStems) {
       const row = this.#rows.get(stem);
-      if (!row) continue;
-      for (let at = 0; at < row.keys.length; at++) given[row.keys[at] ?? 0] = row.weights[at] ?? 0;
+      if (row === undefined) continue;
+      const from = this.#rowStart[row] ?? 0;
+      const to = this.#rowStart[row + 1] ?? 0;
+      for (let at = from; at < to; at++) given[keys[at] ?? 0] = weights[at] ?? 0;
       tools.forEach((tool, at) => {
         if (!tool) return;
         const share = pairShares(requestStems.length, tool.words);
@@ -151,7 +151,7 @@ export class RequestPairs {
         });
         out[at] = (out[at] ?? 0) + sum;
       });
-      for (const key of row.keys) given[key] = 0;
+      for (let at = from; at < to; at++) given[keys[at] ?? 0] = 0;
     }
     return out;
   }
