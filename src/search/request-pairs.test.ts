@@ -32,7 +32,8 @@ describe("request pairs", () => {
   });
 
   it("adds what the request's words say for or against each tool's words", () => {
-    const archive = table.numbered(pairWords(toolDoc("archive_card", "Archive a card, hidden from view")));
+    const archiveWords = pairWords(toolDoc("archive_card", "Archive a card, hidden from view"));
+    const archive = table.numbered(archiveWords);
     const remove = table.numbered(pairWords(toolDoc("delete_card", "Delete a card")));
     const [forArchive = 0, forDelete = 0, none = 1] = table.adjustments(
       ["clear", "card", "delet"],
@@ -43,9 +44,11 @@ describe("request pairs", () => {
     assert.equal(none, 0);
     // A description word's pair counts at its share: 1/(request words × √description words).
     const [stashed = 0] = table.adjustments(["stash"], [archive]);
-    const described = archive.words.described.length;
+    const described = archiveWords.described.length;
     assert.ok(Math.abs(stashed - (0.06 + 0.02 / Math.sqrt(described))) < 1e-6, `${stashed}`);
     assert.deepEqual([...table.adjustments(["unknown"], [archive])], [0]);
+    // A tool none of whose words the table weighs carries nothing.
+    assert.equal(table.numbered(pairWords(toolDoc("ping", "Check a host"))), undefined);
   });
 
   it("reorders the head of a ranking in the index, only with a table", () => {

@@ -41,20 +41,29 @@ export function describedKey(word: string): string {
   return `${DESCRIBED}${word}`;
 }
 
+/** What a description word's pair counts for against a name word's: spread over the description's words. */
+function describedShare(describedWords: number): number {
+  return 1 / Math.max(1, Math.sqrt(describedWords));
+}
+
 /**
  * Each (request word, tool word) pair's share of a candidate's adjustment: a name word's pair
  * counts 1/|request words|, a description word's 1/(|request words| × √|description words|).
  */
 export function pairShares(requestWords: number, tool: PairWords): { name: number; described: number } {
   const request = Math.max(1, requestWords);
-  return { name: 1 / request, described: 1 / request / Math.max(1, Math.sqrt(tool.described.length)) };
+  return { name: 1 / request, described: describedShare(tool.described.length) / request };
 }
 
-/** A document's pair words as the table numbers them; `nameCount` of them are its name's. */
+/**
+ * A document's pair words as the table numbers them (the words it has no weight for left out):
+ * the first `nameCount` keys are its name's.
+ */
 export interface NumberedPairWords {
-  readonly keys: readonly number[];
+  readonly keys: Uint16Array | Uint32Array;
   readonly nameCount: number;
-  readonly words: PairWords;
+  /** A description word's share against a name word's (`describedShare`). */
+  readonly describedShare: number;
 }
 
 /**
@@ -109,22 +118,24 @@ export class RequestPairs {
     return this.#rows.size;
   }
 
-  /** A document's pair words, numbered as the table numbers them (words it has no weight for left out). */
-  numbered(words: PairWords): NumberedPairWords {
+  /** A document's pair words, numbered as the table numbers them; undefined when it has none. */
+  numbered(words: PairWords): NumberedPairWords | undefined {
     const keys: number[] = [];
-    let nameCount = 0;
     for (const word of words.name) {
       const key = this.#toolKeys.get(word);
-      if (key !== undefined) {
-        keys.push(key);
-        nameCount++;
-      }
+      if (key !== undefined) keys.push(key);
     }
+    const nameCount = keys.length;
     for (const word of words.described) {
       const key = this.#toolKeys.get(describedKey(word));
       if (key !== undefined) keys.push(key);
     }
-    return { keys, nameCount, words };
+    if (keys.length === 0) return undefined;
+    return {
+      keys: this.#toolKeys.size <= 0xffff ? Uint16Array.from(keys) : Uint32Array.from(keys),
+      nameCount,
+      describedShare: describedShare(words.described.length),
+    };
   }
 
   /** What `requestStems` (distinct) add to each tool's score, from their pairs with its words. */
@@ -134,6 +145,7 @@ export class RequestPairs {
   ): Float64Array {
     const out = new Float64Array(tools.length);
     const given = this.#given;
+    const request = Math.max(1, requestStems.length);
     const keys = this.#keys;
     const weights = this.#weights;
     for (const stem of requestStems) {
@@ -144,12 +156,13 @@ export class RequestPairs {
       for (let at = from; at < to; at++) given[keys[at] ?? 0] = weights[at] ?? 0;
       tools.forEach((tool, at) => {
         if (!tool) return;
-        const share = pairShares(requestStems.length, tool.words);
-        let sum = 0;
+        let named = 0;
+        let described = 0;
         tool.keys.forEach((key, k) => {
-          sum += (given[key] ?? 0) * (k < tool.nameCount ? share.name : share.described);
+          if (k < tool.nameCount) named += given[key] ?? 0;
+          else described += given[key] ?? 0;
         });
-        out[at] = (out[at] ?? 0) + sum;
+        out[at] = (out[at] ?? 0) + (named + described * tool.describedShare) / request;
       });
       for (let at = from; at < to; at++) given[keys[at] ?? 0] = 0;
     }
