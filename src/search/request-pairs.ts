@@ -60,7 +60,7 @@ export function pairShares(requestWords: number, tool: PairWords): { name: numbe
  * the first `nameCount` keys are its name's.
  */
 export interface NumberedPairWords {
-  readonly keys: Uint16Array | Uint32Array;
+  readonly keys: readonly number[];
   readonly nameCount: number;
   /** A description word's share against a name word's (`describedShare`). */
   readonly describedShare: number;
@@ -132,7 +132,7 @@ export class RequestPairs {
     }
     if (keys.length === 0) return undefined;
     return {
-      keys: this.#toolKeys.size <= 0xffff ? Uint16Array.from(keys) : Uint32Array.from(keys),
+      keys,
       nameCount,
       describedShare: describedShare(words.described.length),
     };

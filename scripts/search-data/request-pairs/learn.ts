@@ -25,7 +25,7 @@ export const PAIR_DEFAULTS: PairOptions = {
   rounds: 200,
   learningRate: 0.5,
   l2: 1e-5,
-  minWeight: 0.0005,
+  minWeight: 0.01,
 };
 
 /** The scale the scores start from: a hit's score gaps are a few hundredths. */
