@@ -70,11 +70,13 @@ describe("discovery meta-tools and resources over MCP", () => {
       assert.equal(entry.path.startsWith("tools."), true);
       assert.equal(typeof entry.score, "number");
     }
-    // "add" reaches get-sum's "sum" by meaning only (the WordNet extract keeps 8 relations per
-    // word, and "sum" is not among add's), so tools that create and add things rank near it.
+    // The tool saying "Add two numbers" comes first. "add" reaches get-sum's "sum" by meaning only
+    // (the WordNet extract keeps 8 relations per word, and "sum" is not among add's), so tools
+    // named for adding things (`add_observations`, `add_tool`) rank near it.
     const sum = (
-      await client.callTool({ name: "search_tools", arguments: { query: "add two numbers", limit: 5 } })
+      await client.callTool({ name: "search_tools", arguments: { query: "add two numbers", limit: 10 } })
     ).structuredContent as unknown as SearchAnswer;
+    assert.deepEqual([sum.results[0]?.server, sum.results[0]?.tool], ["scripted", "add"]);
     assert.ok(sum.results.some((entry) => entry.server === "everything" && entry.tool === "get-sum"));
     const text = textOf(
       await client.callTool({

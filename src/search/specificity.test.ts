@@ -17,13 +17,15 @@ describe("specificity", () => {
 
   it("lets the telling word of a request outrank a generic one in the ranking", () => {
     const docs = [doc("a", "provide"), doc("b", "cryptocurrency")];
-    // Request likelihood off: it weighs the two words by what requests say, the stage tested here by English.
-    const on = new LexicalSearchIndex({ lexicon: false, wordVectors: false, requestLikelihood: false });
+    // Request likelihood and pairs off: they weigh the two words by what requests say, the stage
+    // tested here by English.
+    const learned = { requestLikelihood: false, requestPairs: false } as const;
+    const on = new LexicalSearchIndex({ lexicon: false, wordVectors: false, ...learned });
     const off = new LexicalSearchIndex({
       lexicon: false,
       specificity: false,
       wordVectors: false,
-      requestLikelihood: false,
+      ...learned,
     });
     on.add(docs);
     off.add(docs);
