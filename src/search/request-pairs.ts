@@ -9,8 +9,8 @@ import type { SearchDocument } from "./types.ts";
  * tool a request asked for above the others of its ranking's head (data/search/request-pairs.tsv,
  * made by scripts/search-data/build-request-pairs.ts from rankings of servers never learned
  * from). Where request likelihood (request-likelihood.ts) only says how likely a request is from
- * a tool, a pair weight also learns from the tools a request did not want: "without deleting it"
- * counts against `delete_card` and for `archive_card`.
+ * a tool, a pair weight also learns from the tools a request did not want, the others of its
+ * ranking's head: what the ranking already gets right costs it nothing.
  */
 
 /** Distinct description words read for a tool, after its name's. */

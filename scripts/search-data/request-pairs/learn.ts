@@ -68,10 +68,10 @@ class Numbering {
   }
 }
 
-/** A candidate tool's keys (name stems, then `~`-marked description stems) and their shares' kinds. */
+/** A candidate tool's keys: its `nameCount` name stems, then its `~`-marked description stems. */
 interface ToolKeys {
   readonly keys: Int32Array;
-  readonly described: number;
+  readonly nameCount: number;
   readonly words: PairWords;
 }
 
@@ -92,7 +92,7 @@ function design(
         ...words.described.map((w) => toolWords.of(describedKey(w))),
       ];
       if (toolWords.words.length > TOOL_KEYS) throw new Error("learn request pairs: too many tool words");
-      known = { keys: Int32Array.from(keys), described: words.name.length, words };
+      known = { keys: Int32Array.from(keys), nameCount: words.name.length, words };
       tools.set(id, known);
     }
     return known;
@@ -141,7 +141,7 @@ function design(
           const id = ids.get(stem * TOOL_KEYS + key);
           if (id === undefined) return;
           feature.push(id);
-          share.push(k < tool.described ? shares.name : shares.described);
+          share.push(k < tool.nameCount ? shares.name : shares.described);
         });
       featureStart.push(feature.length);
     }
