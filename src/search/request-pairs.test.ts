@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LexicalSearchIndex } from "./lexical-index.ts";
-import { describedKey, PAIR_DESCRIPTION_WORDS, pairWords, RequestPairs } from "./request-pairs.ts";
+import {
+  defaultRequestPairs,
+  describedKey,
+  PAIR_DESCRIPTION_WORDS,
+  pairWords,
+  RequestPairs,
+} from "./request-pairs.ts";
 import { toolDoc } from "./tool-doc.fixture.ts";
 
 // "without deleting" speaks against delete and for archive; "stash" for archive.
@@ -66,5 +72,18 @@ describe("request pairs", () => {
     assert.equal(search(false)[0], "s/delete_card");
     const strong = new RequestPairs(["delet\tdelet:-2 archiv:2"]);
     assert.equal(search(strong)[0], "s/archive_card");
+  });
+
+  it("ships a table learned from rankings of tool requests", () => {
+    const shipped = defaultRequestPairs();
+    assert.ok(shipped.size >= 2000, `${shipped.size} request words`);
+    const [remove = 0, get = 0] = shipped.adjustments(
+      ["delet", "item"],
+      [
+        shipped.numbered(pairWords(toolDoc("remove_item", "Remove an item"))),
+        shipped.numbered(pairWords(toolDoc("get_item", "Get an item"))),
+      ],
+    );
+    assert.ok(remove > get, `${remove} ${get}`);
   });
 });
