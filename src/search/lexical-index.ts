@@ -333,14 +333,15 @@ export class LexicalSearchIndex implements SearchIndex {
     return ranked;
   }
 
-  /** How many of a ranking to take for `limit` results: the head request likelihood reorders. */
+  /** How many of a ranking to take for `limit` results: the head request likelihood and pair weights reorder. */
   #depth(limit: number): number {
     return this.#likelihood || this.#pairs ? Math.max(limit, RERANK_DEPTH) : limit;
   }
 
   /**
    * The best `limit` of a ranking's head (`slots` in order, `values` their scores) once reordered
-   * by request likelihood (likelihood-rerank.ts), each with its score after.
+   * by request likelihood (likelihood-rerank.ts) and the pair weights (request-pairs.ts), each with
+   * its score after.
    */
   #reordered(
     text: string,
