@@ -1,4 +1,5 @@
 import { TOOL_TEXT_CHARS } from "./request-words.ts";
+import { weightedStems } from "./stem-rows.ts";
 import { readTable } from "./tables.ts";
 import { wordTerms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
@@ -90,11 +91,7 @@ export class RequestPairs {
       const [request, items = ""] = line.split("\t");
       if (!request || this.#rows.has(request)) continue;
       const start = keys.length;
-      for (const item of items.split(" ")) {
-        const colon = item.lastIndexOf(":");
-        const weight = Number(item.slice(colon + 1));
-        if (colon <= 0 || !Number.isFinite(weight)) continue;
-        const tool = item.slice(0, colon);
+      for (const [tool, weight] of weightedStems(items, true)) {
         let key = this.#toolKeys.get(tool);
         if (key === undefined) {
           key = this.#toolKeys.size;

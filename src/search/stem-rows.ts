@@ -51,13 +51,17 @@ export class StemRows {
   }
 }
 
-/** A table's `stem:weight stem:weight …` text as pairs; items without a positive weight are left out. */
-export function weightedStems(text: string): [stem: string, weight: number][] {
+/**
+ * A table's `stem:weight stem:weight …` text as pairs; items without a positive weight are left
+ * out, or without a finite one when the table's weights are `signed` (request-pairs.ts).
+ */
+export function weightedStems(text: string, signed = false): [stem: string, weight: number][] {
   const items: [string, number][] = [];
   for (const item of text.split(" ")) {
     const colon = item.lastIndexOf(":");
     const weight = Number(item.slice(colon + 1));
-    if (colon > 0 && weight > 0) items.push([item.slice(0, colon), weight]);
+    if (colon > 0 && (signed ? Number.isFinite(weight) : weight > 0))
+      items.push([item.slice(0, colon), weight]);
   }
   return items;
 }
