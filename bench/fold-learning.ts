@@ -7,6 +7,7 @@ import {
   learnRequestLikelihood,
 } from "../scripts/search-data/request-likelihood/learn.ts";
 import {
+  LEARNED_HEAD,
   learnRequestPairs,
   PAIR_DEFAULTS,
   type RankedRequest,
@@ -15,7 +16,6 @@ import { LEARN_DEFAULTS, learnRequestWords } from "../scripts/search-data/reques
 import { learnSimilarTools } from "../scripts/search-data/similar-tools/learn.ts";
 import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
-import { RERANK_DEPTH } from "../src/search/likelihood-rerank.ts";
 import { RequestLikelihood } from "../src/search/request-likelihood.ts";
 import { pairWords } from "../src/search/request-pairs.ts";
 import { RequestWords } from "../src/search/request-words.ts";
@@ -64,7 +64,7 @@ export function foldRankings(corpus: Corpus, fold: readonly string[], learned: L
       request: query.query,
       expected: query.expected,
       candidates: index
-        .search(query.query, { limit: RERANK_DEPTH })
+        .search(query.query, { limit: LEARNED_HEAD })
         .map((hit) => ({ id: hit.id, score: hit.score })),
     }));
 }

@@ -6,9 +6,8 @@
 //   node --import tsx scripts/search-data/build-request-pairs.ts
 import { loadCorpus } from "../../bench/corpus-set.ts";
 import { learnFolds, learnPairs } from "../../bench/fold-learning.ts";
-import { RERANK_DEPTH } from "../../src/search/likelihood-rerank.ts";
 import { PAIR_DESCRIPTION_WORDS } from "../../src/search/request-pairs.ts";
-import { PAIR_DEFAULTS } from "./request-pairs/learn.ts";
+import { LEARNED_HEAD, PAIR_DEFAULTS } from "./request-pairs/learn.ts";
 import { STEMMER, writeTable } from "./write-table.ts";
 
 const FOLDS = 5;
@@ -23,7 +22,7 @@ const bytes = writeTable(
   "request-pairs.tsv",
   [
     "request-pairs.tsv: what a request word says for or against a tool word, for src/search/request-pairs.ts.",
-    `Made by scripts/search-data/build-request-pairs.ts from data/search/corpus: ${corpus.queries.length} requests for ${corpus.tools.length} tools of ${corpus.servers.length} public MCP servers, each ranked (best ${RERANK_DEPTH}) with the tables learned from the other ${FOLDS - 1} of ${FOLDS} folds by server.`,
+    `Made by scripts/search-data/build-request-pairs.ts from data/search/corpus: ${corpus.queries.length} requests for ${corpus.tools.length} tools of ${corpus.servers.length} public MCP servers, each ranked (best ${LEARNED_HEAD}) with the tables learned from the other ${FOLDS - 1} of ${FOLDS} folds by server.`,
     `Softmax over each ranking's head, ${rounds} rounds of AdaGrad, L2 ${l2}; pairs of at least ${minPositives} requests with their tools; weights of at least ${minWeight}. A tool's words: its name's stems, then its first ${PAIR_DESCRIPTION_WORDS} other description stems (~stem).`,
     `Stems: ${STEMMER}.`,
     "Line: requestStem<TAB>toolStem:weight … (weight in a hit's score units, before the pair's share).",

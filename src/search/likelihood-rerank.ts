@@ -8,12 +8,13 @@ import type { SearchDocument } from "./types.ts";
 
 /**
  * The best this many of a ranking are reordered (all of a longer list asked for). Deeper finds
- * more on the corpus split by server and less on LiveMCPBench's multi-step tasks, whose generic
- * steps ("save it to a file") a request's topic words outweigh: 30 found 0.576 of the corpus's
- * paraphrases and lost LiveMCPBench 2 of 94 tasks, 20 finds 0.575 and loses 1, 12 finds 0.569 and
- * loses 1, 10 loses none (bench/search-corpus.ts, search-quality.ts).
+ * more on the corpus split by server and, with the pair weights, no less on the public sets: 30
+ * finds 0.590 of the corpus's paraphrases fold-wide and 0.687 at the check's size, 20 finds 0.588
+ * and 0.685, 40 finds 0.591 and 0.688; LiveMCPBench finds 76 of 94 tasks at 20 and 30, MetaTool
+ * 0.759 (bench/search-corpus.ts, search-quality.ts). Without the pairs, 30 lost LiveMCPBench 2
+ * tasks and 20 one, against 10.
  */
-export const RERANK_DEPTH = 20;
+export const RERANK_DEPTH = 30;
 /**
  * Score (0..1 scale of a hit) the likeliest candidate gains; one whose mean log-likelihood per
  * request word trails by d gains e^-d of it. Bounded, so a confident lexical or semantic lead
