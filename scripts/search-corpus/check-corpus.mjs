@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Validates data/search/corpus/: every server file's shape, the licence gate, the unseen-catalog exclusions
-// (package names and serverInfo.name), index.json agreement, the per-server share cap; prints totals.
+// (package names and serverInfo.name), index.json agreement, the per-server share cap, the requests
+// written for the tools (requests/<server>.jsonl); prints totals.
 // Exit code 1 on any problem.
 //   node scripts/search-corpus/check-corpus.mjs
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  CORPUS_DIR,
   EXCLUDED_PACKAGES,
   exclusionHit,
   INDEX_FILE,
@@ -76,6 +78,41 @@ for (const { file, data: d } of servers) {
   total += d.tools.length;
 }
 
+// the requests: each line a {tool, kind, query, also} of this server's tools, 4 to 25 words, no query twice
+const KINDS = ["direct", "paraphrase", "task"];
+const requestCounts = new Map(KINDS.map((kind) => [kind, 0]));
+for (const { file, data: d } of servers) {
+  const stem = file.replace(/^servers\//, "").replace(/\.json$/, "");
+  const path = join(CORPUS_DIR, "requests", `${stem}.jsonl`);
+  if (!existsSync(path) || !Array.isArray(d?.tools)) continue;
+  const where = `requests/${stem}.jsonl`;
+  const names = new Set(d.tools.map((t) => t?.name));
+  const queries = new Set();
+  readFileSync(path, "utf8")
+    .split("\n")
+    .forEach((line, at) => {
+      if (line.trim() === "") return;
+      const here = `${where}:${at + 1}`;
+      let r;
+      try {
+        r = JSON.parse(line);
+      } catch {
+        return bad(here, "not JSON");
+      }
+      if (!names.has(r.tool)) bad(here, `tool ${JSON.stringify(r.tool)} is not one of the server's`);
+      if (!KINDS.includes(r.kind)) bad(here, `kind ${JSON.stringify(r.kind)} is not ${KINDS.join("/")}`);
+      else requestCounts.set(r.kind, requestCounts.get(r.kind) + 1);
+      const words = typeof r.query === "string" ? r.query.trim().split(/\s+/).length : 0;
+      if (words < 4 || words > 25) bad(here, `query has ${words} words (4 to 25)`);
+      const key = String(r.query).trim().toLowerCase();
+      if (queries.has(key)) bad(here, `query repeats an earlier line: ${JSON.stringify(r.query)}`);
+      queries.add(key);
+      for (const name of r.also ?? [])
+        if (!names.has(name) || name === r.tool)
+          bad(here, `also ${JSON.stringify(name)} is not another tool of the server`);
+    });
+}
+
 // the largest server's share
 const sizes = servers.map(({ data }) => [data.package, data.tools?.length ?? 0]).sort((a, b) => b[1] - a[1]);
 for (const [p, n] of sizes) {
@@ -114,6 +151,7 @@ if (existsSync(LICENSES_DIR)) {
 
 console.log(`servers: ${servers.length}`);
 console.log(`tools: ${total} (${withTitle} with a title, ${emptyDesc} without a description)`);
+console.log(`requests: ${[...requestCounts].map(([kind, n]) => `${kind}=${n}`).join(" ")}`);
 console.log(
   `licences: ${[...licences]
     .sort((a, b) => b[1] - a[1])
