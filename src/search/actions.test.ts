@@ -57,6 +57,7 @@ describe("search by the action a tool does", () => {
       lexicon: false,
       requestWords: false,
       requestLikelihood: false,
+      requestPairs: false,
     });
     index.add(docs);
     assert.equal(first(index, request), "post_message");
@@ -65,6 +66,7 @@ describe("search by the action a tool does", () => {
       lexicon: false,
       requestWords: false,
       requestLikelihood: false,
+      requestPairs: false,
       actions: false,
     });
     withoutActions.add(docs);
