@@ -97,7 +97,8 @@ for (const { file, data: d } of servers) {
       try {
         r = JSON.parse(line);
       } catch {
-        return bad(here, "not JSON");
+        bad(here, "not JSON");
+        return;
       }
       if (!names.has(r.tool)) bad(here, `tool ${JSON.stringify(r.tool)} is not one of the server's`);
       if (!KINDS.includes(r.kind)) bad(here, `kind ${JSON.stringify(r.kind)} is not ${KINDS.join("/")}`);
