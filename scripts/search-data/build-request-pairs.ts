@@ -2,7 +2,7 @@
 // (request-pairs/learn.ts), learned from rankings of servers never learned from: the corpus's
 // servers are dealt into the folds of bench/search-corpus.ts, each fold's requests ranked with the
 // tables learned from the other folds (bench/fold-learning.ts), and the weights fitted on all those
-// rankings. Deterministic; about twenty minutes:
+// rankings. Deterministic; about twenty-five minutes:
 //   node --import tsx scripts/search-data/build-request-pairs.ts
 import { loadCorpus } from "../../bench/corpus-set.ts";
 import { learnFolds, learnPairs } from "../../bench/fold-learning.ts";
