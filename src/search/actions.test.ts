@@ -52,23 +52,17 @@ describe("search by the action a tool does", () => {
 
   it("ranks the tool that does the action above one matching more of the other words", () => {
     // Words alone (no vectors, no dictionary, nothing learned from requests): the action match decides.
-    const index = new LexicalSearchIndex({
+    const wordsAlone = {
       wordVectors: false,
       lexicon: false,
       requestWords: false,
       requestLikelihood: false,
       requestPairs: false,
-    });
+    } as const;
+    const index = new LexicalSearchIndex(wordsAlone);
     index.add(docs);
     assert.equal(first(index, request), "post_message");
-    const withoutActions = new LexicalSearchIndex({
-      wordVectors: false,
-      lexicon: false,
-      requestWords: false,
-      requestLikelihood: false,
-      requestPairs: false,
-      actions: false,
-    });
+    const withoutActions = new LexicalSearchIndex({ ...wordsAlone, actions: false });
     withoutActions.add(docs);
     assert.equal(first(withoutActions, request), "list_channels");
   });
