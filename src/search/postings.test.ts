@@ -29,14 +29,16 @@ describe("PostingLists.score", () => {
   it("counts a word and its related words once, at the best match", () => {
     const postings = lists();
     // "read" with "get" as a related word: document 1 matches only through "get", document 0 only "read".
-    const { lexical } = postings.score([term("read"), term("get", 0.5, "read")]);
+    // A copy: the lists reuse their score buffer.
+    const lexical = postings.score([term("read"), term("get", 0.5, "read")]).lexical.slice();
     const read = postings.idf("read");
     // A related word's idf is capped at its query word's.
     const get = Math.min(read, postings.idf("get"));
     assert.ok(Math.abs((lexical[0] ?? 0) - read) < 1e-12);
     assert.ok(Math.abs((lexical[1] ?? 0) - 0.5 * get * 3) < 1e-12);
     assert.ok(Math.abs((lexical[2] ?? 0) - 0.5 * get) < 1e-12);
-    // Scoring again gives the same: the scratch scores were left at zero.
+    // Scoring again gives the same: the scratch scores were left at zero, the buffer cleared.
+    postings.score([term("file")]);
     assert.deepEqual(postings.score([term("read"), term("get", 0.5, "read")]).lexical, lexical);
   });
 
