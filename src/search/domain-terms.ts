@@ -46,6 +46,20 @@ const INFLECTIONS = new Set(["", "s", "es", "ed", "d", "ing"]);
  * without a plural "s", so "follower" and "followers" are one.
  */
 function wordKey(word: string): string {
+  let key = wordKeys.get(word);
+  if (key === undefined) {
+    if (wordKeys.size >= WORD_KEYS_MAX) wordKeys.clear();
+    key = readWordKey(word);
+    wordKeys.set(word, key);
+  }
+  return key;
+}
+
+/** Word → `wordKey`, cached as the stems are: the same few thousand words recur. */
+const wordKeys = new Map<string, string>();
+const WORD_KEYS_MAX = 50_000;
+
+function readWordKey(word: string): string {
   const root = stem(word);
   for (const base of root.endsWith("i") ? [root, `${root.slice(0, -1)}y`] : [root]) {
     const bare = base.endsWith("e") ? base.slice(0, -1) : base;
@@ -56,10 +70,10 @@ function wordKey(word: string): string {
   return `=${word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word}`;
 }
 
-/** Phrase stems → meanings, and the longest phrase held. */
+/** Phrase stems → meanings, and per first word the longest phrase it starts. */
 interface PhraseTable {
   readonly meanings: Map<string, string[]>;
-  longest: number;
+  readonly longestFrom: Map<string, number>;
 }
 
 /**
@@ -71,8 +85,10 @@ interface PhraseTable {
  * what they say in a tool's description.
  */
 export class DomainTerms {
-  readonly #requests: PhraseTable = { meanings: new Map(), longest: 1 };
-  readonly #tools: PhraseTable = { meanings: new Map(), longest: 1 };
+  readonly #requests: PhraseTable = { meanings: new Map(), longestFrom: new Map() };
+  readonly #tools: PhraseTable = { meanings: new Map(), longestFrom: new Map() };
+  /** Request phrase → what it stands for, worked out on first use. */
+  readonly #expansions = new Map<string, DomainExpansion>();
 
   constructor(lines: Iterable<string>) {
     for (const line of lines) {
@@ -97,7 +113,14 @@ export class DomainTerms {
 
   /** What the phrases of a request stand for. */
   expand(request: string): DomainExpansion[] {
-    return [...phrases(this.#requests, request)].map(([key, meanings]) => expansion(key, meanings));
+    return [...phrases(this.#requests, request)].map(([key, meanings]) => {
+      let known = this.#expansions.get(key);
+      if (known === undefined) {
+        known = expansion(key, meanings);
+        this.#expansions.set(key, known);
+      }
+      return known;
+    });
   }
 
   /** The terms a tool's products and abbreviations stand for, each once: a tool saying "Trello" is also about boards. */
@@ -115,10 +138,12 @@ export const KINDS: ReadonlySet<string> = new Set([">", ":", "="]);
 
 function add(table: PhraseTable, phrase: string, targets: readonly string[]): void {
   const key = phraseKey(phrase);
-  const length = key.split(" ").length;
+  const keyWords = key.split(" ");
+  const length = keyWords.length;
   // A phrase of function words alone ("likes", "what's up") is any request's.
   if (key === "" || length > MAX_PHRASE_WORDS || terms(key.replaceAll("=", "")).length === 0) return;
-  table.longest = Math.max(table.longest, length);
+  const first = keyWords[0] as string;
+  table.longestFrom.set(first, Math.max(table.longestFrom.get(first) ?? 0, length));
   const meanings = table.meanings.get(key) ?? [];
   for (const target of targets) if (!meanings.includes(target)) meanings.push(target);
   table.meanings.set(key, meanings);
@@ -129,7 +154,8 @@ function* phrases(table: PhraseTable, text: string): Generator<[key: string, mea
   const stems = words(text).map(wordKey);
   for (let at = 0; at < stems.length; ) {
     let matched = 1;
-    for (let length = Math.min(table.longest, stems.length - at); length > 0; length--) {
+    const longest = table.longestFrom.get(stems[at] as string) ?? 0;
+    for (let length = Math.min(longest, stems.length - at); length > 0; length--) {
       const key = stems.slice(at, at + length).join(" ");
       const meanings = table.meanings.get(key);
       if (!meanings) continue;
