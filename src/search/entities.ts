@@ -164,8 +164,19 @@ export function impliedActions(query: string): string {
   return WRITE_TARGET.test(query.replace(URL, " ")) ? "write" : "";
 }
 
+/**
+ * The last request read and its words: a search reads its request's entities for its terms, its
+ * embedding and its matched words, and the patterns are the costly part.
+ */
+let lastRead: { readonly query: string; readonly words: string } | undefined;
+
 /** Extra query words implied by the entities in `query` ("" when there are none). */
 export function entityWords(query: string): string {
+  if (lastRead?.query !== query) lastRead = { query, words: readEntityWords(query) };
+  return lastRead.words;
+}
+
+function readEntityWords(query: string): string {
   const words: string[] = [];
   const withoutUrls = query.replace(URL, " ");
   if (withoutEncodedData(withoutUrls) !== withoutUrls) words.push("base64 encoded data");

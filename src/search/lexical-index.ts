@@ -61,8 +61,8 @@ export interface Ranked {
   readonly score: number;
   /** What it gains from each query word, in units of `score` (see word-coverage.ts). */
   readonly coverage?: Float64Array;
-  /** The request words it matches (see matched-words.ts); worked out only for the hits returned. */
-  readonly matched: () => readonly string[];
+  /** The request words it matches (see matched-words.ts). */
+  readonly matched: readonly string[];
 }
 
 export interface LexicalSearchIndexOptions extends QueryStages {
@@ -270,12 +270,7 @@ export class LexicalSearchIndex implements SearchIndex {
       ? withPartialMatches(query, this.#postings, this.#rankOf, this.#compounds)
       : query;
     const scored = this.score(terms);
-    // The request words behind the term groups, worked out only if a hit is returned.
-    let grouped: GroupWords | undefined;
-    const words = () => {
-      grouped ??= groupWords(text, terms, scored.groups);
-      return grouped;
-    };
+    const words = groupWords(text, terms, scored.groups);
     const similarities = this.#similarities(text);
     if (!similarities) return this.#rankLexical(text, scored, words, limit, accept, minScore);
     const { lexical, best } = scored;
@@ -303,7 +298,7 @@ export class LexicalSearchIndex implements SearchIndex {
           slot,
           score,
           coverage: this.#coverage(slot, scored, best > 0 ? scale / best : 0),
-          matched: () => this.#matched(slot, scored, words),
+          matched: this.#matched(slot, scored, words),
         });
     }
     return ranked;
@@ -313,7 +308,7 @@ export class LexicalSearchIndex implements SearchIndex {
   #rankLexical(
     text: string,
     scored: Scored,
-    words: () => GroupWords,
+    words: GroupWords,
     limit: number,
     accept: ((slot: number) => boolean) | undefined,
     minScore: number,
@@ -332,7 +327,7 @@ export class LexicalSearchIndex implements SearchIndex {
           slot,
           score,
           coverage: this.#coverage(slot, scored, 1 / scored.maxScore),
-          matched: () => this.#matched(slot, scored, words),
+          matched: this.#matched(slot, scored, words),
         });
     }
     return ranked;
@@ -383,9 +378,9 @@ export class LexicalSearchIndex implements SearchIndex {
   }
 
   /** The request words that add to a slot's lexical score. */
-  #matched(slot: number, scored: Scored, words: () => GroupWords): readonly string[] {
+  #matched(slot: number, scored: Scored, words: GroupWords): readonly string[] {
     const entry = this.#entries[slot];
-    return entry ? matchedWords(words(), scored.groups, entry.terms, entry.weights) : [];
+    return entry ? matchedWords(words, scored.groups, entry.terms, entry.weights) : [];
   }
 
   /** Each slot's similarity to the request (blending in its steps', for a task of several), standardised. */
@@ -416,7 +411,7 @@ export class LexicalSearchIndex implements SearchIndex {
   #hit({ slot, score, matched }: Ranked): SearchHit {
     const doc = this.#entries[slot]?.doc;
     if (!doc) throw new Error(`search index slot ${slot} is empty`);
-    return { id: doc.id, kind: doc.kind, server: doc.server, name: doc.name, score, matched: matched() };
+    return { id: doc.id, kind: doc.kind, server: doc.server, name: doc.name, score, matched };
   }
 
   /** The lexical scores of every live document for analysed query terms (see postings.ts). */
