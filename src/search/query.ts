@@ -88,9 +88,19 @@ export function analyzeQuery(
   const weights = new Map<string, WeightedTerm>();
   const text = withoutEncodedData(query);
   const pathless = withoutLocations(text);
-  const outsidePaths = terms(pathless);
+  // Most requests have no path and no quotes: their text, pathless and unquoted are one string.
+  const read = new Map<string, string[]>();
+  const termsOf = (part: string): string[] => {
+    let known = read.get(part);
+    if (known === undefined) {
+      known = terms(part);
+      read.set(part, known);
+    }
+    return known;
+  };
+  const outsidePaths = termsOf(pathless);
   // A request that is all quotes ("“weather in Paris”") is all it says.
-  const unquoted = terms(withoutQuotes(pathless));
+  const unquoted = termsOf(withoutQuotes(pathless));
   const originals = [...new Set(unquoted.length > 0 ? unquoted : outsidePaths)];
   for (const term of [...originals, ...(entities ? terms(impliedActions(text)) : [])])
     weights.set(term, { term, weight: 1, source: term });
@@ -106,7 +116,7 @@ export function analyzeQuery(
     if (!weights.has(term)) weights.set(term, { term, weight: QUOTED_WEIGHT, source: term, exact: true });
   }
   // Path and URL words last: what an extension implies (".md" → markdown) outweighs them.
-  for (const term of terms(text)) {
+  for (const term of termsOf(text)) {
     if (!weights.has(term)) weights.set(term, { term, weight: LOCATION_WEIGHT, source: term });
   }
   // The first action word says what is wanted; later ones are often the next steps of a task.
