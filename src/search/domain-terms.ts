@@ -1,6 +1,7 @@
 import { specificity } from "./specificity.ts";
 import { readTable } from "./tables.ts";
 import { stem, terms, words } from "./tokenize.ts";
+import { memoByWord } from "./vocabulary-memo.ts";
 
 /**
  * What requests call by other names than tools do, as phrases: abbreviations ("PR" is a pull
@@ -45,21 +46,7 @@ const INFLECTIONS = new Set(["", "s", "es", "ed", "d", "ing"]);
  * match "check", "contents" or "fast", which the stemmer would make of it. Such a word is read
  * without a plural "s", so "follower" and "followers" are one.
  */
-function wordKey(word: string): string {
-  let key = wordKeys.get(word);
-  if (key === undefined) {
-    if (wordKeys.size >= WORD_KEYS_MAX) wordKeys.clear();
-    key = readWordKey(word);
-    wordKeys.set(word, key);
-  }
-  return key;
-}
-
-/** Word → `wordKey`, cached as the stems are: the same few thousand words recur. */
-const wordKeys = new Map<string, string>();
-const WORD_KEYS_MAX = 50_000;
-
-function readWordKey(word: string): string {
+const wordKey = memoByWord((word: string): string => {
   const root = stem(word);
   for (const base of root.endsWith("i") ? [root, `${root.slice(0, -1)}y`] : [root]) {
     const bare = base.endsWith("e") ? base.slice(0, -1) : base;
@@ -68,7 +55,7 @@ function readWordKey(word: string): string {
     }
   }
   return `=${word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word}`;
-}
+});
 
 /** Phrase stems → meanings, and per first word the longest phrase it starts. */
 interface PhraseTable {

@@ -1,5 +1,6 @@
 import stemmer from "wink-porter2-stemmer";
 import { STOPWORDS } from "./stopwords.ts";
+import { memoByWord } from "./vocabulary-memo.ts";
 
 /** Han, Hiragana, Katakana and Hangul runs have no spaces: they are indexed as character bigrams. */
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
@@ -74,9 +75,6 @@ export function words(raw: string): string[] {
   return out;
 }
 
-const stemCache = new Map<string, string>();
-const STEM_CACHE_MAX = 50_000;
-
 /**
  * Longest word stemmed. English words are shorter; the stemmer's time grows with the square of
  * a word's length (a 10,000-letter "word" takes a second), so a longer run is kept as it is.
@@ -90,15 +88,12 @@ export const MAX_STEMMED_LENGTH = 64;
  */
 export function stem(word: string): string {
   // Not cached either: a run that long is no word that recurs.
-  if (word.length > MAX_STEMMED_LENGTH) return word;
-  let stemmed = stemCache.get(word);
-  if (stemmed === undefined) {
-    stemmed = /^[a-z]+$/.test(word) ? keepDouble(word, stemmer(word)) : word;
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    stemCache.set(word, stemmed);
-  }
-  return stemmed;
+  return word.length > MAX_STEMMED_LENGTH ? word : cachedStem(word);
 }
+
+const cachedStem = memoByWord((word: string) =>
+  /^[a-z]+$/.test(word) ? keepDouble(word, stemmer(word)) : word,
+);
 
 /**
  * Words whose double last letter is their own: Porter2 undoubles it with the inflection, so

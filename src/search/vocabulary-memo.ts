@@ -25,3 +25,15 @@ export function memoByVocabulary<T>(
     return value;
   };
 }
+
+/** `read(word)` remembered, for a reading that depends on the word alone; bounded as above. */
+export function memoByWord<T>(read: (word: string) => T): (word: string) => T {
+  const memo = new Map<string, T>();
+  return (word) => {
+    if (memo.has(word)) return memo.get(word) as T;
+    if (memo.size >= MEMO_MAX) memo.clear();
+    const value = read(word);
+    memo.set(word, value);
+    return value;
+  };
+}
