@@ -105,6 +105,33 @@ describe("request likelihood", () => {
     assert.equal(learned.search(request, { limit: 1 })[0]?.name, "frobnicate_widget");
   });
 
+  it("weighs a request's words outside its paths: a folder's name is not what it asks for", () => {
+    const docs = [
+      toolDoc("twiddle_widget", "Twiddle a widget"),
+      toolDoc("frobnicate_widget", "Frobnicate a widget"),
+      toolDoc("polish_widget", "Polish a widget"),
+    ];
+    const [frobnicate] = toolSourceWords(docs[1]!);
+    const [polish] = toolSourceWords(docs[2]!);
+    const learned = new LexicalSearchIndex({
+      wordVectors: false,
+      lexicon: false,
+      requestWords: false,
+      domainTerms: false,
+      requestPairs: false,
+      requestLikelihood: new RequestLikelihood([
+        `zorp\t0.01\t0.001\t${frobnicate}:0.4`,
+        `buff\t0.01\t0.001\t${polish}:0.3`,
+        "widget\t0.02\t0.01\t",
+      ]),
+    });
+    learned.add(docs);
+    assert.equal(learned.search("zorp the widget", { limit: 3 })[0]?.name, "frobnicate_widget");
+    // "zorp" names a folder here: only "buff" says what to do.
+    const inPath = learned.search("buff up the widget listed in /srv/zorp/widgets.txt", { limit: 3 });
+    assert.equal(inPath[0]?.name, "polish_widget", inPath.map((hit) => hit.name).join(" "));
+  });
+
   it("ships a table learned from tool requests", () => {
     const shipped = defaultRequestLikelihood();
     assert.ok(shipped.size >= 5000, `${shipped.size} request words`);

@@ -14,10 +14,15 @@ import type { SearchDocument } from "./types.ts";
 
 /** Text of a tool read for its words: its name, title and what it does (the start of its description). */
 export const TOOL_TEXT_CHARS = 600;
-/** Request words added to a document at most. */
-export const MAX_REQUEST_WORDS = 12;
+/**
+ * Request words added to a document at most: its few strongest predictions. More let a tool be
+ * found by words that only some of its requests use ("report" for a page's save-as-PDF tool);
+ * on the corpus split by server 4, 6, 8 and 12 find the same share of paraphrases (0.692–0.693 at
+ * the check's size), while 12 loses LiveMCPBench's "…and save it to /root/x.md" tasks to them.
+ */
+export const MAX_REQUEST_WORDS = 4;
 /** A request word is added when the document's words predict it at least this much. */
-export const MIN_PREDICTION = 0.05;
+export const MIN_PREDICTION = Number(process.env.MINP ?? 0.05);
 
 /** A tool's name, title and the start of its description: what it does. */
 export function toolText(doc: Pick<SearchDocument, "name" | "title" | "description">): string {

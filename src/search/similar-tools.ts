@@ -48,8 +48,12 @@ export interface Borrowed {
 export class SimilarTools {
   readonly #matrix: VectorMatrix | undefined;
   readonly #stems: StemRows;
-  /** Row per known tool, flat (a typed array per tool would cost more than its floats); all zero where none. */
-  readonly #requestVectors: Float32Array;
+  /**
+   * Row per known tool, flat (a typed array per tool would cost more than its values), int8 as the
+   * table holds them, with one scale per row (`#requestScales`); all zero where none.
+   */
+  readonly #requestVectors: Int8Array;
+  readonly #requestScales: Float32Array;
   readonly #count: number;
 
   constructor(known: Iterable<KnownTool>) {
@@ -65,9 +69,12 @@ export class SimilarTools {
       this.#matrix?.set(at, tool.vector);
     });
     this.#count = list.length;
-    this.#requestVectors = new Float32Array(list.length * dimensions);
+    this.#requestVectors = new Int8Array(list.length * dimensions);
+    this.#requestScales = new Float32Array(list.length);
     list.forEach((tool, at) => {
-      if (tool.requestVector) this.#requestVectors.set(tool.requestVector, at * dimensions);
+      if (!tool.requestVector) return;
+      const row = this.#requestVectors.subarray(at * dimensions, (at + 1) * dimensions);
+      this.#requestScales[at] = quantiseInt8(tool.requestVector, row);
     });
     this.#stems = new StemRows(
       list.map((tool, at) => [String(at), tool.stems] as const),
@@ -97,8 +104,9 @@ export class SimilarTools {
         if (!own.has(stem)) scores.set(stem, (scores.get(stem) ?? 0) + similarity * weight);
       });
       const requests = this.#requestVectors;
+      const weight = REQUEST_MEANING_WEIGHT * similarity * (this.#requestScales[at] ?? 0);
       for (let k = 0, from = at * moved.length; k < moved.length; k++, from++)
-        moved[k] = (moved[k] ?? 0) + REQUEST_MEANING_WEIGHT * similarity * (requests[from] ?? 0);
+        moved[k] = (moved[k] ?? 0) + weight * (requests[from] ?? 0);
     }
     const words = [...scores]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
