@@ -138,6 +138,14 @@ export function withoutLocations(query: string): string {
 }
 
 /**
+ * The query without its file paths, its URLs kept: a page's address often names what the task
+ * is about ("…/pull/12", "…/issues/7") where a path's folders name where the result goes.
+ */
+export function withoutFilePaths(query: string): string {
+  return query.replace(FILE_PATHS, " ");
+}
+
+/**
  * Text in quotes: a title, a name or a phrase to look for ("find the painting "Corridor in
  * the Asylum"", "the effect text of 'Sky Striker Ace'"). Double quotes may hold apostrophes
  * ("Ender's Game"); single ones too, inside a word ('Don't Stop Me Now'). An apostrophe

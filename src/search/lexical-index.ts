@@ -5,7 +5,7 @@ import { documentEmbeddingText, requestEmbeddingText } from "./embedded-text.ts"
 import { termWeights } from "./fields.ts";
 import { splitIntents } from "./intents.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
-import { LikelihoodRerank, RERANK_DEPTH, withLikelihood } from "./likelihood-rerank.ts";
+import { LikelihoodRerank, likelihoodText, RERANK_DEPTH, withLikelihood } from "./likelihood-rerank.ts";
 import { type GroupWords, groupWords, matchedWords } from "./matched-words.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
@@ -271,9 +271,8 @@ export class LexicalSearchIndex implements SearchIndex {
       : query;
     const scored = this.score(terms);
     const words = groupWords(text, terms, scored.groups);
-    const read = this.#readRequest(text);
-    const similarities = this.#similarities(text, read);
-    if (!similarities) return this.#rankLexical(text, read, scored, words, limit, accept, minScore);
+    const similarities = this.#similarities(text);
+    if (!similarities) return this.#rankLexical(text, scored, words, limit, accept, minScore);
     const { lexical, best } = scored;
     const fused = fusion(best, similarities);
     const top = fusedTop(lexical, similarities.cosine, fused, this.#depth(limit), accept);
@@ -290,7 +289,7 @@ export class LexicalSearchIndex implements SearchIndex {
     const scale = (best > 0 ? best / scored.maxScore : 0.5) / reference;
     const ranked: Ranked[] = [];
     const values = top.map((slot) => rankValueOf(slot) * scale);
-    for (const [slot, value] of this.#reordered(text, read, top, values, limit)) {
+    for (const [slot, value] of this.#reordered(text, top, values, limit)) {
       // A document a query word matched stays a result however unlike the query it reads.
       const floor = (lexical[slot] ?? 0) > 0 ? 1e-6 : 0;
       const score = Math.min(1, Math.max(value, floor));
@@ -308,7 +307,6 @@ export class LexicalSearchIndex implements SearchIndex {
   /** Ranking by the lexical score alone (no word vectors, or no known word in the query). */
   #rankLexical(
     text: string,
-    read: string,
     scored: Scored,
     words: GroupWords,
     limit: number,
@@ -322,7 +320,7 @@ export class LexicalSearchIndex implements SearchIndex {
       (slot) => (scored.lexical[slot] ?? 0) > 0,
     );
     const values = top.map((slot) => (scored.lexical[slot] ?? 0) / scored.maxScore);
-    for (const [slot, value] of this.#reordered(text, read, top, values, limit)) {
+    for (const [slot, value] of this.#reordered(text, top, values, limit)) {
       const score = Math.min(1, Math.max(value, 1e-6));
       if (score >= minScore)
         ranked.push({
@@ -343,20 +341,17 @@ export class LexicalSearchIndex implements SearchIndex {
   /**
    * The best `limit` of a ranking's head (`slots` in order, `values` their scores) once reordered
    * by request likelihood (likelihood-rerank.ts) and the pair weights (request-pairs.ts), each with
-   * its score after. The likelihood is of the request as read (`#readRequest`): a path's folder
-   * and file names are not what is asked for ("save it to /root/markdown/report.md" asks to write a
-   * file), and a tool's words would "explain" them as well as the need itself. The pair weights
-   * were learned on the request's own words, so they read those.
+   * its score after. The likelihood is of the request without its file paths, with what saving
+   * to one implies (`likelihoodText`); the pair weights read the request's own words.
    */
   #reordered(
     text: string,
-    read: string,
     slots: readonly number[],
     values: readonly number[],
     limit: number,
   ): [number, number][] {
     const likelihoods = this.#likelihood?.likelihoods(
-      read,
+      this.#stages.entities === false ? text : likelihoodText(text),
       slots.map((slot) => this.#entries[slot]?.sources),
     );
     const scores = withLikelihood(values, likelihoods);
@@ -389,12 +384,9 @@ export class LexicalSearchIndex implements SearchIndex {
     return entry ? matchedWords(words, scored.groups, entry.terms, entry.weights) : [];
   }
 
-  /**
-   * Each slot's similarity to the request (`read`, as `#readRequest` reads it), blending in its
-   * steps' for a task of several, standardised.
-   */
-  #similarities(text: string, read: string): Similarities | undefined {
-    const query = this.#embed(read);
+  /** Each slot's similarity to the request (blending in its steps', for a task of several), standardised. */
+  #similarities(text: string): Similarities | undefined {
+    const query = this.#embedRequest(text);
     if (!query || !this.#matrix) return undefined;
     const steps: Float32Array[] = [];
     for (const step of this.#stepSimilarity ? splitIntents(text) : []) {
@@ -406,15 +398,9 @@ export class LexicalSearchIndex implements SearchIndex {
 
   /** A request's embedding (see embedded-text.ts). */
   #embedRequest(text: string): Float32Array | undefined {
-    return this.#embed(this.#readRequest(text));
-  }
-
-  /** A request's words outside paths and URLs, with what those imply (see embedded-text.ts). */
-  #readRequest(text: string): string {
-    return requestEmbeddingText(text, {
-      entities: this.#stages.entities,
-      chineseGlosses: this.#chineseGlosses,
-    });
+    return this.#embed(
+      requestEmbeddingText(text, { entities: this.#stages.entities, chineseGlosses: this.#chineseGlosses }),
+    );
   }
 
   #embed(text: string): Float32Array | undefined {

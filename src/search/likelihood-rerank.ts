@@ -1,3 +1,4 @@
+import { impliedActions, withoutFilePaths } from "./entities.ts";
 import {
   type RequestLikelihood,
   type RequestWord,
@@ -25,6 +26,15 @@ export const LIKELIHOOD_WEIGHT = 0.1;
 const SELF = 0.1;
 /** Share given by how common the word is in requests at large, so no word rules a request out. */
 const BACKGROUND = 0.1;
+/** Narrowed rows kept per index before they start over. */
+const MAX_NARROWED_ROWS = 20_000;
+
+/** A request stem's row as one index reads it: its words' numbers there and what each gives. */
+interface NarrowedRow {
+  readonly ids: Int32Array;
+  readonly given: Float64Array;
+}
+
 /** A request word the corpus never used, held by some tool of the index. */
 const UNSEEN: RequestWord = {
   background: 1e-6,
@@ -44,6 +54,9 @@ export class LikelihoodRerank {
   readonly #idOfSource: Int32Array;
   /** Per source word number, what it gives the request word being scored; zero between words. */
   #given = new Float64Array(64);
+  /** Request stems' rows narrowed to the index's words (`#narrowed`), while those stay as many. */
+  readonly #narrowedRows = new Map<string, NarrowedRow>();
+  #narrowedFor = 0;
 
   constructor(table: RequestLikelihood) {
     this.#table = table;
@@ -75,7 +88,6 @@ export class LikelihoodRerank {
   ): Float64Array | undefined {
     if (this.#given.length < this.#ids.size) this.#given = new Float64Array(this.#ids.size * 2);
     const given = this.#given;
-    const idOfSource = this.#idOfSource;
     const totals = new Float64Array(sourcesOf.length);
     const touched: number[] = [];
     let counted = 0;
@@ -85,11 +97,10 @@ export class LikelihoodRerank {
       const word = this.#table.word(stem) ?? (own === undefined ? undefined : UNSEEN);
       if (!word) continue;
       counted++;
-      const { sources, probabilities } = word;
-      for (let at = 0; at < sources.length; at++) {
-        const id = idOfSource[sources[at] ?? -1] ?? -1;
-        if (id < 0) continue;
-        given[id] = (1 - SELF) * (probabilities[at] ?? 0);
+      const row = this.#narrowed(stem, word);
+      for (let at = 0; at < row.ids.length; at++) {
+        const id = row.ids[at] ?? 0;
+        given[id] = row.given[at] ?? 0;
         touched.push(id);
       }
       if (own !== undefined) {
@@ -112,6 +123,44 @@ export class LikelihoodRerank {
     for (let at = 0; at < totals.length; at++) totals[at] = (totals[at] ?? 0) / counted;
     return totals;
   }
+
+  /**
+   * A request stem's row with only the tool words some document of the index has, as the index
+   * numbers them, and what each gives. A row lists the corpus's tool words (up to ~1,500 for a
+   * common stem) while an index holds a fraction of them; a new document's words start over.
+   */
+  #narrowed(stem: string, word: RequestWord): NarrowedRow {
+    if (this.#narrowedFor !== this.#ids.size || this.#narrowedRows.size >= MAX_NARROWED_ROWS) {
+      this.#narrowedRows.clear();
+      this.#narrowedFor = this.#ids.size;
+    }
+    const known = this.#narrowedRows.get(stem);
+    if (known) return known;
+    const ids: number[] = [];
+    const given: number[] = [];
+    const { sources, probabilities } = word;
+    for (let at = 0; at < sources.length; at++) {
+      const id = this.#idOfSource[sources[at] ?? -1] ?? -1;
+      if (id < 0) continue;
+      ids.push(id);
+      given.push((1 - SELF) * (probabilities[at] ?? 0));
+    }
+    const row = { ids: Int32Array.from(ids), given: Float64Array.from(given) };
+    this.#narrowedRows.set(stem, row);
+    return row;
+  }
+}
+
+/**
+ * A request as the reordering reads it: without its file paths, with what saving to one implies.
+ * A path's folders and file name say where a result goes ("save it to /root/markdown/x.md" asks
+ * to write a file), yet a tool holding those words (a Markdown converter) would explain them as
+ * well as the need itself. URLs stay: a page's address often names what the task is about.
+ */
+export function likelihoodText(request: string): string {
+  const actions = impliedActions(request);
+  const pathless = withoutFilePaths(request);
+  return actions === "" ? pathless : `${pathless} ${actions}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { LexicalSearchIndex } from "./lexical-index.ts";
-import { LIKELIHOOD_WEIGHT, LikelihoodRerank, withLikelihood } from "./likelihood-rerank.ts";
+import { LIKELIHOOD_WEIGHT, LikelihoodRerank, likelihoodText, withLikelihood } from "./likelihood-rerank.ts";
 import {
   defaultRequestLikelihood,
   RequestLikelihood,
@@ -62,6 +62,18 @@ describe("request likelihood", () => {
     assert.equal(rerank.likelihoods("zzz qqq", sources), undefined);
   });
 
+  it("reads a request word's sources anew once the index has new words", () => {
+    const rerank = new LikelihoodRerank(table);
+    const update = rerank.sources(toolDoc("update_issue", "Update an issue"));
+    const [alone = 0] = rerank.likelihoods("get rid of the old ticket", [update]) ?? [];
+    // "delet" is a source of "rid" no document had at the first search.
+    const remove = rerank.sources(toolDoc("delete_issue", "Delete an issue"));
+    const [updated = 0, removed = 0] =
+      rerank.likelihoods("get rid of the old ticket", [update, remove]) ?? [];
+    assert.equal(updated, alone);
+    assert.ok(removed > updated, `${removed} ${updated}`);
+  });
+
   it("counts a word the table lacks only as one a tool holds", () => {
     const rerank = new LikelihoodRerank(table);
     const sources = [
@@ -103,6 +115,14 @@ describe("request likelihood", () => {
     assert.ok(after[0]!.score > after[1]!.score, "shown scores follow the new order");
     // A limit below the reordered head still gets the head's best.
     assert.equal(learned.search(request, { limit: 1 })[0]?.name, "frobnicate_widget");
+  });
+
+  it("reads a request without its file paths, with what saving to one implies, its URLs kept", () => {
+    const saving = likelihoodText("Summarise the report and save it to /root/markdown/report.md");
+    assert.deepEqual(requestStems(saving), ["summaris", "report", "save", "write"]);
+    assert.deepEqual(requestStems(likelihoodText("open ~/notes/todo.txt")), ["open"]);
+    const page = "list the comments on https://github.com/acme/app/issues/7";
+    assert.equal(likelihoodText(page), page);
   });
 
   it("weighs a request's words outside its paths: a folder's name is not what it asks for", () => {

@@ -22,7 +22,7 @@ export const TOOL_TEXT_CHARS = 600;
  */
 export const MAX_REQUEST_WORDS = 4;
 /** A request word is added when the document's words predict it at least this much. */
-export const MIN_PREDICTION = Number(process.env.MINP ?? 0.05);
+export const MIN_PREDICTION = 0.05;
 
 /** A tool's name, title and the start of its description: what it does. */
 export function toolText(doc: Pick<SearchDocument, "name" | "title" | "description">): string {
