@@ -134,7 +134,7 @@ export function withoutEncodedData(query: string): string {
  * save a file, not for tools about "root" or "markdown"; their words count less (see query.ts).
  */
 export function withoutLocations(query: string): string {
-  return query.replace(URLS, " ").replace(FILE_PATHS, " ");
+  return withoutFilePaths(query.replace(URLS, " "));
 }
 
 /**

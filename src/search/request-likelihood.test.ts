@@ -21,6 +21,16 @@ const table = new RequestLikelihood([
   "zero\t0\t0\tissu:0.5",
 ]);
 
+// Siblings a request's words match alike, so only the reordering tells them apart.
+const widgets = [
+  toolDoc("twiddle_widget", "Twiddle a widget"),
+  toolDoc("frobnicate_widget", "Frobnicate a widget"),
+  toolDoc("polish_widget", "Polish a widget"),
+];
+const [frobnicate = "", polish = ""] = widgets.slice(1).map((doc) => toolSourceWords(doc)[0]);
+/** An index that ranks by its own words and the request likelihood alone. */
+const lexicalOnly = { wordVectors: false, lexicon: false, requestWords: false, domainTerms: false } as const;
+
 describe("request likelihood", () => {
   it("reads the table's request words, leaving out malformed lines", () => {
     assert.equal(table.size, 4);
@@ -94,19 +104,12 @@ describe("request likelihood", () => {
   });
 
   it("reorders siblings that match a request's words alike, and only with the table", () => {
-    const docs = [
-      toolDoc("twiddle_widget", "Twiddle a widget"),
-      toolDoc("frobnicate_widget", "Frobnicate a widget"),
-      toolDoc("polish_widget", "Polish a widget"),
-    ];
-    const [frobnicate] = toolSourceWords(docs[1]!);
     const zorp = new RequestLikelihood([`zorp\t0.01\t0.001\t${frobnicate}:0.4`, "widget\t0.02\t0.01\t"]);
     const request = "zorp my widget";
-    const options = { wordVectors: false, lexicon: false, requestWords: false, domainTerms: false } as const;
-    const plain = new LexicalSearchIndex({ ...options, requestLikelihood: false });
-    plain.add(docs);
-    const learned = new LexicalSearchIndex({ ...options, requestLikelihood: zorp });
-    learned.add(docs);
+    const plain = new LexicalSearchIndex({ ...lexicalOnly, requestLikelihood: false });
+    plain.add(widgets);
+    const learned = new LexicalSearchIndex({ ...lexicalOnly, requestLikelihood: zorp });
+    learned.add(widgets);
     const before = plain.search(request, { limit: 3 });
     const after = learned.search(request, { limit: 3 });
     assert.equal(before.length, 3);
@@ -126,18 +129,8 @@ describe("request likelihood", () => {
   });
 
   it("weighs a request's words outside its paths: a folder's name is not what it asks for", () => {
-    const docs = [
-      toolDoc("twiddle_widget", "Twiddle a widget"),
-      toolDoc("frobnicate_widget", "Frobnicate a widget"),
-      toolDoc("polish_widget", "Polish a widget"),
-    ];
-    const [frobnicate] = toolSourceWords(docs[1]!);
-    const [polish] = toolSourceWords(docs[2]!);
     const learned = new LexicalSearchIndex({
-      wordVectors: false,
-      lexicon: false,
-      requestWords: false,
-      domainTerms: false,
+      ...lexicalOnly,
       requestPairs: false,
       requestLikelihood: new RequestLikelihood([
         `zorp\t0.01\t0.001\t${frobnicate}:0.4`,
@@ -145,7 +138,7 @@ describe("request likelihood", () => {
         "widget\t0.02\t0.01\t",
       ]),
     });
-    learned.add(docs);
+    learned.add(widgets);
     assert.equal(learned.search("zorp the widget", { limit: 3 })[0]?.name, "frobnicate_widget");
     // "zorp" names a folder here: only "buff" says what to do.
     const inPath = learned.search("buff up the widget listed in /srv/zorp/widgets.txt", { limit: 3 });
