@@ -85,4 +85,29 @@ describe("fusion", () => {
       expected.slice(1, 4),
     );
   });
+
+  it("ranks as `rankValue` does, over many slots, some without a vector or past the vectors' end", () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const lexical = Float64Array.from({ length: 500 }, () => (random() < 0.3 ? random() * 4 : 0));
+    const cosine = Float32Array.from({ length: 460 }, () => (random() < 0.05 ? Number.NaN : random()));
+    const f = fusion(4, standardise(cosine));
+    const value = (slot: number) =>
+      rankValue(f, lexical[slot] ?? 0, slot < cosine.length ? (cosine[slot] ?? Number.NaN) : Number.NaN);
+    const expected = [...lexical.keys()]
+      .filter((slot) => !Number.isNaN(value(slot)))
+      .sort((a, b) => value(b) - value(a) || a - b);
+    assert.ok(
+      expected.some((slot) => (lexical[slot] ?? 0) === 0),
+      "a slot found by meaning alone",
+    );
+    assert.ok(
+      expected.some((slot) => slot >= cosine.length),
+      "a slot past the vectors",
+    );
+    assert.deepEqual(fusedTop(lexical, cosine, f, 40), expected.slice(0, 40));
+  });
 });
