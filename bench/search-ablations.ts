@@ -1,6 +1,6 @@
 // The engine with one stage switched off (or, for a stage off by default, on) per row, for both search benchmarks
 // (search-quality.ts on the public sets, search-corpus.ts on the training corpus).
-import type { LexicalSearchIndexOptions } from "../src/search/lexical-index.ts";
+import type { LexicalSearchIndexOptions } from "../src/search/lexical-index-options.ts";
 import { wordNetLexicon } from "../src/search/lexicon.ts";
 import { generalWordVectors } from "../src/search/word-vectors.ts";
 

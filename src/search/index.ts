@@ -3,7 +3,8 @@ export { syncIndexWithCatalog } from "./catalog-sync.ts";
 export { catalogDocuments, toolDocument, toolDocumentId } from "./documents.ts";
 export { DEFAULT_SEARCH_DETAIL, formatSearchResults, type SearchDetail } from "./format.ts";
 export { LazySearchIndex } from "./lazy-index.ts";
-export { LexicalSearchIndex, type LexicalSearchIndexOptions } from "./lexical-index.ts";
+export { LexicalSearchIndex } from "./lexical-index.ts";
+export type { LexicalSearchIndexOptions } from "./lexical-index-options.ts";
 export { MemorySearchIndex } from "./memory-index.ts";
 export { type SkillMatchInfo, searchTools, type ToolMatch, type ToolSearchResult } from "./tool-results.ts";
 export {

@@ -3,20 +3,16 @@ import { DIVERSITY_POOL, diversify } from "./diversify.ts";
 import { type DomainTerms, defaultDomainTerms } from "./domain-terms.ts";
 import { documentEmbeddingText, requestEmbeddingText } from "./embedded-text.ts";
 import { termWeights } from "./fields.ts";
+import { HeadReorder, type HeadWords } from "./head-reorder.ts";
 import { splitIntents } from "./intents.ts";
+import type { LexicalSearchIndexOptions } from "./lexical-index-options.ts";
 import { defaultLexicon, type Lexicon } from "./lexicon.ts";
-import { LikelihoodRerank, likelihoodText, RERANK_DEPTH, withLikelihood } from "./likelihood-rerank.ts";
 import { type GroupWords, groupWords, matchedWords } from "./matched-words.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
 import { defaultRequestLikelihood, type RequestLikelihood } from "./request-likelihood.ts";
-import {
-  defaultRequestPairs,
-  type NumberedPairWords,
-  pairWords,
-  type RequestPairs,
-} from "./request-pairs.ts";
+import { defaultRequestPairs, type RequestPairs } from "./request-pairs.ts";
 import { defaultRequestWords, type RequestWords, toolWords } from "./request-words.ts";
 import {
   blendSteps,
@@ -29,7 +25,6 @@ import {
   standardise,
 } from "./semantic-fusion.ts";
 import { defaultSimilarTools, type SimilarTools } from "./similar-tools.ts";
-import { wordTerms } from "./tokenize.ts";
 import { topSlots } from "./top-k.ts";
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -49,10 +44,8 @@ interface Entry {
   readonly weights: readonly number[];
   /** The document's word-vector embedding, when it has words the vectors know. */
   readonly vector: Float32Array | undefined;
-  /** Its source words for request likelihood, numbered by the index (likelihood-rerank.ts). */
-  readonly sources: readonly number[] | undefined;
-  /** Its words for the learned pair weights (request-pairs.ts). */
-  readonly pairWords: NumberedPairWords | undefined;
+  /** Its words as the head's reordering reads them (head-reorder.ts). */
+  readonly headWords: HeadWords;
 }
 
 /** A document of a ranked list with its normalised score. */
@@ -63,54 +56,6 @@ export interface Ranked {
   readonly coverage?: Float64Array;
   /** The request words it matches (see matched-words.ts). */
   readonly matched: readonly string[];
-}
-
-export interface LexicalSearchIndexOptions extends QueryStages {
-  /** Related-word expansion of queries; `false` turns it off. Default: the shipped WordNet extract. */
-  readonly lexicon?: Lexicon | false;
-  /** Weigh query words down by how common they are in English (see specificity.ts); default on. */
-  readonly specificity?: boolean;
-  /**
-   * Spread results across the request's words (see diversify.ts); default off: on 33,935 corpus
-   * requests and both public sets, results in score order found more in the top 5.
-   */
-  readonly spreadWords?: boolean;
-  /**
-   * Word vectors adding meaning-level similarity to the lexical score (see semantic-fusion.ts);
-   * `false` turns it off. Default: the shipped tables (data/search/word-vectors.bin with the
-   * rows refitted on tool requests, tool-vectors.bin, over it).
-   */
-  readonly wordVectors?: WordVectors | false;
-  /** A multi-step task's similarity blends in its steps' (see semantic-fusion.ts `blendSteps`); default on. */
-  readonly stepSimilarity?: boolean;
-  /** Guesses for request words the index lacks (see partial-matches.ts); default on. */
-  readonly partialMatches?: boolean;
-  /** Identifiers and request words written as one word read as the words they join (compounds.ts); default on. */
-  readonly compounds?: boolean;
-  /**
-   * The words requests use for what a tool's words name, indexed with each tool (see
-   * request-words.ts); `false` turns it off. Default: the shipped table (data/search/request-words.tsv).
-   */
-  readonly requestWords?: RequestWords | false;
-  /**
-   * Each tool also indexed under the words requests use for the known tools most like it, its
-   * embedding moved towards their requests' (see similar-tools.ts); needs word vectors, and known
-   * tools embedded with the same ones; `false` turns it off. Default: the shipped table
-   * (data/search/similar-tools.tsv) with the shipped vectors, none with other vectors.
-   */
-  readonly similarTools?: SimilarTools | false;
-  /**
-   * The head of each ranking reordered by how likely the request is from each tool's words (see
-   * request-likelihood.ts); `false` turns it off. Default: the shipped table
-   * (data/search/request-likelihood.tsv).
-   */
-  readonly requestLikelihood?: RequestLikelihood | false;
-  /**
-   * Weights on (request word, tool word) pairs added to the head of each ranking, learned from
-   * what rankings got wrong (request-pairs.ts); `false` turns them off. Default: the shipped table
-   * (data/search/request-pairs.tsv).
-   */
-  readonly requestPairs?: RequestPairs | false;
 }
 
 /** Removed documents tolerated in the postings before they are rebuilt. */
@@ -148,8 +93,7 @@ export class LexicalSearchIndex implements SearchIndex {
   readonly #requestWords: RequestWords | undefined;
   readonly #documentDomainTerms: DomainTerms | undefined;
   readonly #similarTools: SimilarTools | undefined;
-  readonly #likelihood: LikelihoodRerank | undefined;
-  readonly #pairs: RequestPairs | undefined;
+  readonly #head: HeadReorder;
 
   constructor(options: LexicalSearchIndexOptions = {}) {
     this.#lexicon = options.lexicon === false ? undefined : (options.lexicon ?? defaultLexicon());
@@ -172,9 +116,11 @@ export class LexicalSearchIndex implements SearchIndex {
     const similar =
       options.similarTools ?? (options.wordVectors === undefined ? defaultSimilarTools() : false);
     this.#similarTools = similar && this.#vectors?.dimensions === similar.dimensions ? similar : undefined;
-    const likelihood = options.requestLikelihood ?? defaultRequestLikelihood();
-    this.#likelihood = likelihood ? new LikelihoodRerank(likelihood) : undefined;
-    this.#pairs = (options.requestPairs ?? defaultRequestPairs()) || undefined;
+    this.#head = new HeadReorder(
+      (options.requestLikelihood ?? defaultRequestLikelihood()) || undefined,
+      (options.requestPairs ?? defaultRequestPairs()) || undefined,
+      { pathless: entities !== false },
+    );
   }
 
   get size(): number {
@@ -206,8 +152,7 @@ export class LexicalSearchIndex implements SearchIndex {
         terms: [...weights.keys()],
         weights: [...weights.values()],
         vector,
-        sources: this.#likelihood?.sources(doc),
-        pairWords: this.#pairs?.numbered(pairWords(doc)),
+        headWords: this.#head.words(doc),
       };
       const slot = this.#entries.length;
       this.#entries.push(entry);
@@ -333,41 +278,19 @@ export class LexicalSearchIndex implements SearchIndex {
     return ranked;
   }
 
-  /** How many of a ranking to take for `limit` results: the head request likelihood and pair weights reorder. */
+  /** How many of a ranking to take for `limit` results: the head is reordered (head-reorder.ts). */
   #depth(limit: number): number {
-    return this.#likelihood || this.#pairs ? Math.max(limit, RERANK_DEPTH) : limit;
+    return this.#head.depth(limit);
   }
 
-  /**
-   * The best `limit` of a ranking's head (`slots` in order, `values` their scores) once reordered
-   * by request likelihood (likelihood-rerank.ts) and the pair weights (request-pairs.ts), each with
-   * its score after. The likelihood is of the request without its file paths, with what saving
-   * to one implies (`likelihoodText`); the pair weights read the request's own words.
-   */
+  /** The best `limit` of a ranking's head once reordered (head-reorder.ts), each with its score after. */
   #reordered(
     text: string,
     slots: readonly number[],
     values: readonly number[],
     limit: number,
   ): [number, number][] {
-    const likelihoods = this.#likelihood?.likelihoods(
-      this.#stages.entities === false ? text : likelihoodText(text),
-      slots.map((slot) => this.#entries[slot]?.sources),
-    );
-    const scores = withLikelihood(values, likelihoods);
-    if (this.#pairs) {
-      const adjustments = this.#pairs.adjustments(
-        [...new Set(wordTerms(text))],
-        slots.map((slot) => this.#entries[slot]?.pairWords),
-      );
-      scores.forEach((score, at) => {
-        scores[at] = score + (adjustments[at] ?? 0);
-      });
-    }
-    return slots
-      .map((slot, at): [number, number] => [slot, scores[at] ?? 0])
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit);
+    return this.#head.reorder(text, slots, values, limit, (slot) => this.#entries[slot]?.headWords);
   }
 
   /** What a slot gains from each query word of `scored`, times `unit`. */
