@@ -12,6 +12,7 @@ import { benchReplicas } from "./replicas.ts";
 import { benchSearchCorpus } from "./search-corpus.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
+import { benchSearchStages } from "./search-stages.ts";
 import { benchSkillsWorkspace } from "./skills-workspace.ts";
 import { benchTiers } from "./tiers.ts";
 import { benchTokens } from "./tokens/index.ts";
@@ -30,6 +31,7 @@ const suites: Record<string, () => Promise<void>> = {
   "search-quality": benchSearchQuality,
   "search-latency": benchSearchLatency,
   "search-corpus": benchSearchCorpus,
+  "search-stages": benchSearchStages,
   tokens: benchTokens,
   pii: benchPii,
   python: benchPython,
