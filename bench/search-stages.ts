@@ -2,8 +2,8 @@
 // learned from, at the unseen check's catalog size. The corpus's servers are dealt into the same
 // FOLDS folds as bench/search-corpus.ts; each fold's tables are learned without it
 // (fold-learning.ts `learnWithout`), and the fold is searched as catalogs of at most
-// CHECK_SERVERS servers. No pair weights: learning them from each fold's rankings is most of
-// search-corpus's hour, and they move each row alike. S@5 by request kind over all requests.
+// CHECK_SERVERS servers. No pair weights in any row: learning them from each fold's rankings is
+// most of search-corpus's hour. S@5 by request kind over all requests.
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { loadCorpus, REQUEST_KINDS, serverCatalogs, serverFolds } from "./corpus-set.ts";
 import { type Learned, learnWithout } from "./fold-learning.ts";
