@@ -16,6 +16,7 @@ import { LEARN_DEFAULTS, learnRequestWords } from "../scripts/search-data/reques
 import { learnSimilarTools } from "../scripts/search-data/similar-tools/learn.ts";
 import { FIT_DEFAULTS, fitToolVectors } from "../scripts/search-data/tool-vectors/fit.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
+import type { LexicalSearchIndexOptions } from "../src/search/lexical-index-options.ts";
 import { RequestLikelihood } from "../src/search/request-likelihood.ts";
 import { pairWords } from "../src/search/request-pairs.ts";
 import { RequestWords } from "../src/search/request-words.ts";
@@ -31,6 +32,20 @@ export interface Learned {
   readonly requestWords: RequestWords;
   readonly requestLikelihood: RequestLikelihood;
   readonly similarTools: SimilarTools;
+}
+
+/**
+ * Index options that search with what was learned without the fold, and no pair weights (they
+ * are learned from such rankings). The tables are named as the index's options name them.
+ */
+export function learnedOptions(learned: Learned): LexicalSearchIndexOptions {
+  return {
+    wordVectors: learned.vectors,
+    requestWords: learned.requestWords,
+    requestLikelihood: learned.requestLikelihood,
+    similarTools: learned.similarTools,
+    requestPairs: false,
+  };
 }
 
 /** Learns every table from the requests of the servers outside `fold` (`at`: the fold's number, seeding the fit). */

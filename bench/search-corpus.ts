@@ -12,7 +12,7 @@ import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { RequestPairs } from "../src/search/request-pairs.ts";
 import { generalWordVectors } from "../src/search/word-vectors.ts";
 import { type CorpusQuery, loadCorpus, REQUEST_KINDS, serverCatalogs } from "./corpus-set.ts";
-import { type Learned as FoldLearned, learnFolds, learnPairs } from "./fold-learning.ts";
+import { type Learned as FoldLearned, learnedOptions, learnFolds, learnPairs } from "./fold-learning.ts";
 import { ABLATIONS } from "./search-ablations.ts";
 import { type EvalTool, evaluate, miniSearchRanker, ourRanker, type Ranker } from "./search-quality.ts";
 import { printTable, progress } from "./table.ts";
@@ -51,13 +51,7 @@ const ENGINES: Engine[] = [
     (tools, learned) =>
       ourRanker(
         tools,
-        new LexicalSearchIndex({
-          wordVectors: learned.vectors,
-          requestWords: learned.requestWords,
-          requestLikelihood: learned.requestLikelihood,
-          similarTools: learned.similarTools,
-          requestPairs: learned.requestPairs,
-        }),
+        new LexicalSearchIndex({ ...learnedOptions(learned), requestPairs: learned.requestPairs }),
       ),
   ],
   ...ABLATIONS.map(
@@ -67,10 +61,7 @@ const ENGINES: Engine[] = [
         ourRanker(
           tools,
           new LexicalSearchIndex({
-            wordVectors: learned.vectors,
-            requestWords: learned.requestWords,
-            requestLikelihood: learned.requestLikelihood,
-            similarTools: learned.similarTools,
+            ...learnedOptions(learned),
             requestPairs: learned.requestPairs,
             ...options(),
           }),

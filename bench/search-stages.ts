@@ -5,8 +5,9 @@
 // CHECK_SERVERS servers. No pair weights in any row: learning them from each fold's rankings is
 // most of search-corpus's hour. S@5 by request kind over all requests.
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
+import type { LexicalSearchIndexOptions } from "../src/search/lexical-index-options.ts";
 import { loadCorpus, REQUEST_KINDS, serverCatalogs, serverFolds } from "./corpus-set.ts";
-import { type Learned, learnWithout } from "./fold-learning.ts";
+import { type Learned, learnedOptions, learnWithout } from "./fold-learning.ts";
 import { ABLATIONS } from "./search-ablations.ts";
 import { ourRanker } from "./search-quality.ts";
 import { printTable, progress } from "./table.ts";
@@ -14,18 +15,7 @@ import { printTable, progress } from "./table.ts";
 const FOLDS = 5;
 const CHECK_SERVERS = 24;
 
-type Options = ConstructorParameters<typeof LexicalSearchIndex>[0];
-
-/** The engine with what was learned without the fold searched, and no pair weights. */
-const learnedOptions = (learned: Learned): Options => ({
-  wordVectors: learned.vectors,
-  requestWords: learned.requestWords,
-  requestLikelihood: learned.requestLikelihood,
-  similarTools: learned.similarTools,
-  requestPairs: false,
-});
-
-const ENGINES: [name: string, options: (learned: Learned) => Options][] = [
+const ENGINES: [name: string, options: (learned: Learned) => LexicalSearchIndexOptions][] = [
   ["toolscript, no pair weights", learnedOptions],
   ...ABLATIONS.map(([ablation, options]): (typeof ENGINES)[number] => [
     `no pair weights, ${ablation}`,
