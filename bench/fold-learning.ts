@@ -71,7 +71,7 @@ export function learnWithout(corpus: Corpus, fold: readonly string[], at: number
 /** The head of the ranking search gives each of the fold's requests, its tools searched as one catalog. */
 export function foldRankings(corpus: Corpus, fold: readonly string[], learned: Learned): RankedRequest[] {
   const inFold = new Set(fold);
-  const index = new LexicalSearchIndex({ ...learned, requestPairs: false });
+  const index = new LexicalSearchIndex(learnedOptions(learned));
   index.add(corpus.tools.filter((tool) => inFold.has(tool.server)).map(evalDocument));
   return corpus.queries
     .filter((query) => inFold.has(query.server))
