@@ -26,9 +26,9 @@ import { encodeWordVectors, generalWordVectors, WordVectors } from "../src/searc
 import { type Corpus, corpusDocuments, seeded, serverFolds, trainingPairs } from "./corpus-set.ts";
 import { evalDocument } from "./search-quality.ts";
 
-/** What was learned without the fold searched. */
+/** What was learned without the fold searched, named as the index's options name each table. */
 export interface Learned {
-  readonly vectors: WordVectors;
+  readonly wordVectors: WordVectors;
   readonly requestWords: RequestWords;
   readonly requestLikelihood: RequestLikelihood;
   readonly similarTools: SimilarTools;
@@ -40,7 +40,7 @@ export interface Learned {
  */
 export function learnedOptions(learned: Learned): LexicalSearchIndexOptions {
   return {
-    wordVectors: learned.vectors,
+    wordVectors: learned.wordVectors,
     requestWords: learned.requestWords,
     requestLikelihood: learned.requestLikelihood,
     similarTools: learned.similarTools,
@@ -61,7 +61,7 @@ export function learnWithout(corpus: Corpus, fold: readonly string[], at: number
     encodeWordVectors(rows.words, rows.vectors, general.dimensions),
   );
   return {
-    vectors,
+    wordVectors: vectors,
     requestWords: new RequestWords(learnRequestWords(pairs, documents, LEARN_DEFAULTS)),
     requestLikelihood: new RequestLikelihood(learnRequestLikelihood(pairs, documents, LIKELIHOOD_DEFAULTS)),
     similarTools: similarToolsFrom(learnSimilarTools(pairs, documents, vectors)),
