@@ -34,6 +34,19 @@ export interface Similarities {
 
 /** The mean and spread of the defined cosines, which standardise them. */
 export function standardise(cosine: Float32Array): Similarities {
+  const { sum, squares, count } = moments(cosine);
+  const mean = count > 0 ? sum / count : 0;
+  const variance = Math.max(0, squares / Math.max(1, count) - mean * mean);
+  return { cosine, mean, deviation: Math.max(MIN_DEVIATION, Math.sqrt(variance)) };
+}
+
+/**
+ * The sum, sum of squares and count of the defined cosines. Its own function, with nothing after
+ * the loop but the return: V8 (Node 20) compiles a long loop on the stack before the code after it
+ * has ever run, and when that code needed type feedback, every later call deoptimised there
+ * (which made this loop look like 40% of a search in CPU profiles).
+ */
+function moments(cosine: Float32Array): { sum: number; squares: number; count: number } {
   let sum = 0;
   let squares = 0;
   let count = 0;
@@ -44,9 +57,7 @@ export function standardise(cosine: Float32Array): Similarities {
     squares += value * value;
     count++;
   }
-  const mean = count > 0 ? sum / count : 0;
-  const variance = Math.max(0, squares / Math.max(1, count) - mean * mean);
-  return { cosine, mean, deviation: Math.max(MIN_DEVIATION, Math.sqrt(variance)) };
+  return { sum, squares, count };
 }
 
 /**

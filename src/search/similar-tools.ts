@@ -118,12 +118,20 @@ export class SimilarTools {
 
 /** The rows of the best `SIMILAR_TOOLS` cosines of at least `MIN_SIMILARITY` (NaN never is), best first. */
 function mostSimilar(cosine: Float32Array): number[] {
-  const top = new TopSlots(SIMILAR_TOOLS);
+  return offered(cosine, new TopSlots(SIMILAR_TOOLS)).best();
+}
+
+/**
+ * `top` offered each row's cosine of at least `MIN_SIMILARITY`. Nothing follows the loop but the
+ * return: V8 (Node 20) compiles a long loop on the stack before the code after it has run, and a
+ * call there without type feedback then deoptimised on every later call.
+ */
+function offered(cosine: Float32Array, top: TopSlots): TopSlots {
   for (let at = 0; at < cosine.length; at++) {
     const similarity = cosine[at] as number;
     if (similarity >= MIN_SIMILARITY) top.offer(at, similarity);
   }
-  return top.best();
+  return top;
 }
 
 /** `vector` scaled to unit length, in place (returned as is when all zero). */
