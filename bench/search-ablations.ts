@@ -13,6 +13,7 @@ export const ABLATIONS: readonly (readonly [name: string, options: () => Lexical
   ["no request words", () => ({ requestWords: false })],
   ["no request likelihood", () => ({ requestLikelihood: false })],
   ["no request pairs", () => ({ requestPairs: false })],
+  ["no server focus", () => ({ serverFocus: false })],
   ["no similar tools (their request words and meaning)", () => ({ similarTools: false })],
   ["no domain terms", () => ({ domainTerms: false })],
   ["no word vectors", () => ({ wordVectors: false })],

@@ -1,6 +1,7 @@
 import { LikelihoodRerank, likelihoodText, RERANK_DEPTH, withLikelihood } from "./likelihood-rerank.ts";
 import type { RequestLikelihood } from "./request-likelihood.ts";
 import { type NumberedPairWords, pairWords, type RequestPairs } from "./request-pairs.ts";
+import { focusOnServers } from "./server-focus.ts";
 import { wordTerms } from "./tokenize.ts";
 import type { SearchDocument } from "./types.ts";
 
@@ -10,44 +11,53 @@ export interface HeadWords {
   readonly sources: readonly number[] | undefined;
   /** Its words for the learned pair weights (request-pairs.ts). */
   readonly pairWords: NumberedPairWords | undefined;
+  /** Its server, for the focus on the head's best servers (server-focus.ts). */
+  readonly server: string | undefined;
 }
 
 /**
  * The head of a ranking reordered by how likely the request is from each tool's words
  * (likelihood-rerank.ts) plus the learned weights of (request word, tool word) pairs
- * (request-pairs.ts). Either can be off; with both off the ranking stays as it is.
+ * (request-pairs.ts), then focused on the servers with the best tools (server-focus.ts). Each
+ * can be off; with all off the ranking stays as it is.
  */
 export class HeadReorder {
   readonly #likelihood: LikelihoodRerank | undefined;
   readonly #pairs: RequestPairs | undefined;
   /** Read the likelihood from the request without its file paths (see `likelihoodText`). */
   readonly #pathless: boolean;
+  readonly #serverFocus: boolean;
 
   constructor(
     likelihood: RequestLikelihood | undefined,
     pairs: RequestPairs | undefined,
-    options: { readonly pathless: boolean },
+    options: { readonly pathless: boolean; readonly serverFocus: boolean },
   ) {
     this.#likelihood = likelihood ? new LikelihoodRerank(likelihood) : undefined;
     this.#pairs = pairs;
     this.#pathless = options.pathless;
+    this.#serverFocus = options.serverFocus;
   }
 
   /** A document's words as the reordering reads them, numbered by this index. */
   words(doc: SearchDocument): HeadWords {
-    return { sources: this.#likelihood?.sources(doc), pairWords: this.#pairs?.numbered(pairWords(doc)) };
+    return {
+      sources: this.#likelihood?.sources(doc),
+      pairWords: this.#pairs?.numbered(pairWords(doc)),
+      server: doc.server,
+    };
   }
 
   /** How many of a ranking to take for `limit` results: the head reordered, when anything reorders. */
   depth(limit: number): number {
-    return this.#likelihood || this.#pairs ? Math.max(limit, RERANK_DEPTH) : limit;
+    return this.#likelihood || this.#pairs || this.#serverFocus ? Math.max(limit, RERANK_DEPTH) : limit;
   }
 
   /**
    * The best `limit` of a ranking's head (`slots` in order, `values` their scores, `wordsOf` each
    * slot's words) once reordered, each with its score after. The likelihood is of the request
    * without its file paths, with what saving to one implies (`likelihoodText`); the pair weights
-   * read the request's own words.
+   * read the request's own words; the servers' focus reads the scores after both.
    */
   reorder(
     text: string,
@@ -70,6 +80,11 @@ export class HeadReorder {
         scores[at] = score + (adjustments[at] ?? 0);
       });
     }
+    if (this.#serverFocus)
+      focusOnServers(
+        scores,
+        slots.map((slot) => wordsOf(slot)?.server),
+      );
     return slots
       .map((slot, at): [number, number] => [slot, scores[at] ?? 0])
       .sort((a, b) => b[1] - a[1])

@@ -53,4 +53,6 @@ export interface LexicalSearchIndexOptions extends QueryStages {
    * (data/search/request-pairs.tsv).
    */
   readonly requestPairs?: RequestPairs | false;
+  /** The head of each ranking focused on the servers with its best tools (see server-focus.ts); default on. */
+  readonly serverFocus?: boolean;
 }

@@ -119,7 +119,7 @@ export class LexicalSearchIndex implements SearchIndex {
     this.#head = new HeadReorder(
       (options.requestLikelihood ?? defaultRequestLikelihood()) || undefined,
       (options.requestPairs ?? defaultRequestPairs()) || undefined,
-      { pathless: entities !== false },
+      { pathless: entities !== false, serverFocus: options.serverFocus ?? true },
     );
   }
 
