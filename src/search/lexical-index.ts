@@ -11,8 +11,8 @@ import { type GroupWords, groupWords, matchedWords } from "./matched-words.ts";
 import { withPartialMatches } from "./partial-matches.ts";
 import { PostingLists, type Scored } from "./postings.ts";
 import { analyzeQuery, type QueryStages, type WeightedTerm } from "./query.ts";
-import { defaultRequestLikelihood, type RequestLikelihood } from "./request-likelihood.ts";
-import { defaultRequestPairs, type RequestPairs } from "./request-pairs.ts";
+import { defaultRequestLikelihood } from "./request-likelihood.ts";
+import { defaultRequestPairs } from "./request-pairs.ts";
 import { defaultRequestWords, type RequestWords, toolWords } from "./request-words.ts";
 import {
   blendSteps,
