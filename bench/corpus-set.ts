@@ -10,6 +10,13 @@ const CORPUS = new URL("../data/search/corpus/", import.meta.url);
 
 export type RequestKind = "direct" | "paraphrase" | "task";
 export const REQUEST_KINDS: readonly RequestKind[] = ["direct", "paraphrase", "task"];
+/**
+ * The folds the corpus's servers are dealt into: the benches search each with what was learned
+ * from the others, and the pair weights' table learns from the same folds' rankings.
+ */
+export const CORPUS_FOLDS = 5;
+/** Servers in the unseen check's catalog: the benches also search folds as catalogs this size. */
+export const CHECK_SERVERS = 24;
 
 export interface CorpusQuery extends EvalQuery {
   server: string;

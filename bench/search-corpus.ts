@@ -1,5 +1,5 @@
 // `npm run bench -- search-corpus`: tool search on the training corpus (data/search/corpus),
-// split by server: the servers are dealt into FOLDS folds, and each fold is searched as one
+// split by server: the servers are dealt into CORPUS_FOLDS folds, and each fold is searched as one
 // catalog with the word vectors refitted on the other folds' requests alone (as
 // scripts/search-data/build-tool-vectors.ts fits the shipped table on all of them) and the
 // request words, request likelihood and known tools learned from those folds alone (as
@@ -11,15 +11,19 @@
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { RequestPairs } from "../src/search/request-pairs.ts";
 import { generalWordVectors } from "../src/search/word-vectors.ts";
-import { type CorpusQuery, loadCorpus, REQUEST_KINDS, serverCatalogs } from "./corpus-set.ts";
+import {
+  CHECK_SERVERS,
+  CORPUS_FOLDS,
+  type CorpusQuery,
+  loadCorpus,
+  REQUEST_KINDS,
+  serverCatalogs,
+} from "./corpus-set.ts";
 import { type Learned as FoldLearned, learnedOptions, learnFolds, learnPairs } from "./fold-learning.ts";
 import { ABLATIONS } from "./search-ablations.ts";
 import { type EvalTool, evaluate, miniSearchRanker, ourRanker, type Ranker } from "./search-quality.ts";
 import { printTable, progress } from "./table.ts";
 
-const FOLDS = 5;
-/** Servers in the unseen check's catalog. */
-const CHECK_SERVERS = 24;
 /** Engines also searched at the check's catalog size: BM25, nothing learned, everything. */
 const CHECK_ENGINES = 3;
 
@@ -88,7 +92,7 @@ function counts(queries: readonly CorpusQuery[]): number[] {
 /** S@5 of each fold's `found` of its `asked`, as the mean over folds. */
 function addFold(sums: number[], found: readonly number[], asked: readonly number[]): void {
   found.forEach((hits, kind) => {
-    sums[kind] = (sums[kind] ?? 0) + hits / Math.max(1, asked[kind] ?? 0) / FOLDS;
+    sums[kind] = (sums[kind] ?? 0) + hits / Math.max(1, asked[kind] ?? 0) / CORPUS_FOLDS;
   });
 }
 
@@ -98,11 +102,11 @@ export async function benchSearchCorpus(): Promise<void> {
     (kind) => corpus.queries.filter((query) => query.kind === kind).length,
   );
   progress(
-    `search corpus: ${corpus.servers.length} servers, ${corpus.tools.length} tools, ${corpus.queries.length} requests, ${FOLDS} folds by server`,
+    `search corpus: ${corpus.servers.length} servers, ${corpus.tools.length} tools, ${corpus.queries.length} requests, ${CORPUS_FOLDS} folds by server`,
   );
   // Pair weights learn from rankings of servers never learned from: each fold's own, made with
   // what was learned without it. A fold's weights come from the other folds' rankings alone.
-  const runs = learnFolds(corpus, FOLDS, (message) => progress(`search corpus: ${message}`));
+  const runs = learnFolds(corpus, CORPUS_FOLDS, (message) => progress(`search corpus: ${message}`));
   const sums = ENGINES.map(() => [0, 0, 0, 0]);
   const checkSums = ENGINES.slice(0, CHECK_ENGINES).map(() => [0, 0, 0, 0]);
   let checkCatalogs = 0;
@@ -140,7 +144,7 @@ export async function benchSearchCorpus(): Promise<void> {
   }
   const row = (sum: readonly number[] | undefined) => (sum ?? []).map((score) => score.toFixed(3));
   printTable(
-    `Search on the training corpus, split by server: S@5 by request kind (${kindCounts.join(" / ")} direct / paraphrase / task requests), mean of ${FOLDS} folds, each searched as one catalog (~${Math.round(corpus.tools.length / FOLDS)} tools) with vectors fitted on the other folds`,
+    `Search on the training corpus, split by server: S@5 by request kind (${kindCounts.join(" / ")} direct / paraphrase / task requests), mean of ${CORPUS_FOLDS} folds, each searched as one catalog (~${Math.round(corpus.tools.length / CORPUS_FOLDS)} tools) with vectors fitted on the other folds`,
     ["engine", "direct", "paraphrase", "task", "all"],
     ENGINES.map(([name], engine) => [name, ...row(sums[engine])]),
   );

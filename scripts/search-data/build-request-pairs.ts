@@ -4,15 +4,14 @@
 // tables learned from the other folds (bench/fold-learning.ts), and the weights fitted on all those
 // rankings. Deterministic; about twenty-five minutes:
 //   node --import tsx scripts/search-data/build-request-pairs.ts
-import { loadCorpus } from "../../bench/corpus-set.ts";
+import { CORPUS_FOLDS, loadCorpus } from "../../bench/corpus-set.ts";
 import { learnFolds, learnPairs } from "../../bench/fold-learning.ts";
 import { PAIR_DESCRIPTION_WORDS } from "../../src/search/request-pairs.ts";
 import { LEARNED_HEAD, PAIR_DEFAULTS } from "./request-pairs/learn.ts";
 import { STEMMER, writeTable } from "./write-table.ts";
 
-const FOLDS = 5;
 const corpus = loadCorpus();
-const rankings = learnFolds(corpus, FOLDS, (message) =>
+const rankings = learnFolds(corpus, CORPUS_FOLDS, (message) =>
   process.stderr.write(`request pairs: ${message}\n`),
 ).flatMap((run) => run.rankings);
 process.stderr.write(`request pairs: fitting on ${rankings.length} rankings\n`);
@@ -22,7 +21,7 @@ const bytes = writeTable(
   "request-pairs.tsv",
   [
     "request-pairs.tsv: what a request word says for or against a tool word, for src/search/request-pairs.ts.",
-    `Made by scripts/search-data/build-request-pairs.ts from data/search/corpus: ${corpus.queries.length} requests for ${corpus.tools.length} tools of ${corpus.servers.length} public MCP servers, each ranked (best ${LEARNED_HEAD}) with the tables learned from the other ${FOLDS - 1} of ${FOLDS} folds by server.`,
+    `Made by scripts/search-data/build-request-pairs.ts from data/search/corpus: ${corpus.queries.length} requests for ${corpus.tools.length} tools of ${corpus.servers.length} public MCP servers, each ranked (best ${LEARNED_HEAD}) with the tables learned from the other ${CORPUS_FOLDS - 1} of ${CORPUS_FOLDS} folds by server.`,
     `Softmax over each ranking's head, ${rounds} rounds of AdaGrad, L2 ${l2}; pairs of at least ${minPositives} requests with their tools; weights of at least ${minWeight}. A tool's words: its name's stems, then its first ${PAIR_DESCRIPTION_WORDS} other description stems (~stem).`,
     `Stems: ${STEMMER}.`,
     "Line: requestStem<TAB>toolStem:weight … (weight in a hit's score units, before the pair's share).",

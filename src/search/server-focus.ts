@@ -6,9 +6,9 @@
  *
  * On the corpus split by server, at the unseen check's catalog size (all 69,543 requests, pair
  * weights learned per fold): 0.3 points more of the paraphrases and of the tasks, 0.04 fewer of
- * the direct requests. On one fold without pair weights, shares of 0.1, 0.3, 0.6 and 1 found 0.2, 0.3, 0.2
- * and 0.0 points more of all requests. The public sets find as many (MetaTool's tools each have a
- * server of their own, so nothing moves there).
+ * the direct requests. On one fold without pair weights, shares of 0.1, 0.3, 0.6 and 1 found 0.2,
+ * 0.3, 0.2 and 0.0 points more of all requests. The public sets find as many (MetaTool's tools
+ * each have a server of their own, so nothing moves there).
  */
 export const SERVER_FOCUS = 0.3;
 
