@@ -13,6 +13,7 @@ import { benchSearchCorpus } from "./search-corpus.ts";
 import { benchSearchLatency } from "./search-latency.ts";
 import { benchSearchQuality } from "./search-quality.ts";
 import { benchSearchStages } from "./search-stages.ts";
+import { benchSearchUnseen } from "./search-unseen.ts";
 import { benchSkillsWorkspace } from "./skills-workspace.ts";
 import { benchTiers } from "./tiers.ts";
 import { benchTokens } from "./tokens/index.ts";
@@ -32,6 +33,7 @@ const suites: Record<string, () => Promise<void>> = {
   "search-latency": benchSearchLatency,
   "search-corpus": benchSearchCorpus,
   "search-stages": benchSearchStages,
+  "search-unseen": benchSearchUnseen,
   tokens: benchTokens,
   pii: benchPii,
   python: benchPython,
