@@ -47,6 +47,20 @@ if (unknown.length > 0) {
   process.stderr.write(`unknown bench ${unknown.join(", ")}; available: ${Object.keys(suites).join(", ")}\n`);
   process.exit(2);
 }
+// One bench failing says which and why, and the others still run.
+const failed: string[] = [];
 for (const [name, run] of Object.entries(suites)) {
-  if (wanted.length === 0 || wanted.includes(name)) await run();
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  try {
+    await run();
+  } catch (error) {
+    failed.push(name);
+    process.stderr.write(
+      `bench ${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  }
+}
+if (failed.length > 0) {
+  process.stderr.write(`failed benches: ${failed.join(", ")}\n`);
+  process.exitCode = 1;
 }

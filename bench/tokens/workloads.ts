@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../../src/config/parse.ts";
 import type { Config } from "../../src/config/schema.ts";
 import { Gateway } from "../../src/gateway/gateway.ts";
 import type { Tokenizer } from "../../src/output/tokenizer.ts";
 import type { UpstreamServerConfig } from "../../src/upstream/types.ts";
+import { fixtureServerConfigs } from "../../test/helpers/fixture-catalog.ts";
 import { EVERYTHING_JS, FILESYSTEM_JS, MEMORY_JS, REPO_ROOT, tempDir } from "../../test/helpers/servers.ts";
 import { CodeModeAgent, DirectAgent } from "./agents.ts";
 import type { ContextLedger } from "./ledger.ts";
@@ -17,7 +17,6 @@ export interface WorkloadResult {
 
 const DATA = join(REPO_ROOT, "bench/data/tokens");
 const SALES_DIR = join(REPO_ROOT, "examples/demo/data");
-const FIXTURE_SERVER = join(REPO_ROOT, "test/servers/fixture-catalog-server.mjs");
 
 interface Setup {
   config: Config;
@@ -48,15 +47,7 @@ function referenceServers(): Setup {
 /** All 24 servers of the fixture catalog, each served with its real definitions. */
 function catalogServers(): Setup {
   const scratch = tempDir("tokens-catalog");
-  const catalog = JSON.parse(readFileSync(join(REPO_ROOT, "test/fixtures/catalog.json"), "utf8")) as {
-    servers: Array<{ server: string }>;
-  };
-  const mcpServers = Object.fromEntries(
-    catalog.servers.map(({ server }) => [
-      server,
-      { command: process.execPath, args: [FIXTURE_SERVER, "--server", server] },
-    ]),
-  );
+  const mcpServers = fixtureServerConfigs();
   const config = parseConfig(
     { mcpServers, toolscript: { storage: { dir: join(scratch.path, "store") }, audit: { stderr: "off" } } },
     { baseDir: scratch.path, env: {} },
@@ -118,7 +109,7 @@ export function documentToCrm(tokenizer: Tokenizer): Promise<WorkloadResult> {
 const created = await ${create}({
   entities: [{ name: "Acme discovery call 2026-11-18", entityType: "meeting", observations: [file.content] }],
 });
-return { attached: created.entities?.length ?? created.length, characters: file.content.length };`,
+return { attached: created.entities.length, characters: file.content.length };`,
       });
       if ((structured as { error?: unknown }).error) throw new Error(JSON.stringify(structured));
     },
