@@ -1,10 +1,8 @@
 // Search latency and memory at 1k / 10k / 50k tools: the fixture catalog (304 real tools)
 // replicated with renamed servers, queried with a fixed set of short and long requests.
-import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import MiniSearch from "minisearch";
-import type { ToolDefinition } from "../src/catalog/types.ts";
 import { toolDocument } from "../src/search/documents.ts";
 import { LexicalSearchIndex } from "../src/search/lexical-index.ts";
 import { defaultLexicon } from "../src/search/lexicon.ts";
@@ -13,6 +11,7 @@ import { defaultRequestPairs } from "../src/search/request-pairs.ts";
 import { defaultSimilarTools } from "../src/search/similar-tools.ts";
 import type { SearchDocument } from "../src/search/types.ts";
 import { defaultWordVectors } from "../src/search/word-vectors.ts";
+import { type FixtureCatalogTool, fixtureCatalog } from "../test/helpers/fixture-catalog.ts";
 import { ms, percentile, printTable, progress } from "./table.ts";
 
 export const CATALOG_SIZES = [1_000, 10_000, 50_000] as const;
@@ -39,14 +38,9 @@ export const LATENCY_QUERIES: readonly string[] = [
   "weather forecast for tomorrow",
 ];
 
-interface FixtureTool extends ToolDefinition {
-  server: string;
-}
-
 /** The fixture catalog's tools (304, from 24 real servers). */
-export function fixtureTools(): FixtureTool[] {
-  const url = new URL("../test/fixtures/catalog.json", import.meta.url);
-  return (JSON.parse(readFileSync(url, "utf8")) as { tools: FixtureTool[] }).tools;
+export function fixtureTools(): FixtureCatalogTool[] {
+  return fixtureCatalog().tools;
 }
 
 /** `size` documents: copy n of every fixture server is named `<server>-<n>`. */

@@ -6,36 +6,23 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { connectServe, untilServersSettled } from "../test/helpers/mcp-client.ts";
+import type { ToolSearchResult } from "../src/search/index.ts";
+import { fixtureCatalog, fixtureServerConfigs } from "../test/helpers/fixture-catalog.ts";
+import { connectServe, textOf, untilServersSettled } from "../test/helpers/mcp-client.ts";
 import { REPO_ROOT, tempDir } from "../test/helpers/servers.ts";
 import { REQUEST_KINDS, type RequestKind } from "./corpus-set.ts";
-import { type EvalTool, miniSearchRanker, type Ranker } from "./search-quality.ts";
+import { type EvalQuery, evaluate, miniSearchRanker, type Ranker } from "./search-quality.ts";
 import { printTable, progress } from "./table.ts";
 
 const REQUESTS = join(REPO_ROOT, "bench/data/search-unseen");
-const CATALOG = join(REPO_ROOT, "test/fixtures/catalog.json");
-const FIXTURE_SERVER = join(REPO_ROOT, "test/servers/fixture-catalog-server.mjs");
 
-interface UnseenRequest {
-  server: string;
+interface UnseenRequest extends EvalQuery {
   kind: RequestKind;
-  query: string;
-  /** The tool the request was written for, as `server/tool`. */
+  /** The tool the request was written for, as `server/tool`; `expected` adds its equivalents. */
   tool: string;
-  /** `server/tool` ids that serve the request: its tool and the equivalents its writer listed. */
-  expected: Set<string>;
 }
 
-interface Scores {
-  asked: number;
-  top1: number;
-  top5: number;
-  /** Found in the top 5 by the tool it was written for, not an equivalent. */
-  ownTop5: number;
-  reciprocalRank: number;
-}
-
-/** Every request file's lines; a tool or an equivalent the catalog does not have is an error naming its line. */
+/** Every request file's lines; a malformed line, or a tool the catalog lacks, is an error naming its line. */
 function loadRequests(known: ReadonlySet<string>): UnseenRequest[] {
   const requests: UnseenRequest[] = [];
   for (const file of readdirSync(REQUESTS)
@@ -45,121 +32,117 @@ function loadRequests(known: ReadonlySet<string>): UnseenRequest[] {
     readFileSync(join(REQUESTS, file), "utf8")
       .split("\n")
       .forEach((line, index) => {
-        if (line.trim() === "") return;
-        const parsed = JSON.parse(line) as {
-          tool: string;
-          kind: RequestKind;
-          query: string;
-          also?: string[];
-        };
-        if (!REQUEST_KINDS.includes(parsed.kind))
-          throw new Error(`${file}:${index + 1}: unknown kind ${parsed.kind}`);
-        const expected = new Set([`${server}/${parsed.tool}`, ...(parsed.also ?? [])]);
-        const unknown = [...expected].filter((id) => !known.has(id));
-        if (unknown.length > 0)
-          throw new Error(`${file}:${index + 1}: not in the catalog: ${unknown.join(", ")}`);
-        requests.push({
-          server,
-          kind: parsed.kind,
-          query: parsed.query,
-          tool: `${server}/${parsed.tool}`,
-          expected,
-        });
+        if (line.trim() !== "") requests.push(parseRequest(server, line, `${file}:${index + 1}`, known));
       });
   }
   return requests;
 }
 
-function loadCatalog(): { servers: string[]; tools: EvalTool[] } {
-  const catalog = JSON.parse(readFileSync(CATALOG, "utf8")) as {
-    servers: Array<{ server: string }>;
-    tools: EvalTool[];
-  };
-  return { servers: catalog.servers.map(({ server }) => server), tools: catalog.tools };
+function parseRequest(
+  server: string,
+  line: string,
+  where: string,
+  known: ReadonlySet<string>,
+): UnseenRequest {
+  let parsed: { tool?: unknown; kind?: unknown; query?: unknown; also?: unknown };
+  try {
+    parsed = JSON.parse(line);
+  } catch (error) {
+    throw new Error(`${where}: not JSON: ${(error as Error).message}`);
+  }
+  const { tool, kind, query, also = [] } = parsed;
+  if (typeof tool !== "string" || typeof query !== "string" || query.trim() === "")
+    throw new Error(`${where}: "tool" and "query" must be non-empty strings`);
+  if (!REQUEST_KINDS.includes(kind as RequestKind))
+    throw new Error(`${where}: unknown kind ${JSON.stringify(kind)}`);
+  if (!Array.isArray(also) || !also.every((id) => typeof id === "string"))
+    throw new Error(`${where}: "also" must be an array of "server/tool" strings`);
+  const expected = [`${server}/${tool}`, ...also];
+  const unknown = expected.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new Error(`${where}: not in the catalog: ${unknown.join(", ")}`);
+  return { kind: kind as RequestKind, query, tool: `${server}/${tool}`, expected };
 }
 
-/** A ranker asking `search_tools` of the running gateway for its top 10. */
-async function gatewayRanks(client: Client, queries: readonly string[]): Promise<string[][]> {
-  const ranks: string[][] = [];
-  for (const [index, query] of queries.entries()) {
+/** Each distinct query's top 10 `server/tool` ids from `search_tools` of the running gateway. */
+async function searchAll(client: Client, queries: readonly string[]): Promise<Map<string, string[]>> {
+  const ranks = new Map<string, string[]>();
+  for (const query of queries) {
+    if (ranks.has(query)) continue;
     const answer = await client.callTool({ name: "search_tools", arguments: { query, limit: 10 } });
-    if (answer.isError) throw new Error(`search_tools failed on ${JSON.stringify(query)}`);
-    const results = (answer.structuredContent as { results: Array<{ server: string; tool?: string }> })
-      .results;
-    ranks.push(results.map((result) => `${result.server}/${result.tool ?? ""}`));
-    if ((index + 1) % 250 === 0)
-      progress(`search-unseen: ${index + 1}/${queries.length} through search_tools`);
+    if (answer.isError) throw new Error(`search_tools failed on ${JSON.stringify(query)}: ${textOf(answer)}`);
+    const { results } = answer.structuredContent as { results: ToolSearchResult[] };
+    ranks.set(
+      query,
+      results.map((result) => `${result.server}/${result.tool}`),
+    );
+    if (ranks.size % 250 === 0) progress(`search-unseen: ${ranks.size} queries through search_tools`);
   }
   return ranks;
 }
 
-function score(requests: readonly UnseenRequest[], ranks: readonly string[][], kind?: RequestKind): Scores {
-  const scores: Scores = { asked: 0, top1: 0, top5: 0, ownTop5: 0, reciprocalRank: 0 };
-  requests.forEach((request, index) => {
-    if (kind !== undefined && request.kind !== kind) return;
-    const ranked = ranks[index] ?? [];
-    const position = ranked.findIndex((id) => request.expected.has(id));
-    const own = ranked.indexOf(request.tool);
-    if (own >= 0 && own < 5) scores.ownTop5++;
-    scores.asked++;
-    if (position === 0) scores.top1++;
-    if (position >= 0 && position < 5) scores.top5++;
-    if (position >= 0) scores.reciprocalRank += 1 / (position + 1);
-  });
-  return scores;
-}
-
-function rows(label: string, requests: readonly UnseenRequest[], ranks: readonly string[][]): string[][] {
+function rows(engine: string, requests: readonly UnseenRequest[], rank: Ranker): string[][] {
   return [...REQUEST_KINDS, undefined].map((kind) => {
-    const scores = score(requests, ranks, kind);
-    const share = (count: number) => (count / scores.asked).toFixed(3);
+    const asked = requests.filter((request) => kind === undefined || request.kind === kind);
+    const found = evaluate(asked, rank);
+    const ownTool = evaluate(
+      asked.map((request) => ({ query: request.query, expected: [request.tool] })),
+      rank,
+    );
+    const fixed = (value: number) => value.toFixed(3);
     return [
-      label,
+      engine,
       kind ?? "all",
-      String(scores.asked),
-      share(scores.top1),
-      share(scores.top5),
-      share(scores.ownTop5),
-      share(scores.reciprocalRank),
+      String(asked.length),
+      fixed(found.s1),
+      fixed(found.s5),
+      fixed(ownTool.s5),
+      fixed(found.mrr10),
     ];
   });
 }
 
 export async function benchSearchUnseen(): Promise<void> {
-  const { servers, tools } = loadCatalog();
+  const { servers, tools } = fixtureCatalog();
   const requests = loadRequests(new Set(tools.map((tool) => `${tool.server}/${tool.name}`)));
-  const dir = tempDir("search-unseen");
-  const mcpServers = Object.fromEntries(
-    servers.map((server) => [
-      server,
-      { command: process.execPath, args: [FIXTURE_SERVER, "--server", server] },
-    ]),
-  );
   progress(
     `search-unseen: ${requests.length} requests over ${tools.length} tools of ${servers.length} servers`,
   );
-  const client = await connectServe(
-    dir.path,
-    { mcpServers, toolscript: { storage: { dir: join(dir.path, "store") }, audit: { stderr: "off" } } },
-    "search-unseen",
-  );
+  const dir = tempDir("search-unseen");
   try {
-    const description = await untilServersSettled(client);
-    const ready = description.split("\n").filter((line) => /^- \S+(: .*)? \((\d+)\)$/.test(line)).length;
-    if (ready !== servers.length) throw new Error(`${ready} of ${servers.length} catalog servers ready`);
-    const queries = requests.map((request) => request.query);
-    const ours = await gatewayRanks(client, queries);
-    const bm25: Ranker = miniSearchRanker(tools);
-    printTable(
-      `Unseen check: ${requests.length} requests over the fixture catalog (${servers.length} servers, ${tools.length} tools), never learned from`,
-      ["engine", "kind", "requests", "S@1", "S@5", "S@5 own tool", "MRR@10"],
-      [
-        ...rows("search_tools (serve)", requests, ours),
-        ...rows("BM25 (minisearch)", requests, queries.map(bm25)),
-      ],
+    const client = await connectServe(
+      dir.path,
+      {
+        mcpServers: fixtureServerConfigs(servers),
+        toolscript: { storage: { dir: join(dir.path, "store") }, audit: { stderr: "off" } },
+      },
+      "search-unseen",
     );
+    try {
+      // Each server's line ends in its tool count; a server still connecting or failed lists none.
+      const description = await untilServersSettled(client);
+      const listed = [...description.matchAll(/^- \S+(?:: .*)? \((\d+)\)$/gm)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
+      if (listed !== tools.length)
+        throw new Error(`the gateway lists ${listed} of the catalog's ${tools.length} tools`);
+      const ranks = await searchAll(
+        client,
+        requests.map((request) => request.query),
+      );
+      const bm25 = miniSearchRanker(tools);
+      printTable(
+        `Unseen check: ${requests.length} requests over the fixture catalog (${servers.length} servers, ${tools.length} tools), never learned from`,
+        ["engine", "kind", "requests", "S@1", "S@5", "S@5 own tool", "MRR@10"],
+        [
+          ...rows("search_tools (serve)", requests, (query) => ranks.get(query) ?? []),
+          ...rows("BM25 (minisearch)", requests, bm25),
+        ],
+      );
+    } finally {
+      await client.close();
+    }
   } finally {
-    await client.close();
     dir.remove();
   }
 }

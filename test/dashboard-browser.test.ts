@@ -5,6 +5,7 @@ import { delimiter, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { fixtureServerConfigs } from "./helpers/fixture-catalog.ts";
 import { cliArgs, REPO_ROOT, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 // The dashboard as an operator sees it: the real CLI (`serve --http`, a token),
@@ -13,7 +14,6 @@ import { cliArgs, REPO_ROOT, SCRIPTED_JS, tempDir } from "./helpers/servers.ts";
 
 const TOKEN = "dashboard-browser-token";
 const SCREENSHOT = join(REPO_ROOT, "test-artifacts/dashboard.png");
-const CATALOG_SERVER = join(REPO_ROOT, "test/servers/fixture-catalog-server.mjs");
 
 /** The system Chromium: $TOOLSCRIPT_CHROMIUM, else `chromium` (Debian) or `chromium-browser` on PATH, else /usr/bin/chromium. */
 function findChromium(): string | undefined {
@@ -124,7 +124,7 @@ describe("dashboard in headless Chromium", () => {
       JSON.stringify({
         mcpServers: {
           scripted: { command: process.execPath, args: [SCRIPTED_JS] },
-          notion: { command: process.execPath, args: [CATALOG_SERVER, "--server", "notion"] },
+          ...fixtureServerConfigs(["notion"]),
         },
         toolscript: {
           storage: { dir: join(dir.path, "data") },

@@ -1,28 +1,18 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Gateway } from "../src/gateway/gateway.ts";
 import { createTokenizer } from "../src/output/tokenizer.ts";
 import { createMcpServer } from "../src/server/create-mcp-server.ts";
-import { REPO_ROOT, tempDir } from "./helpers/servers.ts";
+import { fixtureServerConfigs } from "./helpers/fixture-catalog.ts";
+import { tempDir } from "./helpers/servers.ts";
 
 test("with all 24 catalog servers connected, the agent starts with under 1,000 tokens of definitions", async () => {
   const dir = tempDir("definitions");
-  const catalog = JSON.parse(readFileSync(join(REPO_ROOT, "test/fixtures/catalog.json"), "utf8")) as {
-    servers: Array<{ server: string }>;
-  };
-  const server = join(REPO_ROOT, "test/servers/fixture-catalog-server.mjs");
   const gateway = new Gateway({
     config: {
-      mcpServers: Object.fromEntries(
-        catalog.servers.map(({ server: name }) => [
-          name,
-          { command: process.execPath, args: [server, "--server", name] },
-        ]),
-      ),
+      mcpServers: fixtureServerConfigs(),
       toolscript: { storage: { dir: dir.path } },
     },
   });
