@@ -11,7 +11,7 @@ import { defaultRequestPairs } from "../src/search/request-pairs.ts";
 import { defaultSimilarTools } from "../src/search/similar-tools.ts";
 import type { SearchDocument } from "../src/search/types.ts";
 import { defaultWordVectors } from "../src/search/word-vectors.ts";
-import { type FixtureCatalogTool, fixtureCatalog } from "../test/helpers/fixture-catalog.ts";
+import { fixtureCatalog } from "../test/helpers/fixture-catalog.ts";
 import { ms, percentile, printTable, progress } from "./table.ts";
 
 export const CATALOG_SIZES = [1_000, 10_000, 50_000] as const;
@@ -38,14 +38,9 @@ export const LATENCY_QUERIES: readonly string[] = [
   "weather forecast for tomorrow",
 ];
 
-/** The fixture catalog's tools (304, from 24 real servers). */
-export function fixtureTools(): FixtureCatalogTool[] {
-  return fixtureCatalog().tools;
-}
-
 /** `size` documents: copy n of every fixture server is named `<server>-<n>`. */
 export function replicatedDocuments(size: number): SearchDocument[] {
-  const tools = fixtureTools();
+  const tools = fixtureCatalog().tools;
   const docs: SearchDocument[] = [];
   for (let copy = 0; docs.length < size; copy++) {
     for (const tool of tools) {

@@ -6,7 +6,8 @@ import { syncIndexWithCatalog } from "../../src/search/catalog-sync.ts";
 import { DEFAULT_SEARCH_DETAIL, formatSearchResults, type SearchDetail } from "../../src/search/format.ts";
 import { LexicalSearchIndex } from "../../src/search/lexical-index.ts";
 import { searchTools } from "../../src/search/tool-results.ts";
-import { fixtureTools, LATENCY_QUERIES } from "../search-latency.ts";
+import { fixtureCatalog } from "../../test/helpers/fixture-catalog.ts";
+import { LATENCY_QUERIES } from "../search-latency.ts";
 import { percentile } from "../table.ts";
 
 const DETAILS: readonly SearchDetail[] = ["name", "summary", "declaration"];
@@ -19,7 +20,7 @@ export interface SearchAnswerTokens {
 }
 
 export function searchAnswerTokens(tokenizer: Tokenizer, limit = 5): SearchAnswerTokens[] {
-  const tools = fixtureTools();
+  const tools = fixtureCatalog().tools;
   const servers = [...new Set(tools.map((tool) => tool.server))];
   const catalog = new Catalog(servers);
   for (const server of servers)

@@ -66,15 +66,16 @@ export class HeadReorder {
     limit: number,
     wordsOf: (slot: number) => HeadWords | undefined,
   ): [number, number][] {
+    const words = slots.map((slot) => wordsOf(slot));
     const likelihoods = this.#likelihood?.likelihoods(
       this.#pathless ? likelihoodText(text) : text,
-      slots.map((slot) => wordsOf(slot)?.sources),
+      words.map((entry) => entry?.sources),
     );
     const scores = withLikelihood(values, likelihoods);
     if (this.#pairs) {
       const adjustments = this.#pairs.adjustments(
         [...new Set(wordTerms(text))],
-        slots.map((slot) => wordsOf(slot)?.pairWords),
+        words.map((entry) => entry?.pairWords),
       );
       scores.forEach((score, at) => {
         scores[at] = score + (adjustments[at] ?? 0);
@@ -83,7 +84,7 @@ export class HeadReorder {
     if (this.#serverFocus)
       focusOnServers(
         scores,
-        slots.map((slot) => wordsOf(slot)?.server),
+        words.map((entry) => entry?.server),
       );
     return slots
       .map((slot, at): [number, number] => [slot, scores[at] ?? 0])
